@@ -1,0 +1,124 @@
+"""Shared input validation for calibsim's public functions.
+
+Every check raises ``ValueError`` for a bad value and ``TypeError`` for a bad
+type, with a message that names the parameter in backticks, states the rule and
+shows the value received (conventions.md, item 5).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_int",
+    "check_probability",
+    "check_alpha",
+    "check_finite_array",
+    "check_choice",
+]
+
+
+def check_int(name: str, value, *, min_value: int | None = None,
+              max_value: int | None = None) -> int:
+    """Return ``value`` as ``int`` if it is an integer within the bounds.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (``bool`` is rejected too).
+    ValueError
+        If ``value`` is outside ``[min_value, max_value]``.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer; got {value!r} "
+                        f"of type {type(value).__name__}.")
+    value = int(value)
+    if min_value is not None and value < min_value:
+        raise ValueError(f"`{name}` must be an integer >= {min_value}; got {value!r}.")
+    if max_value is not None and value > max_value:
+        raise ValueError(f"`{name}` must be an integer <= {max_value}; got {value!r}.")
+    return value
+
+
+def check_probability(name: str, value, *, open_low: bool = True,
+                      open_high: bool = True) -> float:
+    """Return ``value`` as ``float`` if it lies in the unit interval.
+
+    The ends are excluded when ``open_low`` / ``open_high`` are true.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If ``value`` is NaN or outside the interval.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number; got {value!r} "
+                        f"of type {type(value).__name__}.")
+    value = float(value)
+    lo, hi = ("(" if open_low else "["), (")" if open_high else "]")
+    ok = (value > 0 if open_low else value >= 0) and (value < 1 if open_high else value <= 1)
+    if not ok or np.isnan(value):
+        raise ValueError(f"`{name}` must lie in {lo}0, 1{hi}; got {value!r}.")
+    return value
+
+
+def check_alpha(name: str, value) -> np.ndarray:
+    """Return significance level(s) as a 1-D float array, each in (0, 1).
+
+    Accepts a scalar or a sequence; a scalar gives an array of shape (1,).
+
+    Raises
+    ------
+    ValueError
+        If any level is outside the open interval (0, 1), or the sequence is empty.
+    """
+    arr = np.atleast_1d(np.asarray(value, dtype=float))
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"`{name}` must be a number or a non-empty 1-D sequence "
+                         f"of numbers in (0, 1); got {value!r}.")
+    bad = ~((arr > 0) & (arr < 1))
+    if bad.any():
+        raise ValueError(f"`{name}` must lie in the open interval (0, 1); "
+                         f"got {arr[bad][0]!r}.")
+    return arr
+
+
+def check_finite_array(name: str, value, *, min_ndim: int = 0) -> np.ndarray:
+    """Return ``value`` as a float64 array if it is finite with ``ndim >= min_ndim``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` cannot be converted to a real float array.
+    ValueError
+        If it has fewer than ``min_ndim`` dimensions or holds NaN or inf.
+    """
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"`{name}` must be an array of real numbers; got {value!r}.") from exc
+    if arr.ndim < min_ndim:
+        raise ValueError(f"`{name}` must have at least {min_ndim} dimension(s); "
+                         f"got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        n_bad = int(np.sum(~np.isfinite(arr)))
+        raise ValueError(f"`{name}` must be finite (no NaN or inf); got {n_bad} "
+                         f"non-finite value(s).")
+    return arr
+
+
+def check_choice(name: str, value, choices) -> str:
+    """Return ``value`` if it is one of ``choices``.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not among ``choices``; the message lists them.
+    """
+    if value not in choices:
+        raise ValueError(f"`{name}` must be one of {sorted(choices)}; got {value!r}.")
+    return value
