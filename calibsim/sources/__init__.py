@@ -1,0 +1,5 @@
+"""Data sources: simulated data sets with known learner differences."""
+
+from ._null import NullSource
+
+__all__ = ["NullSource"]

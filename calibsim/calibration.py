@@ -1,0 +1,370 @@
+"""Calibrating the degrees of freedom of a test on its Type I error.
+
+Bouckaert (2003) §4 [1]_: run a test on many data sets on which the null
+hypothesis holds, with df = 2, ..., 100, and pick the df whose Type I error is
+closest to, and not above, the significance level α.
+
+A test rejects at level α when its p-value is <= α (Weka's rule).
+
+References
+----------
+.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based
+       on calibrated tests. Proceedings of the 20th International Conference on
+       Machine Learning (ICML-2003), 51-58.
+.. [2] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or
+       fiducial limits illustrated in the case of the binomial. Biometrika 26,
+       404-413. doi:10.1093/biomet/26.4.404
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._validation import check_alpha, check_finite_array, check_probability
+from .stats import TestSpec, get_test
+
+__all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult"]
+
+_DEFAULT_DFS = np.arange(2, 101)
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+
+def _iv_dfs(dfs) -> np.ndarray:
+    arr = np.asarray(dfs)
+    if arr.dtype.kind not in "iuf" or arr.dtype.kind == "b":
+        raise TypeError(f"`dfs` must be a 1-D array of positive numbers; got {dfs!r}.")
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError("`dfs` must be a non-empty 1-D array of degrees of freedom; "
+                         f"got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise ValueError("`dfs` must be finite and positive (df > 0); got "
+                         f"{arr[~(np.isfinite(arr) & (arr > 0))][0]!r}.")
+    if np.any(np.diff(arr) <= 0):
+        raise ValueError("`dfs` must be sorted ascending without duplicates; got "
+                         f"{arr.tolist()!r}.")
+    return arr
+
+
+def _iv_data(x, spec: TestSpec | None) -> np.ndarray:
+    x = check_finite_array("x", x, min_ndim=1)
+    if x.shape[0] < 1:
+        raise ValueError(f"`x` must hold N >= 1 data sets along axis 0; got shape {x.shape}.")
+    if spec is not None:
+        want = 2 if spec.scheme == "subsampling" else 3
+        layout = "(N, n)" if want == 2 else "(N, r, k)"
+        if x.ndim != want:
+            raise ValueError(f"`x` must have shape {layout} for test {spec.name!r} "
+                             f"(scheme {spec.scheme!r}); got shape {x.shape}.")
+    return x
+
+
+def _resolve_test(test):
+    """Return (spec or None, callable, display name)."""
+    if isinstance(test, (str, TestSpec)):
+        spec = get_test(test)
+        return spec, spec.func, spec.name
+    if callable(test):
+        return None, test, getattr(test, "__name__", repr(test))
+    raise TypeError("`test` must be a registry name, a TestSpec or a callable "
+                    f"f(x, df) -> (statistic, pvalue); got {test!r}.")
+
+
+def _pvalues_of(out):
+    """p-values from a TTestResult-like object or a (statistic, pvalue) pair."""
+    if hasattr(out, "pvalue"):
+        return np.asarray(out.pvalue, dtype=float)
+    try:
+        _, p = out
+    except (TypeError, ValueError):
+        raise ValueError("a user test must return (statistic, pvalue) or an object "
+                         f"with a `pvalue` attribute; got {out!r}.") from None
+    return np.asarray(p, dtype=float)
+
+
+def _check_pvalues(p, shape):
+    if p.shape != shape:
+        raise ValueError(f"the test returned p-values of shape {p.shape}; expected "
+                         f"{shape} (n_df, N).")
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError("the test returned p-values outside [0, 1] or NaN; got "
+                         f"{p[~((p >= 0) & (p <= 1))].flat[0]!r}.")
+    return p
+
+
+def _pvalue_matrix(func, x, dfs, vectorized, is_spec):
+    """p-values of shape (n_df, N)."""
+    n = x.shape[0]
+    shape = (dfs.size, n)
+    if vectorized or is_spec:
+        p = _pvalues_of(func(x, dfs[:, None]))
+        return _check_pvalues(p, shape)
+    p = np.empty(shape)
+    for i in range(n):
+        for j, df in enumerate(dfs):
+            pij = _pvalues_of(func(x[i], df.item()))
+            if pij.size != 1:
+                raise ValueError("with `vectorized=False` a user test must return one "
+                                 f"p-value per call; got shape {pij.shape}.")
+            p[j, i] = pij.item()
+    return _check_pvalues(p, shape)
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+def type1_error_curve(test, x, *, alphas, dfs=_DEFAULT_DFS, vectorized=True):
+    """Share of null data sets on which a test rejects, per α and df.
+
+    Parameters
+    ----------
+    test : str, TestSpec or callable
+        A name from :data:`calibsim.stats.TESTS`, a :class:`~calibsim.stats.TestSpec`,
+        or a researcher's own test ``f(x, df) -> (statistic, pvalue)`` (an object
+        with a ``pvalue`` attribute, such as a ``TTestResult``, also works).
+    x : array_like of shape (N, r, k) or (N, n)
+        N >= 1 data sets on which the null hypothesis holds: accuracy
+        differences (in [0, 1] units) of r runs x k folds of cv (schemes
+        ``"cv"`` and ``"kfold"``) or n subsampling runs (``"subsampling"``).
+        For a user callable any shape (N, ...) is passed through.
+    alphas : float or sequence of float
+        Significance levels in (0, 1). A test rejects when p <= α.
+    dfs : 1-D array_like, default ``np.arange(2, 101)``
+        Positive degrees of freedom, sorted ascending, unique.
+    vectorized : bool, default True
+        Only for a user callable. True: called once as ``f(x, dfs[:, None])``
+        with x of shape (N, ...) and must return p-values of shape (n_df, N).
+        False: called as ``f(x[i], df)`` for every data set i and scalar df,
+        returning one p-value each (slow; for tests that cannot broadcast).
+
+    Returns
+    -------
+    ndarray of shape (n_alpha, n_df)
+        Type I error (rejection rate) at each α (rows) and df (columns).
+
+    Raises
+    ------
+    ValueError
+        For invalid ``alphas``, ``dfs`` or ``x``, or if a user test returns
+        p-values of the wrong shape or outside [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.calibration import type1_error_curve
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(2000, 10, 10))          # i.i.d.: df = 99 is right
+    >>> curve = type1_error_curve("use_all_data", x, alphas=[0.05], dfs=[10, 50, 99])
+    >>> curve.shape
+    (1, 3)
+    >>> np.round(curve, 3)
+    array([[0.   , 0.001, 0.052]])
+    """
+    spec, func, _ = _resolve_test(test)
+    alphas = check_alpha("alphas", alphas)
+    dfs = _iv_dfs(dfs)
+    x = _iv_data(x, spec)
+    p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
+    return np.stack([np.mean(p <= a, axis=-1) for a in alphas])
+
+
+def calibrated_df(dfs, type1, alpha):
+    """The df whose Type I error is closest to, and not above, α.
+
+    Among the dfs with ``type1 <= alpha`` take those with the largest Type I
+    error (exact ties); of these return the largest df. Return 0 when no df
+    has ``type1 <= alpha`` (the paper reports 0). Monotonicity of ``type1`` in
+    df is not assumed; for Bouckaert's tests ``type1`` is non-decreasing in df
+    and the rule gives the largest df with ``type1 <= alpha``.
+
+    Parameters
+    ----------
+    dfs : 1-D array_like of shape (n_df,)
+        Positive degrees of freedom, sorted ascending, unique.
+    type1 : array_like of shape (n_df,) or (n_alpha, n_df)
+        Type I error at each df (one row per α).
+    alpha : float or array_like of shape (n_alpha,)
+        Significance level(s) in (0, 1), one per row of ``type1``.
+
+    Returns
+    -------
+    scalar or ndarray of shape (n_alpha,)
+        Calibrated df (dtype of ``dfs``), 0 where no df qualifies. A scalar
+        when ``type1`` is 1-D.
+
+    Examples
+    --------
+    >>> from calibsim.calibration import calibrated_df
+    >>> dfs = [2, 3, 4, 5, 6]
+    >>> int(calibrated_df(dfs, [0.01, 0.03, 0.05, 0.05, 0.07], 0.05))   # tie -> 5
+    5
+    >>> int(calibrated_df(dfs, [0.01, 0.04, 0.02, 0.06, 0.03], 0.05))   # non-monotone
+    3
+    >>> int(calibrated_df(dfs, [0.06, 0.07, 0.08, 0.09, 0.10], 0.05))   # none
+    0
+    """
+    dfs = _iv_dfs(dfs)
+    t = np.asarray(type1, dtype=float)
+    scalar = t.ndim == 1
+    t = np.atleast_2d(t)
+    if t.ndim != 2 or t.shape[-1] != dfs.size:
+        raise ValueError(f"`type1` must have shape (n_df,) or (n_alpha, n_df) with "
+                         f"n_df = {dfs.size}; got shape {np.shape(type1)}.")
+    if np.any(np.isnan(t)):
+        raise ValueError("`type1` must not contain NaN.")
+    alpha = check_alpha("alpha", alpha)
+    if alpha.size != t.shape[0]:
+        raise ValueError(f"`alpha` must give one level per row of `type1`; got "
+                         f"{alpha.size} level(s) for {t.shape[0]} row(s).")
+    out = np.zeros(t.shape[0], dtype=np.result_type(dfs.dtype, np.int64))
+    for a_i, (row, a) in enumerate(zip(t, alpha)):
+        ok = row <= a
+        if not ok.any():
+            continue                              # no df qualifies -> 0
+        best = row[ok].max()                      # closest to alpha from below
+        out[a_i] = dfs[ok & (row == best)].max()  # ties -> largest df
+    return out[0] if scalar else out
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    """Outcome of :func:`calibrate`.
+
+    Attributes
+    ----------
+    test : str
+        Registry name of the test, or the callable's ``__name__``.
+    dfs : ndarray of shape (n_df,)
+        Degrees of freedom tried.
+    alphas : ndarray of shape (n_alpha,)
+        Significance levels.
+    type1 : ndarray of shape (n_alpha, n_df)
+        Type I error at each α and df.
+    calibrated_df : ndarray of shape (n_alpha,)
+        Calibrated df per α; 0 means no df had Type I error <= α.
+    type1_at_df : ndarray of shape (n_alpha,)
+        Type I error at the calibrated df; NaN where the calibrated df is 0
+        (the test cannot be calibrated at that α on this df grid).
+    mc_se : ndarray of shape (n_alpha,)
+        Monte Carlo standard error sqrt(p(1-p)/N) of ``type1_at_df``; NaN where
+        the calibrated df is 0.
+    ci_low, ci_high : ndarray of shape (n_alpha,)
+        Exact Clopper–Pearson interval [2]_ for the Type I error at the
+        calibrated df; NaN where the calibrated df is 0.
+    n_datasets : int
+        Number N of null data sets.
+    confidence_level : float
+        Level of the Clopper–Pearson interval.
+    """
+
+    test: str
+    dfs: np.ndarray
+    alphas: np.ndarray
+    type1: np.ndarray = field(repr=False)
+    calibrated_df: np.ndarray
+    type1_at_df: np.ndarray
+    mc_se: np.ndarray = field(repr=False)
+    ci_low: np.ndarray = field(repr=False)
+    ci_high: np.ndarray = field(repr=False)
+    n_datasets: int
+    confidence_level: float = 0.95
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy table with one row per α.
+
+        Columns: ``test, alpha, calibrated_df, type1, mc_se, ci_low, ci_high,
+        n_datasets, confidence_level``.
+        """
+        n = self.alphas.size
+        return pd.DataFrame({
+            "test": [self.test] * n,
+            "alpha": self.alphas,
+            "calibrated_df": self.calibrated_df,
+            "type1": self.type1_at_df,
+            "mc_se": self.mc_se,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "n_datasets": [self.n_datasets] * n,
+            "confidence_level": [self.confidence_level] * n,
+        })
+
+
+def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
+              vectorized=True):
+    """Calibrate the degrees of freedom of a test on null data (Bouckaert 2003).
+
+    Parameters
+    ----------
+    test : str, TestSpec or callable
+        As in :func:`type1_error_curve`.
+    x : array_like of shape (N, r, k) or (N, n)
+        N >= 1 null data sets (accuracy differences), as in
+        :func:`type1_error_curve`.
+    alphas : float or sequence of float
+        Significance levels in (0, 1).
+    dfs : 1-D array_like, default ``np.arange(2, 101)``
+        Candidate degrees of freedom, positive, sorted ascending, unique.
+    confidence_level : float, default 0.95
+        Level of the Clopper–Pearson interval for the Type I error.
+    vectorized : bool, default True
+        How a user callable is called (see :func:`type1_error_curve`).
+
+    Returns
+    -------
+    CalibrationResult
+
+    Notes
+    -----
+    The calibrated df follows :func:`calibrated_df`: closest to and not above
+    α, ties to the largest df, 0 if none qualifies. There the Type I error, its
+    standard error and interval are NaN.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. ICML-2003, 51-58.
+    .. [2] Clopper, C. J. & Pearson, E. S. (1934). Biometrika 26, 404-413.
+           doi:10.1093/biomet/26.4.404
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.calibration import calibrate
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(2000, 10, 10))
+    >>> res = calibrate("use_all_data", x, alphas=[0.05, 0.10], dfs=np.arange(2, 151))
+    >>> res.to_frame()[["alpha", "calibrated_df", "type1"]].round(4)
+       alpha  calibrated_df  type1
+    0   0.05             94  0.050
+    1   0.10            103  0.099
+    """
+    spec, func, name = _resolve_test(test)
+    cl = check_probability("confidence_level", confidence_level)
+    alphas = check_alpha("alphas", alphas)
+    dfs = _iv_dfs(dfs)
+    x = _iv_data(x, spec)
+    n = x.shape[0]
+    type1 = type1_error_curve(spec if spec is not None else func, x, alphas=alphas,
+                              dfs=dfs, vectorized=vectorized)
+    cal = calibrated_df(dfs, type1, alphas)
+    at = np.full(alphas.size, np.nan)
+    se = np.full(alphas.size, np.nan)
+    lo = np.full(alphas.size, np.nan)
+    hi = np.full(alphas.size, np.nan)
+    for i, c in enumerate(cal):
+        if c == 0:
+            continue
+        p = type1[i, np.flatnonzero(dfs == c)[0]]
+        at[i] = p
+        se[i] = np.sqrt(p * (1 - p) / n)
+        ci = stats.binomtest(int(round(p * n)), n).proportion_ci(
+            confidence_level=cl, method="exact")
+        lo[i], hi[i] = ci.low, ci.high
+    return CalibrationResult(name, dfs, alphas, type1, cal, at, se, lo, hi, n, cl)

@@ -1,0 +1,143 @@
+"""Run learners on a scheme's splits and return score arrays.
+
+This is the step "learners → schemes → score arrays": it trains every learner
+on every training set of one data set inside one numba call and counts its
+correct predictions on the matching test set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_int
+
+__all__ = ["LEARNERS", "SplitScores", "score_splits"]
+
+#: Learners the evaluation kernel runs, by name: Weka 3.6 ``NaiveBayes`` and
+#: ``J48`` with their default options (see :mod:`calibsim.learners`).
+LEARNERS = ("naive_bayes", "c45")
+
+
+@dataclass(frozen=True)
+class SplitScores:
+    """Correct-prediction counts of several learners on the same splits.
+
+    Attributes
+    ----------
+    learners : tuple of str
+        Learner names, in the order of the first axis of ``correct``.
+    correct : ndarray of shape (n_learners, *split_shape), int64
+        Number of correctly classified test instances per learner and split.
+    n_test : ndarray of shape split_shape, int64
+        Test-set size of every split.
+    model_size : ndarray of shape (n_learners, *split_shape), int64
+        Number of nodes of the C4.5 tree (Weka's "Size of the tree"); 0 for
+        naive Bayes.
+    """
+
+    learners: tuple
+    correct: np.ndarray
+    n_test: np.ndarray
+    model_size: np.ndarray
+
+    @property
+    def accuracy(self) -> np.ndarray:
+        """Accuracy in [0, 1], shape ``(n_learners, *split_shape)``."""
+        return self.correct / self.n_test
+
+    def difference(self, a: int = 0, b: int = 1) -> np.ndarray:
+        """Accuracy of learner ``a`` minus learner ``b``: the x of the tests."""
+        return (self.correct[a] - self.correct[b]) / self.n_test
+
+
+def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classes=None,
+                 c45_confidence: float = 0.25, c45_min_obj: int = 2) -> SplitScores:
+    """Train and test each learner on every split given by ``test_masks``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, a)
+        Nominal attribute codes, integers in ``0 .. n_values[j] - 1``.
+    y : array_like of shape (n,)
+        Class codes, integers in ``0 .. n_classes - 1``.
+    test_masks : array_like of bool, shape (*split_shape, n)
+        ``True`` where an instance is in the split's test set; the rest train.
+        For example ``RepeatedStratifiedKFold.test_masks`` gives
+        ``(n_runs, n_folds, n)``.
+    learners : sequence of str, default ("naive_bayes", "c45")
+        Names from :data:`LEARNERS`.
+    n_values : array_like of shape (a,), optional
+        Number of values of each attribute; by default ``X.max(axis=0) + 1``.
+    n_classes : int, optional
+        Number of classes; by default ``y.max() + 1``.
+    c45_confidence, c45_min_obj
+        J48's ``-C`` (in (0, 0.5]) and ``-M`` (>= 1) options.
+
+    Returns
+    -------
+    SplitScores
+
+    Raises
+    ------
+    ValueError
+        For shapes that do not match, codes out of range, an unknown learner,
+        or a split with an empty training or test set.
+
+    Examples
+    --------
+    >>> from calibsim.sources import NullSource
+    >>> from calibsim.schemes import RepeatedStratifiedKFold
+    >>> X, y = NullSource(n_instances=60).sample(rng=0)
+    >>> masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=1)
+    >>> scores = score_splits(X, y, masks)
+    >>> scores.correct.shape, scores.n_test.shape
+    ((2, 2, 5), (2, 5))
+    """
+    from ._kernels_evaluate import LEARNER_IDS, _evaluate_splits
+
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[0] < 2:
+        raise ValueError(f"`X` must be 2-D with at least 2 rows; got shape {X.shape}.")
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"`y` must have shape ({X.shape[0]},) to match `X`; got {y.shape}.")
+    for name, arr in (("X", X), ("y", y)):
+        if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
+            raise ValueError(f"`{name}` must hold non-negative integer codes; "
+                             f"got dtype {arr.dtype} with minimum {arr.min() if arr.size else None}.")
+    n_values = (X.max(axis=0) + 1) if n_values is None else np.asarray(n_values)
+    if n_values.shape != (X.shape[1],) or np.any(X >= n_values):
+        raise ValueError(f"`n_values` must have shape ({X.shape[1]},) and exceed every code in "
+                         f"`X`; got {n_values!r}.")
+    n_classes = int(y.max()) + 1 if n_classes is None else check_int("n_classes", n_classes,
+                                                                      min_value=1)
+    if y.max() >= n_classes:
+        raise ValueError(f"`y` holds class code {int(y.max())} >= `n_classes` = {n_classes}.")
+    unknown = [name for name in learners if name not in LEARNER_IDS]
+    if unknown or len(learners) == 0:
+        raise ValueError(f"`learners` must be a non-empty sequence of names from "
+                         f"{list(LEARNER_IDS)}; got {list(learners)!r}.")
+    masks = np.asarray(test_masks, dtype=bool)
+    if masks.ndim < 1 or masks.shape[-1] != X.shape[0]:
+        raise ValueError(f"`test_masks` must have shape (..., {X.shape[0]}); got {masks.shape}.")
+    split_shape = masks.shape[:-1]
+    flat = np.ascontiguousarray(masks.reshape(-1, X.shape[0]))
+    n_te = flat.sum(axis=1)
+    if np.any(n_te == 0) or np.any(n_te == X.shape[0]):
+        raise ValueError("`test_masks` must leave every split a non-empty training set and a "
+                         "non-empty test set; got a split with "
+                         f"{int(n_te[(n_te == 0) | (n_te == X.shape[0])][0])} test instances "
+                         f"of {X.shape[0]}.")
+    if not 0 < c45_confidence <= 0.5:
+        raise ValueError(f"`c45_confidence` must lie in (0, 0.5]; got {c45_confidence!r}.")
+    check_int("c45_min_obj", c45_min_obj, min_value=1)
+    ids = np.array([LEARNER_IDS[name] for name in learners], dtype=np.int64)
+    correct, n_test, size = _evaluate_splits(
+        np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int64),
+        np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes), ids, flat,
+        float(c45_confidence), np.int64(c45_min_obj))
+    L = len(learners)
+    return SplitScores(tuple(learners), correct.reshape((L,) + split_shape),
+                       n_test.reshape(split_shape), size.reshape((L,) + split_shape))

@@ -1,0 +1,120 @@
+"""Figures drawn from saved calibration tables (conventions.md, item 15).
+
+Functions take a tidy table and ``ax=None``, return the Axes, and never change
+global matplotlib state or call ``plt.show()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df", "figure2"]
+
+# One style per test, so a test looks the same in every panel and figure.
+_MARKERS = "osD^v<>phX*P8"
+
+
+def _styles(tests):
+    import matplotlib as mpl
+    cmap = mpl.colormaps["tab20"]
+    return {t: {"color": cmap(i % 20), "marker": _MARKERS[i % len(_MARKERS)]}
+            for i, t in enumerate(tests)}
+
+
+def _subset(table, alpha):
+    sub = table[np.isclose(table["alpha"], alpha)]
+    if sub.empty:
+        raise ValueError(f"`alpha` = {alpha} is not in the table; it holds "
+                         f"{sorted(table['alpha'].unique())}.")
+    return sub
+
+
+def plot_calibrated_df(table, *, alpha: float = 0.05, ax=None):
+    """Calibrated df against the number of runs, one line per test (Figure 2, left).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy calibration table with columns ``test``, ``label``, ``n_runs``,
+        ``alpha`` and ``calibrated_df`` (as written by
+        :func:`calibsim.report.calibration_table`).
+    alpha : float, default 0.05
+        Significance level to draw.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default: the current Axes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in the table.
+    """
+    import matplotlib.pyplot as plt
+    ax = plt.gca() if ax is None else ax
+    sub = _subset(table, alpha)
+    styles = _styles(list(dict.fromkeys(table["test"])))
+    for test, g in sub.groupby("test", sort=False):
+        g = g.sort_values("n_runs")
+        ax.plot(g["n_runs"], g["calibrated_df"], label=g["label"].iloc[0], lw=1.2, ms=4,
+                **styles[test])
+    ax.set(xlabel="number of runs r", ylabel="calibrated df",
+           title=f"Calibrated df (α = {alpha:g}, {int(sub['n_folds'].iloc[0])} folds)")
+    ax.grid(True, lw=0.3, color="0.85")
+    return ax
+
+
+def plot_type1_at_calibrated_df(table, *, alpha: float = 0.05, ax=None):
+    """Type I error (percent) at the calibrated df against runs (Figure 2, right).
+
+    Error bars are the 95% Clopper–Pearson intervals of the table's
+    ``ci_low``/``ci_high`` columns; the dashed line is α.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        As for :func:`plot_calibrated_df`, plus ``type1_error``, ``ci_low`` and
+        ``ci_high`` (proportions in [0, 1]).
+    alpha : float, default 0.05
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    import matplotlib.pyplot as plt
+    ax = plt.gca() if ax is None else ax
+    sub = _subset(table, alpha)
+    styles = _styles(list(dict.fromkeys(table["test"])))
+    tests = list(dict.fromkeys(sub["test"]))
+    for i, (test, g) in enumerate(sub.groupby("test", sort=False)):
+        g = g.sort_values("n_runs")
+        y = 100 * g["type1_error"].to_numpy(float)
+        lo = 100 * g["ci_low"].to_numpy(float)
+        hi = 100 * g["ci_high"].to_numpy(float)
+        dx = (i - len(tests) / 2) * 0.25      # small dodge so the bars do not overlap
+        ax.errorbar(g["n_runs"] + dx, y, yerr=[y - lo, hi - y], lw=1.0, ms=4, capsize=0,
+                    elinewidth=0.5, label=g["label"].iloc[0], **styles[test])
+    ax.axhline(100 * alpha, ls="--", lw=1, color="0.3")
+    ax.set(xlabel="number of runs r", ylabel="Type I error at calibrated df (%)",
+           title=f"Type I error (α = {alpha:g}, 95% Clopper–Pearson)")
+    ax.grid(True, lw=0.3, color="0.85")
+    return ax
+
+
+def figure2(table, *, alpha: float = 0.05):
+    """Both panels of Bouckaert (2003) Figure 2 in one new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained")
+    plot_calibrated_df(table, alpha=alpha, ax=left)
+    plot_type1_at_calibrated_df(table, alpha=alpha, ax=right)
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside right center", fontsize=8, frameon=False)
+    return fig

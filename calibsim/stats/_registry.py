@@ -1,0 +1,169 @@
+"""Registry of the tests compared in Bouckaert (2003), Figure 2.
+
+Each entry is a frozen :class:`TestSpec`. ``spec.func(x, df)`` takes the data
+of its *scheme*:
+
+- ``"cv"``: the full r x k cross-validation array of shape (..., r, k);
+- ``"kfold"``: also an r x k cross-validation array (..., r, k), of which only
+  the FIRST run ``x[..., 0, :]`` is used (a single k-fold cv);
+- ``"subsampling"``: an array of shape (..., n) of n random-subsampling runs.
+
+``spec.default_df(n_runs, n_folds)`` is the textbook df (for subsampling,
+``n_runs`` is the number n of subsampling runs and ``n_folds`` is ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .._validation import check_finite_array
+from ._results import TTestResult
+from ._ttests import (
+    CV_METHODS,
+    corrected_repeated_cv_ttest,
+    corrected_resampled_ttest,
+    default_cv_df,
+    kfold_cv_ttest,
+    repeated_cv_ttest,
+    resampled_ttest,
+)
+
+__all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test"]
+
+SCHEMES = ("cv", "kfold", "subsampling")
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """Description of one registered test.
+
+    Attributes
+    ----------
+    name : str
+        Registry key, e.g. ``"use_all_data"``.
+    label : str
+        The paper's human-readable name, e.g. ``"use all data"``.
+    scheme : {"cv", "kfold", "subsampling"}
+        Which data ``func`` takes (see the module docstring).
+    func : callable
+        ``func(x, df=None, **kwargs) -> TTestResult``.
+    default_df : callable
+        ``default_df(n_runs, n_folds) -> int``, the textbook df.
+    """
+
+    __test__ = False  # not a pytest test class despite its name
+
+    name: str
+    label: str
+    scheme: str
+    func: Callable[..., TTestResult]
+    default_df: Callable[[int, int], int]
+
+    def __call__(self, x, df=None, **kwargs) -> TTestResult:
+        """Shorthand for ``self.func(x, df, **kwargs)``."""
+        return self.func(x, df, **kwargs)
+
+
+def _cv_func(method):
+    def func(x, df=None, *, alternative="two-sided"):
+        return repeated_cv_ttest(x, method=method, df=df, alternative=alternative)
+    func.__name__ = method
+    func.__doc__ = f"``repeated_cv_ttest(x, method={method!r}, df=df)`` on x (..., r, k)."
+    return func
+
+
+def _cv_default(method):
+    def default_df(n_runs, n_folds):
+        return default_cv_df(method, n_runs, n_folds)
+    return default_df
+
+
+def _kfold_cv(x, df=None, *, alternative="two-sided"):
+    """k-fold cv t test on the first run ``x[..., 0, :]`` of x (..., r, k)."""
+    x = check_finite_array("x", x)
+    if x.ndim < 2:
+        raise ValueError("`x` must have shape (..., r, k) (the k-fold cv test uses "
+                         f"the first run x[..., 0, :]); got shape {x.shape}.")
+    return kfold_cv_ttest(x[..., 0, :], df=df, alternative=alternative)
+
+
+def _resampling(x, df=None, *, alternative="two-sided"):
+    """Resampled t test on x (..., n)."""
+    return resampled_ttest(x, df=df, alternative=alternative)
+
+
+def _corrected_resampling(x, df=None, *, test_train_ratio=1 / 9, alternative="two-sided"):
+    """Corrected resampled t test on x (..., n); n2/n1 = 1/9 (90%/10% splits)."""
+    return corrected_resampled_ttest(x, test_train_ratio=test_train_ratio, df=df,
+                                     alternative=alternative)
+
+
+def _corrected_repeated_cv(x, df=None, *, test_train_ratio=None, alternative="two-sided"):
+    """Corrected repeated k-fold cv t test on x (..., r, k); n2/n1 = 1/(k-1)."""
+    return corrected_repeated_cv_ttest(x, test_train_ratio=test_train_ratio, df=df,
+                                       alternative=alternative)
+
+
+def _build():
+    # Labels as in the paper: "use all data", "folds averaged var", "runs averaged T", ...
+    specs = [TestSpec(m, m.replace("_", " ").removesuffix(" t") + (" T" if m.endswith("_t") else ""),
+                      "cv", _cv_func(m), _cv_default(m))
+             for m in CV_METHODS]
+    specs += [
+        TestSpec("kfold_cv", "k-fold cv", "kfold", _kfold_cv,
+                 lambda n_runs, n_folds: n_folds - 1),
+        TestSpec("resampling", "resampling", "subsampling", _resampling,
+                 lambda n_runs, n_folds: n_runs - 1),
+        TestSpec("corrected_resampling", "corrected resampling", "subsampling",
+                 _corrected_resampling, lambda n_runs, n_folds: n_runs - 1),
+        TestSpec("corrected_repeated_cv", "corrected repeated cv", "cv",
+                 _corrected_repeated_cv, lambda n_runs, n_folds: n_runs * n_folds - 1),
+    ]
+    return {s.name: s for s in specs}
+
+
+#: Ordered mapping name -> :class:`TestSpec`: the 13 tests of Bouckaert (2003)
+#: Figure 2 (the ten Table-1 tests, k-fold cv, resampling, corrected
+#: resampling) followed by Bouckaert & Frank's (2004) corrected repeated cv.
+TESTS: dict[str, TestSpec] = _build()
+
+#: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.
+FIGURE2_TESTS: tuple[str, ...] = tuple(TESTS)[:13]
+
+
+def get_test(name) -> TestSpec:
+    """Return the registered :class:`TestSpec` called ``name``.
+
+    Parameters
+    ----------
+    name : str or TestSpec
+        A key of :data:`TESTS`; a :class:`TestSpec` is returned unchanged.
+
+    Returns
+    -------
+    TestSpec
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered; the message lists the known names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import get_test
+    >>> spec = get_test("corrected_resampling")
+    >>> spec.label, spec.scheme, spec.default_df(30, 10)
+    ('corrected resampling', 'subsampling', 29)
+    >>> x = np.array([0.01, 0.03, -0.02, 0.02, 0.04, 0.00, 0.01, 0.02])
+    >>> round(float(spec.func(x, None).pvalue), 4)
+    0.1693
+    """
+    if isinstance(name, TestSpec):
+        return name
+    if name not in TESTS:
+        raise ValueError(f"`name` must be one of the registered tests {list(TESTS)}; "
+                         f"got {name!r}.")
+    return TESTS[name]
+

@@ -1,0 +1,586 @@
+"""Paired t tests of Bouckaert (2003) with explicit degrees of freedom.
+
+Every test has the form ``Z = m / sqrt(sigma^2 / (df + 1))`` compared with
+Student's t with ``df`` degrees of freedom, except the averaged-T tests (an
+average of per-run or per-fold statistics) and the corrected tests
+(``Z = m / sqrt((1/(df + 1) + n2/n1) sigma^2)``); see Table 1 of [1]_ and
+``shared/reference/paper-notes.md`` §2.4. ``df`` enters the statistic *and* the
+reference distribution, so calibrating ``df`` rescales the statistic.
+
+All tests are vectorised over the leading dimensions of ``x`` and over ``df``:
+the df-free part (``m / sigma``) is computed once and then broadcast against
+``df``.
+
+References
+----------
+.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based
+       on calibrated tests. Proceedings of the 20th International Conference on
+       Machine Learning (ICML-2003), 51-58.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from scipy import stats
+
+from .._validation import check_choice, check_finite_array
+from ._results import TTestResult
+
+__all__ = [
+    "CV_METHODS",
+    "repeated_cv_ttest",
+    "kfold_cv_ttest",
+    "resampled_ttest",
+    "corrected_resampled_ttest",
+    "corrected_repeated_cv_ttest",
+]
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+#: The ten tests of Table 1 of Bouckaert (2003), in the table's order of kinds.
+CV_METHODS = (
+    "use_all_data",
+    "folds",
+    "folds_averaged_var",
+    "folds_averaged_t",
+    "runs",
+    "runs_averaged_var",
+    "runs_averaged_t",
+    "sorted_runs",
+    "sorted_runs_averaged_var",
+    "sorted_runs_averaged_t",
+)
+
+_AVERAGED_T = ("folds_averaged_t", "runs_averaged_t", "sorted_runs_averaged_t")
+
+
+def default_cv_df(method: str, n_runs: int, n_folds: int) -> int:
+    """Textbook df of a Table-1 test for ``n_runs`` runs of ``n_folds``-fold cv.
+
+    ``kr - 1`` for use all data; ``r - 1`` for folds, folds averaged var and
+    runs/sorted runs averaged T (r runs per fold); ``k - 1`` for runs, runs
+    averaged var, sorted runs, sorted runs averaged var and folds averaged T
+    (k folds per run).
+    """
+    r, k = n_runs, n_folds
+    return {
+        "use_all_data": k * r - 1,
+        "folds": r - 1,
+        "folds_averaged_var": r - 1,
+        "folds_averaged_t": k - 1,
+        "runs": k - 1,
+        "runs_averaged_var": k - 1,
+        "runs_averaged_t": r - 1,
+        "sorted_runs": k - 1,
+        "sorted_runs_averaged_var": k - 1,
+        "sorted_runs_averaged_t": r - 1,
+    }[method]
+
+
+# ---------------------------------------------------------------------------
+# Input validation
+# ---------------------------------------------------------------------------
+
+def _iv_alternative(alternative) -> str:
+    return check_choice("alternative", alternative, ALTERNATIVES)
+
+
+def _iv_cv_x(x) -> np.ndarray:
+    """(..., r, k) finite float array with r, k >= 2."""
+    x = check_finite_array("x", x)
+    if x.ndim < 2 or x.shape[-2] < 2 or x.shape[-1] < 2:
+        raise ValueError("`x` must have shape (..., r, k) with r >= 2 runs and "
+                         f"k >= 2 folds; got shape {x.shape}.")
+    return x
+
+
+def _iv_1d_x(x, what: str) -> np.ndarray:
+    """(..., n) finite float array with n >= 2."""
+    x = check_finite_array("x", x)
+    if x.ndim < 1 or x.shape[-1] < 2:
+        raise ValueError(f"`x` must have shape (..., {what}) with {what} >= 2; "
+                         f"got shape {x.shape}.")
+    return x
+
+
+def _iv_df(df, default: float, lead_shape: tuple) -> float | np.ndarray:
+    """Return df as a positive finite float or a float array broadcastable to
+    ``lead_shape``."""
+    if df is None:
+        return float(default)
+    if isinstance(df, bool):
+        raise TypeError(f"`df` must be a positive number or array; got {df!r}.")
+    try:
+        arr = np.asarray(df, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"`df` must be a positive number or array of positive "
+                        f"numbers; got {df!r}.") from exc
+    if arr.size == 0:
+        raise ValueError("`df` must not be empty; got an array of shape "
+                         f"{arr.shape}.")
+    bad = ~(np.isfinite(arr) & (arr > 0))
+    if bad.any():
+        raise ValueError("`df` must be positive and finite (df > 0); got "
+                         f"{arr[bad].flat[0]!r}.")
+    if arr.ndim == 0:
+        return float(arr)
+    try:
+        np.broadcast_shapes(arr.shape, lead_shape)
+    except ValueError:
+        raise ValueError(f"`df` of shape {arr.shape} does not broadcast against "
+                         f"the leading dimensions {lead_shape} of `x`.") from None
+    return arr
+
+
+def _iv_ratio(test_train_ratio) -> float:
+    if isinstance(test_train_ratio, bool) or not isinstance(test_train_ratio, numbers.Real):
+        raise TypeError("`test_train_ratio` must be a real number n2/n1 >= 0; "
+                        f"got {test_train_ratio!r}.")
+    value = float(test_train_ratio)
+    if not (np.isfinite(value) and value >= 0):
+        raise ValueError("`test_train_ratio` must be a finite number n2/n1 >= 0 "
+                         f"(0 means uncorrected); got {test_train_ratio!r}.")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Shared numerical steps
+# ---------------------------------------------------------------------------
+
+def _pvalue_t(t, df, alternative: str):
+    """p-value of statistic ``t`` against Student's t with ``df`` df.
+
+    Two-sided p = 2·P(T > |t|), capped at 1; ``"greater"``: P(T > t);
+    ``"less"``: P(T < t). ``t = ±inf`` gives 0 (or 1 in the other tail).
+    """
+    t = np.asarray(t, dtype=float)
+    if alternative == "two-sided":
+        p = np.minimum(2.0 * stats.t.sf(np.abs(t), df), 1.0)
+    elif alternative == "greater":
+        p = stats.t.sf(t, df)
+    else:
+        p = stats.t.sf(-t, df)
+    return np.asarray(p, dtype=float)
+
+
+def _zero_tol(x: np.ndarray, axes: tuple) -> np.ndarray:
+    """Floating-point resolution below which a standard deviation or mean of
+    the values of ``x`` along ``axes`` is treated as exactly zero.
+
+    Equal values rarely give an exactly-zero sample variance in floating point
+    (e.g. the mean of 100 copies of 0.1 is not exactly 0.1), so we use
+    ``4 · n · eps · max|x|`` with ``n`` the number of values along ``axes``.
+    """
+    n = int(np.prod([x.shape[a] for a in axes]))
+    return 4.0 * n * np.finfo(float).eps * np.max(np.abs(x), axis=axes)
+
+
+def _ratio(m, sd, tol):
+    """m / sd with the zero-variance rule.
+
+    Returns ``(u, undefined)``: where ``sd <= tol``, ``u = 0`` if ``|m| <= tol``
+    (``undefined`` is True there: 0/0) and ``u = sign(m)·inf`` otherwise.
+    """
+    zero_sd = sd <= tol
+    zero_m = np.abs(m) <= tol
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.where(zero_sd, np.where(zero_m, 0.0, np.sign(m) * np.inf), m / sd)
+    return u, zero_sd & zero_m
+
+
+def _finish(u, m, sd, undefined, df, alternative, method, ratio=None):
+    """Broadcast the df-free parts against df and wrap a :class:`TTestResult`.
+
+    ``Z = u / sqrt(c)`` and ``stderr = sd · sqrt(c)`` with
+    ``c = 1/(df + 1) (+ ratio)``; ``u = m / sd`` (zero-variance rule applied).
+    """
+    df_arr = np.asarray(df, dtype=float)
+    c = 1.0 / (df_arr + 1.0)
+    if ratio is not None:
+        c = c + ratio
+    root_c = np.sqrt(c)
+    z = u / root_c                                    # broadcasts (df) x (lead)
+    p = _pvalue_t(z, df_arr, alternative)
+    p = np.where(undefined, 1.0, p)                   # 0/0: no evidence at all
+    stderr = np.broadcast_to(sd * root_c, z.shape)
+    est = np.broadcast_to(m, z.shape)
+    df_out = float(df_arr) if df_arr.ndim == 0 else np.broadcast_to(df_arr, z.shape)
+    return TTestResult(z[()], p[()], df_out, _estimate=est[()], _stderr=stderr[()],
+                       _alternative=alternative, _method=method)
+
+
+def _finish_averaged(comp_m, comp_sd, tol, m, df, alternative, method):
+    """Averaged-T statistic Z = sqrt(df + 1) · mean_g(m_g / sd_g).
+
+    A component with zero variance contributes 0 if its mean is 0 and ±inf
+    otherwise; if +inf and -inf components both occur the statistic is 0 and
+    p = 1 (as when every component is 0/0).
+    """
+    comp, comp_undef = _ratio(comp_m, comp_sd, tol[..., None])
+    pos = np.any(comp == np.inf, axis=-1)
+    neg = np.any(comp == -np.inf, axis=-1)
+    conflict = pos & neg
+    comp = np.where(conflict[..., None], 0.0, comp)
+    u = np.mean(comp, axis=-1)
+    undefined = conflict | np.all(comp_undef, axis=-1)
+    df_arr = np.asarray(df, dtype=float)
+    z = np.sqrt(df_arr + 1.0) * u
+    p = _pvalue_t(z, df_arr, alternative)
+    p = np.where(undefined, 1.0, p)
+    est = np.broadcast_to(m, z.shape)
+    df_out = float(df_arr) if df_arr.ndim == 0 else np.broadcast_to(df_arr, z.shape)
+    return TTestResult(z[()], p[()], df_out, _estimate=est[()],
+                       _stderr=np.full(z.shape, np.nan)[()],
+                       _alternative=alternative, _method=method)
+
+
+def _sd(a, axis):
+    return np.sqrt(np.var(a, axis=axis, ddof=1))
+
+
+# ---------------------------------------------------------------------------
+# Public tests
+# ---------------------------------------------------------------------------
+
+def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sided"):
+    r"""Bouckaert's (2003) t tests on r runs of k-fold cross-validation.
+
+    Implements the ten tests of Table 1 of [1]_ with the degrees of freedom
+    explicit: ``Z = m / sqrt(sigma^2 / (df + 1))`` compared with Student's t
+    with ``df`` degrees of freedom, where m is the mean of all k·r differences
+    and sigma^2 depends on ``method`` (see Notes). The averaged-T tests average
+    per-run (or per-fold) statistics instead.
+
+    Parameters
+    ----------
+    x : array_like of shape (..., r, k)
+        Differences in accuracy (accuracy of A minus accuracy of B, each in
+        [0, 1]) on fold i (last axis, k >= 2 folds) of run j (second-to-last
+        axis, r >= 2 runs). Leading dimensions are independent data sets.
+    method : str, default "use_all_data"
+        One of ``"use_all_data"``, ``"folds"``, ``"folds_averaged_var"``,
+        ``"folds_averaged_t"``, ``"runs"``, ``"runs_averaged_var"``,
+        ``"runs_averaged_t"``, ``"sorted_runs"``, ``"sorted_runs_averaged_var"``,
+        ``"sorted_runs_averaged_t"``.
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0, need not be an integer), used in the statistic
+        and in the reference t distribution. An array must broadcast against
+        the leading dimensions ``x.shape[:-2]``; e.g. ``x`` of shape
+        (1000, 10, 10) and ``df`` of shape (99, 1) give results of shape
+        (99, 1000). None means the textbook default (Notes).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``"greater"``: the alternative is that A is more accurate than B.
+
+    Returns
+    -------
+    TTestResult
+        ``statistic``, ``pvalue`` and ``df`` of shape
+        ``broadcast(df.shape, x.shape[:-2])``. ``confidence_interval()`` gives
+        the interval for m (it raises for the averaged-T tests).
+
+    Notes
+    -----
+    With x_.j the mean of run j, sigma^2_.j its variance over the k folds
+    (ddof 1), x_i. the mean of fold i over the r runs and sigma^2_i. its
+    variance over runs, and "sorted" meaning that each run's k values are
+    sorted ascending before forming fold i (paper-notes §2.4):
+
+    ========================  ================================  ========
+    method                    sigma^2                           default df
+    ========================  ================================  ========
+    use_all_data              var of all kr values              kr - 1
+    folds                     var_j(x_.j)                       r - 1
+    folds_averaged_var        mean_j sigma^2_.j                 r - 1
+    runs                      var_i(x_i.)                       k - 1
+    runs_averaged_var         mean_i sigma^2_i.                 k - 1
+    sorted_runs               as runs, on sorted runs           k - 1
+    sorted_runs_averaged_var  as runs_averaged_var, sorted      k - 1
+    ========================  ================================  ========
+
+    Averaged-T tests: ``folds_averaged_t`` is
+    ``Z = (1/r) sum_j x_.j / sqrt(sigma^2_.j / (df + 1))`` with default
+    df = k - 1 (each run's statistic rests on k folds); ``runs_averaged_t`` is
+    ``Z = (1/k) sum_i x_i. / sqrt(sigma^2_i. / (df + 1))`` with default
+    df = r - 1 (each fold's statistic rests on r runs); ``sorted_runs_averaged_t``
+    is the same on sorted runs, default df = r - 1.
+
+    Zero variance: a variance estimate within floating-point resolution of 0
+    (sd <= 4·n·eps·max|x|) counts as 0. Then the statistic is 0 with p = 1
+    if m is 0 as well, and ±inf with p = 0 (two-sided) otherwise, as Weka's
+    ``PairedCorrectedTTester``. For an averaged-T test a zero-variance
+    component contributes 0 if its mean is 0 and ±inf otherwise; if +inf and
+    -inf components both occur (or every component is 0/0) the statistic is
+    defined as 0 with p = 1. In these undefined (0/0) cases p = 1 for every
+    ``alternative``.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. Proceedings of the 20th International
+           Conference on Machine Learning (ICML-2003), 51-58.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import repeated_cv_ttest
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(0.01, 0.05, size=(10, 10))       # 10 runs x 10 folds
+    >>> res = repeated_cv_ttest(x)                      # use all data, df = 99
+    >>> float(res.df)
+    99.0
+    >>> res = repeated_cv_ttest(x, df=10)               # Bouckaert's calibrated df
+    >>> round(float(res.statistic), 3), round(float(res.pvalue), 3)
+    (0.964, 0.358)
+    >>> ci = res.confidence_interval()
+    >>> bool(ci.low < 0 < ci.high)
+    True
+
+    Vectorised over data sets and df:
+
+    >>> xs = rng.normal(size=(1000, 10, 10))
+    >>> repeated_cv_ttest(xs, method="runs", df=np.arange(2, 101)[:, None]).pvalue.shape
+    (99, 1000)
+    """
+    method = check_choice("method", method, CV_METHODS)
+    alternative = _iv_alternative(alternative)
+    x = _iv_cv_x(x)
+    r, k = x.shape[-2:]
+    df = _iv_df(df, default_cv_df(method, r, k), x.shape[:-2])
+
+    m = np.mean(x, axis=(-2, -1))
+    tol = _zero_tol(x, (-2, -1))
+    if method.startswith("sorted_"):
+        x = np.sort(x, axis=-1)           # sort each run's k values ascending
+        base = method[len("sorted_"):]
+    else:
+        base = method
+
+    if base == "folds_averaged_t":       # per-run statistics over k folds
+        return _finish_averaged(np.mean(x, axis=-1), _sd(x, -1), tol, m, df,
+                                alternative, method)
+    if base == "runs_averaged_t":        # per-fold statistics over r runs
+        return _finish_averaged(np.mean(x, axis=-2), _sd(x, -2), tol, m, df,
+                                alternative, method)
+
+    if base == "use_all_data":
+        sd = np.sqrt(np.var(x, axis=(-2, -1), ddof=1))
+    elif base == "folds":
+        sd = _sd(np.mean(x, axis=-1), -1)
+    elif base == "folds_averaged_var":
+        sd = np.sqrt(np.mean(np.var(x, axis=-1, ddof=1), axis=-1))
+    elif base == "runs":
+        sd = _sd(np.mean(x, axis=-2), -1)
+    else:  # runs_averaged_var
+        sd = np.sqrt(np.mean(np.var(x, axis=-2, ddof=1), axis=-1))
+    u, undefined = _ratio(m, sd, tol)
+    sd = np.where(sd <= tol, 0.0, sd)
+    return _finish(u, m, sd, undefined, df, alternative, method)
+
+
+def _one_sample(x, df, alternative, method, ratio=None):
+    m = np.mean(x, axis=-1)
+    sd = _sd(x, -1)
+    tol = _zero_tol(x, (-1,))
+    u, undefined = _ratio(m, sd, tol)
+    sd = np.where(sd <= tol, 0.0, sd)
+    return _finish(u, m, sd, undefined, df, alternative, method, ratio=ratio)
+
+
+def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
+    r"""k-fold cross-validated paired t test with explicit df.
+
+    ``Z = m / sqrt(s^2 / (df + 1))`` with m and s^2 the mean and unbiased
+    variance of the k fold differences, against Student's t with ``df``
+    degrees of freedom (Bouckaert 2003, §2.1 [1]_; Dietterich 1998).
+
+    Parameters
+    ----------
+    x : array_like of shape (..., k)
+        Differences in accuracy (A minus B, accuracies in [0, 1]) on the k >= 2
+        folds of one k-fold cross-validation run.
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0); default k - 1. Arrays broadcast against
+        ``x.shape[:-1]``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+
+    Returns
+    -------
+    TTestResult
+
+    Notes
+    -----
+    At the default df this is the ordinary one-sample t test of the k
+    differences. Zero variance is handled as in :func:`repeated_cv_ttest`.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. ICML-2003, 51-58.
+
+    Examples
+    --------
+    >>> from calibsim.stats import kfold_cv_ttest
+    >>> res = kfold_cv_ttest([0.02, 0.0, 0.03, -0.01, 0.02, 0.01, 0.0, 0.04, 0.01, 0.02])
+    >>> float(res.df), round(float(res.statistic), 3), round(float(res.pvalue), 4)
+    (9.0, 2.941, 0.0165)
+    """
+    alternative = _iv_alternative(alternative)
+    x = _iv_1d_x(x, "k")
+    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
+    return _one_sample(x, df, alternative, "kfold_cv")
+
+
+def resampled_ttest(x, *, df=None, alternative="two-sided"):
+    r"""Resampled (random subsampling) paired t test with explicit df.
+
+    ``Z = m / sqrt(s^2 / (df + 1))`` over the n subsampling runs, against
+    Student's t with ``df`` degrees of freedom (Bouckaert 2003, §2.2 [1]_).
+
+    Parameters
+    ----------
+    x : array_like of shape (..., n)
+        Differences in accuracy (A minus B, accuracies in [0, 1]) on n >= 2
+        random train/test splits.
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0); default n - 1. Arrays broadcast against
+        ``x.shape[:-1]``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+
+    Returns
+    -------
+    TTestResult
+
+    Notes
+    -----
+    At the default df this is the ordinary one-sample t test, known to have a
+    high Type I error because the splits overlap. Zero variance is handled as
+    in :func:`repeated_cv_ttest`.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. ICML-2003, 51-58.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import resampled_ttest
+    >>> x = np.array([0.01, 0.03, -0.02, 0.02, 0.04, 0.00, 0.01, 0.02])
+    >>> res = resampled_ttest(x)
+    >>> float(res.df), round(float(res.statistic), 3), round(float(res.pvalue), 4)
+    (7.0, 2.106, 0.0732)
+    """
+    alternative = _iv_alternative(alternative)
+    x = _iv_1d_x(x, "n")
+    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
+    return _one_sample(x, df, alternative, "resampling")
+
+
+def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-sided"):
+    r"""Nadeau–Bengio corrected resampled t test with explicit df.
+
+    ``Z = m / sqrt((1/(df + 1) + n2/n1) · s^2)`` against Student's t with
+    ``df`` degrees of freedom, m and s^2 being the mean and unbiased variance
+    of the n differences (Bouckaert 2003, §2.2 [1]_; Nadeau & Bengio [2]_).
+
+    Parameters
+    ----------
+    x : array_like of shape (..., n)
+        Differences in accuracy (A minus B, accuracies in [0, 1]) on n >= 2
+        random train/test splits.
+    test_train_ratio : float
+        n2/n1 >= 0, the number (or fraction) of test instances over training
+        instances of each split; 1/9 for 90%/10% subsampling. 0 gives the
+        uncorrected :func:`resampled_ttest`.
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0); default n - 1, at which the statistic is
+        exactly Nadeau & Bengio's ``m / sqrt((1/n + n2/n1) s^2)``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+
+    Returns
+    -------
+    TTestResult
+
+    Notes
+    -----
+    Zero variance is handled as in :func:`repeated_cv_ttest`.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. ICML-2003, 51-58.
+    .. [2] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization
+           error. Machine Learning 52, 239-281. doi:10.1023/A:1024068626366
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import corrected_resampled_ttest
+    >>> x = np.array([0.01, 0.03, -0.02, 0.02, 0.04, 0.00, 0.01, 0.02])
+    >>> res = corrected_resampled_ttest(x, test_train_ratio=1/9)
+    >>> round(float(res.statistic), 3), round(float(res.pvalue), 4)
+    (1.532, 0.1693)
+    """
+    alternative = _iv_alternative(alternative)
+    ratio = _iv_ratio(test_train_ratio)
+    x = _iv_1d_x(x, "n")
+    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
+    return _one_sample(x, df, alternative, "corrected_resampling", ratio=ratio)
+
+
+def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
+                                alternative="two-sided"):
+    r"""Corrected repeated k-fold cv t test (Bouckaert & Frank 2004).
+
+    Use-all-data mean m and variance s^2 of the k·r differences with the
+    Nadeau–Bengio factor: ``Z = m / sqrt((1/(df + 1) + n2/n1) · s^2)``
+    against Student's t with ``df`` degrees of freedom. At the default
+    df = kr - 1 the factor is ``1/(kr) + n2/n1``, which is what Weka's
+    ``PairedCorrectedTTester`` computes [1]_.
+
+    Parameters
+    ----------
+    x : array_like of shape (..., r, k)
+        Differences in accuracy (A minus B, accuracies in [0, 1]) on fold i
+        (last axis, k >= 2) of run j (second-to-last axis, r >= 2).
+    test_train_ratio : float, optional
+        n2/n1 >= 0; default 1/(k - 1), the test/train ratio of k-fold cv.
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0); default kr - 1. Arrays broadcast against
+        ``x.shape[:-2]``.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+
+    Returns
+    -------
+    TTestResult
+
+    Notes
+    -----
+    Zero variance is handled as in :func:`repeated_cv_ttest` (Weka: sd = 0
+    gives p = 1 when all differences are 0 and p = 0 otherwise).
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability
+           of significance tests for comparing learning algorithms. PAKDD 2004,
+           LNCS 3056, 3-12. doi:10.1007/978-3-540-24775-3_3
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import corrected_repeated_cv_ttest
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(0.01, 0.05, size=(10, 10))
+    >>> res = corrected_repeated_cv_ttest(x)            # n2/n1 = 1/9, df = 99
+    >>> float(res.df), round(float(res.statistic), 3), round(float(res.pvalue), 3)
+    (99.0, 0.835, 0.406)
+    """
+    alternative = _iv_alternative(alternative)
+    x = _iv_cv_x(x)
+    r, k = x.shape[-2:]
+    ratio = 1.0 / (k - 1) if test_train_ratio is None else _iv_ratio(test_train_ratio)
+    df = _iv_df(df, k * r - 1, x.shape[:-2])
+    flat = x.reshape(*x.shape[:-2], r * k)
+    return _one_sample(flat, df, alternative, "corrected_repeated_cv", ratio=ratio)
