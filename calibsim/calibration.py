@@ -165,7 +165,7 @@ def type1_error_curve(test, x, *, alphas, dfs=_DEFAULT_DFS, vectorized=True):
     >>> curve.shape
     (1, 3)
     >>> np.round(curve, 3)
-    array([[0.   , 0.001, 0.052]])
+    array([[0.   , 0.007, 0.058]])
     """
     spec, func, _ = _resolve_test(test)
     alphas = check_alpha("alphas", alphas)
@@ -265,7 +265,7 @@ class CalibrationResult:
     """
 
     test: str
-    dfs: np.ndarray
+    dfs: np.ndarray = field(repr=False)
     alphas: np.ndarray
     type1: np.ndarray = field(repr=False)
     calibrated_df: np.ndarray
@@ -341,9 +341,9 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
     >>> x = rng.normal(size=(2000, 10, 10))
     >>> res = calibrate("use_all_data", x, alphas=[0.05, 0.10], dfs=np.arange(2, 151))
     >>> res.to_frame()[["alpha", "calibrated_df", "type1"]].round(4)
-       alpha  calibrated_df  type1
-    0   0.05             94  0.050
-    1   0.10            103  0.099
+       alpha  calibrated_df   type1
+    0   0.05             92  0.0495
+    1   0.10             95  0.0995
     """
     spec, func, name = _resolve_test(test)
     cl = check_probability("confidence_level", confidence_level)

@@ -1,0 +1,116 @@
+"""Tests of the test registry (Bouckaert 2003, Figure 2 set)."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from calibsim.stats import (
+    CV_METHODS,
+    FIGURE2_TESTS,
+    TESTS,
+    TestSpec,
+    TTestResult,
+    corrected_repeated_cv_ttest,
+    corrected_resampled_ttest,
+    get_test,
+    kfold_cv_ttest,
+    repeated_cv_ttest,
+    resampled_ttest,
+)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(2003)
+
+
+def test_names_order_and_figure2_set():
+    assert FIGURE2_TESTS == CV_METHODS + ("kfold_cv", "resampling", "corrected_resampling")
+    assert len(FIGURE2_TESTS) == 13
+    assert list(TESTS) == list(FIGURE2_TESTS) + ["corrected_repeated_cv"]
+    for name, spec in TESTS.items():
+        assert isinstance(spec, TestSpec) and spec.name == name
+
+
+def test_labels_and_schemes():
+    # Labels as the paper names the tests (Bouckaert 2003, Table 1 and Figure 3).
+    expected = {
+        "use_all_data": "use all data", "folds": "folds",
+        "folds_averaged_var": "folds averaged var", "folds_averaged_t": "folds averaged T",
+        "runs": "runs", "runs_averaged_var": "runs averaged var",
+        "runs_averaged_t": "runs averaged T", "sorted_runs": "sorted runs",
+        "sorted_runs_averaged_var": "sorted runs averaged var",
+        "sorted_runs_averaged_t": "sorted runs averaged T",
+        "kfold_cv": "k-fold cv", "resampling": "resampling",
+        "corrected_resampling": "corrected resampling",
+        "corrected_repeated_cv": "corrected repeated cv",
+    }
+    assert {n: s.label for n, s in TESTS.items()} == expected
+    schemes = {n: s.scheme for n, s in TESTS.items()}
+    assert schemes.pop("kfold_cv") == "kfold"
+    assert schemes.pop("resampling") == schemes.pop("corrected_resampling") == "subsampling"
+    assert set(schemes.values()) == {"cv"}
+
+
+def test_default_df():
+    r, k = 5, 10
+    expected = {
+        "use_all_data": 49, "folds": 4, "folds_averaged_var": 4, "folds_averaged_t": 9,
+        "runs": 9, "runs_averaged_var": 9, "runs_averaged_t": 4, "sorted_runs": 9,
+        "sorted_runs_averaged_var": 9, "sorted_runs_averaged_t": 4, "kfold_cv": 9,
+        "resampling": 4, "corrected_resampling": 4, "corrected_repeated_cv": 49,
+    }
+    assert {n: s.default_df(r, k) for n, s in TESTS.items()} == expected
+
+
+def test_default_df_agrees_with_function_default(rng):
+    x = rng.normal(size=(7, 6))                                  # r = 7, k = 6
+    for name, spec in TESTS.items():
+        xx = x[:, 0] if spec.scheme == "subsampling" else x       # n = 7 subsampling runs
+        assert spec.func(xx, None).df == spec.default_df(7, 6), name
+
+
+def test_funcs_match_direct_calls(rng):
+    x = rng.normal(0.0, 0.05, size=(20, 5, 10))
+    dfs = np.array([[3.0], [12.5]])
+    for method in CV_METHODS:
+        assert_allclose(TESTS[method].func(x, dfs).pvalue,
+                        repeated_cv_ttest(x, method=method, df=dfs).pvalue, rtol=1e-15)
+    # k-fold cv uses the FIRST run of the r x k array.
+    assert_allclose(TESTS["kfold_cv"].func(x, dfs).statistic,
+                    kfold_cv_ttest(x[:, 0, :], df=dfs).statistic, rtol=1e-15)
+    xs = x[:, :, 0]                                              # (N, n) subsampling
+    assert_allclose(TESTS["resampling"].func(xs, dfs).statistic,
+                    resampled_ttest(xs, df=dfs).statistic, rtol=1e-15)
+    # corrected resampling: 90%/10% subsampling -> n2/n1 = 1/9 by default.
+    assert_allclose(TESTS["corrected_resampling"].func(xs, dfs).statistic,
+                    corrected_resampled_ttest(xs, test_train_ratio=1 / 9, df=dfs).statistic,
+                    rtol=1e-15)
+    assert_allclose(TESTS["corrected_resampling"].func(xs, dfs, test_train_ratio=0.5).statistic,
+                    corrected_resampled_ttest(xs, test_train_ratio=0.5, df=dfs).statistic,
+                    rtol=1e-15)
+    assert_allclose(TESTS["corrected_repeated_cv"](x, None).statistic,
+                    corrected_repeated_cv_ttest(x).statistic, rtol=1e-15)
+    res = TESTS["use_all_data"](x, 10, alternative="greater")
+    assert isinstance(res, TTestResult)
+    assert_allclose(res.pvalue, repeated_cv_ttest(x, df=10, alternative="greater").pvalue)
+
+
+def test_kfold_entry_validates_x():
+    with pytest.raises(ValueError, match=r"`x` must have shape \(\.\.\., r, k\).*first run"):
+        TESTS["kfold_cv"].func(np.zeros(5), None)
+
+
+def test_get_test():
+    spec = get_test("use_all_data")
+    assert spec is TESTS["use_all_data"]
+    assert get_test(spec) is spec
+    with pytest.raises(ValueError, match=r"`name` must be one of .*'use_all_data'.*'ttest'"):
+        get_test("ttest")
+
+
+def test_spec_is_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        TESTS["folds"].label = "mean folds"
