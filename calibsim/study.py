@@ -27,7 +27,7 @@ from .schemes import RandomSubsampling, RepeatedStratifiedKFold
 from .sources import NullSource
 
 __all__ = ["CalibrationStudy", "BlockSpec", "StudyScores", "load_study", "run_block",
-           "run_study", "load_scores"]
+           "run_study", "load_scores", "null_differences"]
 
 logger = logging.getLogger(__name__)
 
@@ -430,3 +430,55 @@ def load_scores(study: CalibrationStudy) -> StudyScores:
         if name in parts[0]:
             arrays[name] = np.concatenate([p[name] for p in parts])[first]
     return StudyScores(**arrays)
+
+
+def null_differences(n_datasets: int = 1000, *, n_runs: int = 10, n_folds: int = 10,
+                     source: NullSource | None = None, learners=("naive_bayes", "c45"),
+                     seed: int = 20030821, scheduler: str | None = None,
+                     n_workers: int | None = 0) -> np.ndarray:
+    """Accuracy differences of two learners on simulated null data, for calibration.
+
+    With the defaults these are the data sets, partitions and learners of the
+    Bouckaert (2003) Figure 2 study (``studies/bouckaert2003_figure2.toml``):
+    the same seed and source give the same data sets, and its first
+    ``n_runs`` runs are exactly the runs returned here. Nothing is saved.
+
+    Parameters
+    ----------
+    n_datasets : int, default 1000
+        Number N of null data sets.
+    n_runs, n_folds : int, default 10
+        r runs of stratified k-fold cross-validation (r >= 1, k >= 2).
+    source : NullSource, optional
+        Default ``NullSource()`` (300 instances, 10 binary attributes, prior 0.5).
+    learners : pair of str, default ("naive_bayes", "c45")
+    seed : int, default 20030821
+        Root entropy (the Figure 2 study's).
+    scheduler, n_workers
+        As for :func:`run_study`; the default ``n_workers=0`` runs here without Dask.
+
+    Returns
+    -------
+    ndarray of shape (n_datasets, n_runs, n_folds)
+        x_ij = accuracy(a) - accuracy(b) on fold i of run j, accuracies in [0, 1].
+
+    Examples
+    --------
+    >>> x = null_differences(3, n_runs=2, n_folds=5, source=NullSource(n_instances=50))
+    >>> x.shape
+    (3, 2, 5)
+    """
+    from .distributed import map_cells
+
+    check_int("n_runs", n_runs, min_value=1)
+    study = CalibrationStudy(
+        name="null_differences", seed=seed, n_datasets=n_datasets,
+        source=NullSource() if source is None else source, learners=tuple(learners),
+        cv=RepeatedStratifiedKFold(n_folds=n_folds, n_runs=max(n_runs, 2)), subsampling=None,
+        runs=(2,), alphas=(0.05,), tests=("use_all_data",))
+    parts = {}
+    map_cells(run_block, study.blocks(), scheduler=scheduler, n_workers=n_workers,
+              on_result=lambda spec, res: parts.__setitem__(spec.start, res))
+    correct = np.concatenate([parts[k]["cv_correct"] for k in sorted(parts)]).astype(float)
+    n_test = np.concatenate([parts[k]["cv_n_test"] for k in sorted(parts)])
+    return ((correct[:, 0] - correct[:, 1]) / n_test)[:, :n_runs]
