@@ -131,18 +131,25 @@ def _cmd_run(args):
     study = _override(load_study(args.study), args)
     t0 = time.perf_counter()
     update, close = _progress_bar(not args.no_progress, study.name)
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        if update is not None:
+            update(done, total)
     try:
         scores = run_study(study, scheduler=args.scheduler, n_workers=args.workers,
-                           progress=update)
+                           progress=progress)
     finally:
         close()
+    n_new = study.n_datasets - seen[0]
     t_scores = time.perf_counter() - t0
     table = calibration_table(study, scores)
     wall = time.perf_counter() - t0
-    paths = write_outputs(study, scores, table, wall_seconds=wall,
+    paths = write_outputs(study, scores, table, wall_seconds=wall, n_computed=n_new,
                           discussion=_discussion(args.study, study.name))
-    print(f"{study.name}: scores in {t_scores:.1f} s, total {wall:.1f} s "
-          f"(N = {study.n_datasets}).")
+    print(f"{study.name}: scores in {t_scores:.1f} s ({n_new} of {study.n_datasets} data "
+          f"sets computed, the rest loaded from saved blocks), total {wall:.1f} s.")
     _print_alpha05(table)
     for key in ("report", "md", "csv", "figure.png", "figure.pdf"):
         if key in paths:

@@ -60,7 +60,13 @@ def plot_calibrated_df(table, *, alpha: float = 0.05, ax=None):
         g = g.sort_values("n_runs")
         ax.plot(g["n_runs"], g["calibrated_df"], label=g["label"].iloc[0], lw=1.2, ms=4,
                 **styles[test])
-    ax.set(xlabel="number of runs r", ylabel="calibrated df",
+    runs = np.sort(sub["n_runs"].unique())
+    ax.plot(runs, runs - 1, ls=":", lw=1, color="0.4", label="r − 1 (textbook, resampling)")
+    # linear up to 20 (zeros and the tests near 11 stay readable), logarithmic above
+    ax.set_yscale("symlog", linthresh=20, linscale=2)
+    ax.set_yticks([0, 2, 5, 10, 15, 20, 50, 100])
+    ax.set_yticklabels(["0", "2", "5", "10", "15", "20", "50", "100"])
+    ax.set(xlabel="number of runs r", ylabel="calibrated df (0: no df keeps Type I error ≤ α)",
            title=f"Calibrated df (α = {alpha:g}, {int(sub['n_folds'].iloc[0])} folds)")
     ax.grid(True, lw=0.3, color="0.85")
     return ax

@@ -3,8 +3,8 @@
 Every test has the form ``Z = m / sqrt(sigma^2 / (df + 1))`` compared with
 Student's t with ``df`` degrees of freedom, except the averaged-T tests (an
 average of per-run or per-fold statistics) and the corrected tests
-(``Z = m / sqrt((1/(df + 1) + n2/n1) sigma^2)``); see Table 1 of [1]_ and
-``shared/reference/paper-notes.md`` §2.4. ``df`` enters the statistic *and* the
+(``Z = m / sqrt((1/(df + 1) + n2/n1) sigma^2)``); see Table 1 of [1]_, restated with df
+explicit in :func:`repeated_cv_ttest`. ``df`` enters the statistic *and* the
 reference distribution, so calibrating ``df`` rescales the statistic.
 
 All tests are vectorised over the leading dimensions of ``x`` and over ``df``:
@@ -285,7 +285,7 @@ def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sid
     With x_.j the mean of run j, sigma^2_.j its variance over the k folds
     (ddof 1), x_i. the mean of fold i over the r runs and sigma^2_i. its
     variance over runs, and "sorted" meaning that each run's k values are
-    sorted ascending before forming fold i (paper-notes §2.4):
+    sorted ascending before forming fold i (Table 1 of [1]_):
 
     ========================  ================================  ========
     method                    sigma^2                           default df
