@@ -141,3 +141,12 @@ def test_malformed_study_files(tmp_path, edit, match):
 def test_missing_study_file(tmp_path):
     with pytest.raises(FileNotFoundError):
         load_study(tmp_path / "nope.toml")
+
+
+def test_two_worker_processes_match_inline_run(small):
+    """A real local cluster (2 worker processes, the default kind) gives the same bits."""
+    inline = run_study(replace(small, block_size=6), n_workers=0)
+    procs = run_study(replace(small, block_size=2, results_dir=small.results_dir.parent / "p2"),
+                      n_workers=2, processes=True)
+    for name, arr in _arrays(inline).items():
+        assert np.array_equal(arr, getattr(procs, name)), name
