@@ -6,9 +6,14 @@ One call evaluates every split of one data set, so no Python runs between folds.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
+
 import numba as nb
 import numpy as np
 
+from .learners import _kernels_c45, _kernels_nb
 from .learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size
 from .learners._kernels_nb import _nb_fit, _nb_predict
 
@@ -34,13 +39,16 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
     for s in range(n_splits):
         n_tr = 0
         n_te = 0
+        # Rows copied element by element: cheaper than a slice assignment per row.
         for i in range(n):
             if test_masks[s, i]:
-                X_te[n_te, :] = X[i, :]
+                for j in range(a):
+                    X_te[n_te, j] = X[i, j]
                 y_te[n_te] = y[i]
                 n_te += 1
             else:
-                X_tr[n_tr, :] = X[i, :]
+                for j in range(a):
+                    X_tr[n_tr, j] = X[i, j]
                 y_tr[n_tr] = y[i]
                 n_tr += 1
         n_test_out[s] = n_te
@@ -62,3 +70,43 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
                     c += 1
             correct[l, s] = c
     return correct, n_test_out, model_size
+
+
+def _flush_cache_if_kernels_changed():
+    """Drop the on-disk numba cache of :func:`_evaluate_splits` when a learner kernel changed.
+
+    ``cache=True`` keys a function's cache on the source of its own file only:
+    the learner kernels are compiled into ``_evaluate_splits``, so after an
+    edit of ``_kernels_c45.py`` or ``_kernels_nb.py`` it would keep loading
+    machine code built from the old kernels. A hash of those files, stored
+    beside the cache, tells when to flush the cache index (numba then
+    recompiles on the first call and saves afresh).
+    """
+    cache = getattr(_evaluate_splits, "_cache", None)
+    cache_path = getattr(cache, "cache_path", None)
+    if cache_path is None:
+        return
+    digest = hashlib.sha256()
+    for module in (_kernels_c45, _kernels_nb):
+        with open(module.__file__, "rb") as f:
+            digest.update(f.read())
+    stamp = digest.hexdigest()
+    stamp_path = os.path.join(cache_path, "_kernels_evaluate.deps")
+    try:
+        with open(stamp_path) as f:
+            if f.read() == stamp:
+                return
+    except OSError:
+        pass
+    cache.flush()
+    try:   # written atomically: several workers may start at once
+        fd, tmp = tempfile.mkstemp(dir=cache_path, prefix="_kernels_evaluate.deps.")
+        with os.fdopen(fd, "w") as f:
+            f.write(stamp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, stamp_path)
+    except OSError:
+        pass
+
+
+_flush_cache_if_kernels_changed()

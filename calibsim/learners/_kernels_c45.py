@@ -32,6 +32,10 @@ node_dist)`` in breadth-first order: ``attr[u]`` is the split attribute of node
 ``node_prob[u]`` are the class and class probabilities J48 predicts at a leaf,
 and ``node_dist[u]`` the (weighted) training class counts of the node.
 
+:func:`_c45_fit` (all weights 1) runs :func:`_c45_fit_unit`, which keeps
+the node sets as bitsets and counts with popcounts; it builds bit for bit the
+tree of the general :func:`_c45_fit_weighted` (see "Unit-weight fast path").
+
 The kernels do no input checking; the public :class:`calibsim.learners.C45`
 validates its inputs.
 """
@@ -42,6 +46,8 @@ import math
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 _SMALL = 1e-6                 # weka.core.Utils.SMALL
 _LOG2 = math.log(2.0)
@@ -100,7 +106,7 @@ def _xlogx(x):
     return x * math.log(x) / _LOG2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
 def _max_class(dist, o, n_classes):
     """(m,) f8, i8 offset, i8 -> i8: first class with the largest count in dist[o:o+C] (Distribution.maxClass)."""
     best = 0
@@ -148,7 +154,7 @@ def _normal_inverse(p):
 # Pessimistic error estimate (weka.classifiers.trees.j48.Stats.addErrs)
 # --------------------------------------------------------------------------
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
 def _add_errs_z(n, e, cf, z):
     """f8 N, f8 e, f8 CF, f8 z=Phi^-1(1-CF) -> f8: extra errors of the upper confidence limit."""
     if cf > 0.5:
@@ -192,7 +198,7 @@ def _add_errs(n, e, confidence):
     return _add_errs_z(n, e, cf, z)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
 def _est_errors(dist, o, n_classes, total, cf, z):
     """(m,) f8 counts at offset o, i8 C, f8 total, f8 CF, f8 z -> f8: errors + addErrs (0 if empty)."""
     if _eq(total, 0.0):
@@ -272,8 +278,6 @@ def _select_split(v, onehot, y, ib, wb, seg_s, seg_n, dist, tot, n_values, off, 
     the counting loop is a dense, vectorisable ``cnt[c] += w * onehot[i]``
     (identical sums to scattering ``w`` into the matching cells).
     """
-    n_attr = n_values.shape[0]
-    C = n_classes
     V = onehot.shape[1]
     cnt[:, :] = 0.0
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
@@ -283,6 +287,21 @@ def _select_split(v, onehot, y, ib, wb, seg_s, seg_n, dist, tot, n_values, off, 
         src = onehot[i]
         for k in range(V):
             row[k] += wt * src[k]
+    return _choose_split(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_val, n_all,
+                         cnt, bag, xcnt, xbag, gain, ratio, valid)
+
+
+@numba.njit(cache=True)
+def _choose_split(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_val, n_all,
+                  cnt, bag, xcnt, xbag, gain, ratio, valid):
+    """Return J48's split attribute for node v from its class counts per (attribute, value).
+
+    ``cnt[c, off[j] + b]`` holds the weight of class c with value b of attribute j
+    among node v's instances (however it was counted); fills ``bag`` (branch
+    weights) and returns -1 for a leaf.
+    """
+    C = n_classes
+    V = off[n_values.shape[0]]
     # Entropy terms of every cell and branch, each computed once per node.
     for k in range(V):
         s = 0.0
@@ -291,6 +310,17 @@ def _select_split(v, onehot, y, ib, wb, seg_s, seg_n, dist, tot, n_values, off, 
             xcnt[c, k] = _xlogx(cnt[c, k])
         bag[k] = s
         xbag[k] = _xlogx(s)
+    return _choose_from_terms(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_val,
+                              n_all, bag, xcnt, xbag, gain, ratio, valid)
+
+
+@numba.njit(cache=True, inline='always')
+def _choose_from_terms(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_val, n_all,
+                       bag, xcnt, xbag, gain, ratio, valid):
+    """Return J48's split attribute for node v (or -1) from its branch weights ``bag``
+    and the entropy terms ``xcnt = xlogx(cnt)``, ``xbag = xlogx(bag)``."""
+    n_attr = n_values.shape[0]
+    C = n_classes
     total = tot[v]
     # No missing values yet: every instance is "known", so the known weight of
     # every split equals the node's total and its class counts the node's.
@@ -441,6 +471,385 @@ def _new_distribution(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, dist, to
     return ib, wb, used
 
 
+@numba.njit(cache=True, inline='always')
+def _collapse(attr, first, dist, tot, terr, n_values, n_classes, n_nodes, stack):
+    """Collapse (ClassifierTree.collapse): a subtree whose training errors are not
+    more than 1e-3 below its root's becomes a leaf. ``terr`` is scratch."""
+    C = n_classes
+    for v in range(n_nodes - 1, -1, -1):
+        if attr[v] < 0:
+            terr[v] = tot[v] - dist[v * C + _max_class(dist, v * C, C)]
+        else:
+            s = 0.0
+            for b in range(n_values[attr[v]]):
+                s = s + terr[first[v] + b]
+            terr[v] = s
+    sp = 1
+    stack[0] = 0
+    while sp > 0:
+        sp -= 1
+        v = stack[sp]
+        if attr[v] < 0:
+            continue
+        if terr[v] >= tot[v] - dist[v * C + _max_class(dist, v * C, C)] - 1e-3:
+            attr[v] = -1
+        else:
+            for b in range(n_values[attr[v]]):
+                stack[sp] = first[v] + b
+                sp += 1
+
+
+# --------------------------------------------------------------------------
+# Unit-weight fast path: instance sets as bitsets
+# --------------------------------------------------------------------------
+#
+# :func:`_c45_fit` gives every instance weight 1. Then every weight sum of the
+# general path (class counts, branch weights, the counts routed through a
+# subtree while pruning) is a sum of 1.0s, i.e. an integer below 2**53 that
+# floating point holds exactly whatever the summation order. So the same sums
+# can be taken as integer counts -- popcounts of bitsets -- and converted to
+# float64, giving the same bits; everything computed from them (entropies,
+# gain ratios, error estimates) then runs the very same code as the weighted
+# path. ``tests/learners/test_c45.py`` checks the two paths tree for tree.
+#
+# A node's training instances are a bitset ``nmask[u]`` of W = ceil(n / 64)
+# words. ``amask[off[j] + b]`` is the set of instances with value b of
+# attribute j and ``cmask[c]`` that of class c, so a child's set is
+# ``nmask[parent] & amask[..]`` and a class count is a popcount. Because a
+# child's set is always its parent's set restricted to one attribute value
+# (also after subtree raising, which re-sends the instances down), this
+# replaces the weighted path's instance segments exactly.
+#
+# The small per-node helpers are ``inline='always'``: a numba call that is not
+# inlined increments and decrements (atomically) the reference count of every
+# array argument, which cost more than these helpers' own work. Inlining
+# changes no result (no fastmath: LLVM keeps every floating-point operation).
+
+@intrinsic
+def _popcount(typingctx, x):
+    """u8 -> i8: number of set bits (LLVM ctpop: one POPCNT instruction on x86-64)."""
+    if not isinstance(x, types.Integer) or x.bitwidth != 64 or x.signed:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
+@numba.njit(cache=True, inline='always')
+def _count_and(m1, m2, W):
+    """(W,) u8, (W,) u8, i8 -> i8: size of the intersection of two bitsets."""
+    s = 0
+    for w in range(W):
+        s += _popcount(m1[w] & m2[w])
+    return s
+
+
+@numba.njit(cache=True, inline='always')
+def _class_counts_bits(m, cmask, dist, o, n_classes):
+    """Set dist[o:o+C] to the class counts of bitset m (as float64); return the total count."""
+    W = m.shape[0]
+    total = 0
+    for c in range(n_classes):
+        k = _count_and(m, cmask[c], W)
+        dist[o + c] = np.float64(k)
+        total += k
+    return total
+
+
+@numba.njit(cache=True)
+def _xlogx_counts(n):
+    """i8 n -> (n+1,) f8: _xlogx(float(k)) for k = 0..n, bit for bit (the same table and formula)."""
+    xtab = np.empty(n + 1, np.float64)
+    for k in range(n + 1):
+        if k < _N_TABLE:
+            xtab[k] = _XLOGX_TABLE[k]
+        else:
+            x = np.float64(k)
+            xtab[k] = x * math.log(x) / _LOG2
+    return xtab
+
+
+@numba.njit(cache=True, inline='always')
+def _select_split_bits(v, nmask, amask_t, cmask, xtab, dist, tot, n_values, off, n_classes,
+                       min_obj_f, multi_val, n_all, icnt, ibag, bag, xcnt, xbag, gain, ratio,
+                       valid):
+    """Unit-weight _select_split: integer class counts per (attribute, value) by popcounts.
+
+    ``amask_t[w, k]`` is word w of the bitset of (attribute, value) cell k, so
+    the innermost loops run over all V cells at once (vectorised popcounts,
+    table lookups). Counts, branch weights and entropy terms equal the
+    weighted path's floats; the counts stay in ``icnt`` for the children.
+    """
+    W = nmask.shape[1]
+    V = off[n_values.shape[0]]
+    C = n_classes
+    for k in range(V):
+        ibag[k] = 0
+    for c in range(C):
+        for k in range(V):
+            icnt[c, k] = 0
+        for w in range(W):
+            mw = nmask[v, w] & cmask[c, w]
+            for k in range(V):
+                icnt[c, k] += _popcount(mw & amask_t[w, k])
+        for k in range(V):
+            q = icnt[c, k]
+            ibag[k] += q
+            xcnt[c, k] = xtab[q]
+    for k in range(V):
+        bag[k] = np.float64(ibag[k])
+        xbag[k] = xtab[ibag[k]]
+    return _choose_from_terms(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_val,
+                              n_all, bag, xcnt, xbag, gain, ratio, valid)
+
+
+@numba.njit(cache=True, inline='always')
+def _errors_for_branch_bits(v, largest, nmask, amask, cmask, attr, first, off, n_values,
+                            n_classes, cf, z, pmask, acc, ef, sub, stack):
+    """Unit-weight _errors_for_branch: all of v's instances routed through branch ``largest``.
+
+    ``pmask[u]`` is the set of node v's instances that reach node u of the
+    branch's subtree when the test at v is skipped; at a leaf its class counts
+    equal the branch's own counts plus the routed ones of the weighted path.
+    The error sums are taken bottom-up in branch order, as there.
+    """
+    r = first[v] + largest
+    W = nmask.shape[1]
+    C = n_classes
+    for w in range(W):
+        pmask[r, w] = nmask[v, w]
+    n_sub = 0
+    sp = 1
+    stack[0] = r
+    while sp > 0:
+        sp -= 1
+        u = stack[sp]
+        sub[n_sub] = u
+        n_sub += 1
+        if attr[u] >= 0:
+            ob = off[attr[u]]
+            for b in range(n_values[attr[u]] - 1, -1, -1):
+                ch = first[u] + b
+                for w in range(W):
+                    pmask[ch, w] = pmask[u, w] & amask[ob + b, w]
+                stack[sp] = ch
+                sp += 1
+        else:
+            total = _class_counts_bits(pmask[u], cmask, acc, 0, C)
+            ef[u] = _est_errors(acc, 0, C, np.float64(total), cf, z)
+    for t in range(n_sub - 1, -1, -1):
+        u = sub[t]
+        if attr[u] >= 0:
+            total = 0.0
+            for b in range(n_values[attr[u]]):
+                total = total + ef[first[u] + b]
+            ef[u] = total
+    return ef[r]
+
+
+@numba.njit(cache=True, inline='always')
+def _new_distribution_bits(v, nmask, amask, cmask, attr, first, off, dist, tot, empty, n_values,
+                           n_classes, stack):
+    """Unit-weight _new_distribution: recompute the sets and counts of v's (raised) subtree."""
+    W = nmask.shape[1]
+    sp = 1
+    stack[0] = v
+    while sp > 0:
+        sp -= 1
+        u = stack[sp]
+        tot[u] = np.float64(_class_counts_bits(nmask[u], cmask, dist, u * n_classes, n_classes))
+        if attr[u] >= 0:
+            ob = off[attr[u]]
+            for b in range(n_values[attr[u]]):
+                ch = first[u] + b
+                for w in range(W):
+                    nmask[ch, w] = nmask[u, w] & amask[ob + b, w]
+                stack[sp] = ch
+                sp += 1
+        elif not _eq(tot[u], 0.0):
+            empty[u] = False
+
+
+@numba.njit(cache=True, inline='always')
+def _instance_bitsets(X, y, n_values, off, n_classes):
+    """Bitsets of the instances per (attribute, value) cell, (V, W) u8, and per class, (C, W) u8.
+
+    Each 64-bit word is an OR-reduction over a block of 64 instances, whose
+    codes are first copied into ``col`` (padded with -1, which matches no
+    code, so the reduction always has the fixed length 64 that LLVM unrolls).
+    """
+    n, n_attr = X.shape
+    W = (n + 63) // 64
+    amask = np.zeros((max(off[n_attr], 1), W), np.uint64)
+    cmask = np.zeros((n_classes, W), np.uint64)
+    col = np.full(64, -1, np.int64)
+    for wd in range(W):
+        i0 = wd * 64
+        m = min(64, n - i0)
+        for t in range(m, 64):          # a short last block: no stale codes
+            col[t] = -1
+        for t in range(m):
+            col[t] = y[i0 + t]
+        for c in range(n_classes):
+            word = np.uint64(0)
+            for t in range(64):
+                word |= np.uint64(col[t] == c) << np.uint64(t)
+            cmask[c, wd] = word
+        for j in range(n_attr):
+            for t in range(m):
+                col[t] = X[i0 + t, j]
+            for b in range(n_values[j]):
+                word = np.uint64(0)
+                for t in range(64):
+                    word |= np.uint64(col[t] == b) << np.uint64(t)
+                amask[off[j] + b, wd] = word
+    return amask, cmask
+
+
+@numba.njit(cache=True)
+def _c45_fit_unit(X, y, n_values, n_classes, confidence, min_obj):
+    """_c45_fit_weighted with all weights 1, on bitsets; returns the identical tree."""
+    n, n_attr = X.shape
+    C = n_classes
+    cf, z = _weka_cf(confidence)
+    min_obj_f = np.float64(min_obj)
+
+    off = np.zeros(n_attr + 1, np.int64)
+    max_nv = 1
+    for j in range(n_attr):
+        off[j + 1] = off[j] + n_values[j]
+        max_nv = max(max_nv, n_values[j])
+    n_all = np.float64(n)
+    multi_val = True
+    for j in range(n_attr):
+        if _sm(np.float64(n_values[j]), 0.3 * n_all):
+            multi_val = False
+            break
+
+    # Same node capacity argument as the weighted path (weights 1 <= 1).
+    m_eff = max(min_obj, 1)
+    cap = (n // m_eff + 1) * max_nv + 1
+    attr = np.full(cap, -1, np.int64)
+    first = np.full(cap, -1, np.int64)
+    dist = np.zeros(cap * C, np.float64)
+    tot = np.zeros(cap, np.float64)
+    empty = np.zeros(cap, np.bool_)
+    serr = np.zeros(cap, np.float64)
+    stack = np.empty(cap, np.int64)
+    stack2 = np.empty(cap, np.int64)
+
+    # Bitsets of the instances per (attribute, value), per class, and per node.
+    W = (n + 63) // 64
+    V = off[n_attr]
+    amask, cmask = _instance_bitsets(X, y, n_values, off, C)
+    amask_t = np.ascontiguousarray(amask.T)
+    xtab = _xlogx_counts(n)
+    # A node's row is written (from its parent's) before it is read: only the root's is set here.
+    nmask = np.empty((cap, W), np.uint64)
+    for wd in range(W):
+        m = min(64, n - 64 * wd)
+        nmask[0, wd] = ~np.uint64(0) if m == 64 else (np.uint64(1) << np.uint64(m)) - np.uint64(1)
+    icnt = np.empty((C, max(V, 1)), np.int64)
+    ibag = np.empty(max(V, 1), np.int64)
+    bag = np.empty(max(V, 1), np.float64)
+    xcnt = np.empty((C, max(V, 1)), np.float64)
+    xbag = np.empty(max(V, 1), np.float64)
+    gain = np.zeros(max(n_attr, 1), np.float64)
+    ratio = np.zeros(max(n_attr, 1), np.float64)
+    valid = np.zeros(max(n_attr, 1), np.bool_)
+
+    # ---- grow, visiting nodes in the weighted path's order
+    n_nodes = 1
+    sp = 1
+    stack[0] = 0
+    tot[0] = np.float64(_class_counts_bits(nmask[0], cmask, dist, 0, C))
+    while sp > 0:
+        sp -= 1
+        v = stack[sp]
+        total = tot[v]
+        best = -1
+        if not (_sm(total, 2.0 * min_obj_f)
+                or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+            best = _select_split_bits(v, nmask, amask_t, cmask, xtab, dist, tot, n_values,
+                                      off, C, min_obj_f, multi_val, n_all, icnt, ibag, bag,
+                                      xcnt, xbag, gain, ratio, valid)
+        if best < 0:
+            attr[v] = -1
+            empty[v] = _eq(total, 0.0)
+            continue
+        nv = n_values[best]
+        attr[v] = best
+        first[v] = n_nodes
+        n_nodes += nv
+        for b in range(nv - 1, -1, -1):
+            u = first[v] + b
+            for w in range(W):
+                nmask[u, w] = nmask[v, w] & amask[off[best] + b, w]
+            for c in range(C):
+                dist[u * C + c] = np.float64(icnt[c, off[best] + b])
+            tot[u] = bag[off[best] + b]
+            stack[sp] = u
+            sp += 1
+
+    _collapse(attr, first, dist, tot, serr, n_values, C, n_nodes, stack)
+
+    # ---- prune bottom-up with subtree raising (the weighted path's loop)
+    pmask = np.empty((cap, W), np.uint64)
+    acc = np.empty(max(C, 1), np.float64)
+    ef = np.empty(cap, np.float64)
+    sub = np.empty(cap, np.int64)
+    st_k = np.empty(cap, np.int64)
+    sp = 1
+    stack[0] = 0
+    st_k[0] = 0
+    while sp > 0:
+        v = stack[sp - 1]
+        if attr[v] < 0:
+            serr[v] = _est_errors(dist, v * C, C, tot[v], cf, z)
+            sp -= 1
+            continue
+        nv = n_values[attr[v]]
+        k = st_k[sp - 1]
+        if k < nv:
+            st_k[sp - 1] = k + 1
+            stack[sp] = first[v] + k
+            st_k[sp] = 0
+            sp += 1
+            continue
+        fc = first[v]
+        largest = -1
+        mx = 0.0
+        for b in range(nv):
+            if _gr_or_eq(tot[fc + b], mx):
+                mx = tot[fc + b]
+                largest = b
+        e_branch = _errors_for_branch_bits(v, largest, nmask, amask, cmask, attr, first, off,
+                                           n_values, C, cf, z, pmask, acc, ef, sub, stack2)
+        e_leaf = _est_errors(dist, v * C, C, tot[v], cf, z)
+        e_tree = 0.0
+        for b in range(nv):
+            e_tree = e_tree + serr[fc + b]
+        if _sm_or_eq(e_leaf, e_tree + 0.1) and _sm_or_eq(e_leaf, e_branch + 0.1):
+            attr[v] = -1
+            serr[v] = e_leaf
+            sp -= 1
+            continue
+        if _sm_or_eq(e_branch, e_tree + 0.1):
+            c_big = fc + largest
+            attr[v] = attr[c_big]
+            first[v] = first[c_big]
+            _new_distribution_bits(v, nmask, amask, cmask, attr, first, off, dist, tot, empty,
+                                   n_values, C, stack2)
+            st_k[sp - 1] = 0
+            continue
+        serr[v] = e_tree
+        sp -= 1
+
+    return _compact(attr, first, dist, tot, empty, n_values, C)
+
+
 # --------------------------------------------------------------------------
 # Public kernels
 # --------------------------------------------------------------------------
@@ -542,30 +951,7 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
             stack[sp] = u
             sp += 1
 
-    # ---- collapse: a subtree that does not reduce training errors by more
-    # than 1e-3 becomes a leaf. Children have larger indices than parents.
-    terr = serr  # reuse as scratch; overwritten by pruning below
-    for v in range(n_nodes - 1, -1, -1):
-        if attr[v] < 0:
-            terr[v] = tot[v] - dist[v * C + _max_class(dist, v * C, C)]
-        else:
-            s = 0.0
-            for b in range(n_values[attr[v]]):
-                s = s + terr[first[v] + b]
-            terr[v] = s
-    sp = 1
-    stack[0] = 0
-    while sp > 0:
-        sp -= 1
-        v = stack[sp]
-        if attr[v] < 0:
-            continue
-        if terr[v] >= tot[v] - dist[v * C + _max_class(dist, v * C, C)] - 1e-3:
-            attr[v] = -1
-        else:
-            for b in range(n_values[attr[v]]):
-                stack[sp] = first[v] + b
-                sp += 1
+    _collapse(attr, first, dist, tot, serr, n_values, C, n_nodes, stack)
 
     # ---- prune bottom-up with subtree raising (C45PruneableClassifierTree.prune)
     acc = np.zeros(cap * C, np.float64)
@@ -624,7 +1010,7 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
     return _compact(attr, first, dist, tot, empty, n_values, C)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
 def _compact(attr, first, dist, tot, empty, n_values, n_classes):
     """Renumber the reachable tree breadth first and attach the leaf predictions."""
     C = n_classes
@@ -683,8 +1069,8 @@ def _compact(attr, first, dist, tot, empty, n_values, n_classes):
 @numba.njit(cache=True)
 def _c45_fit(X, y, n_values, n_classes, confidence, min_obj):
     """(n, a) i8, (n,) i8, (a,) i8, i8, f8 CF, i8 M -> tree (attr, first_child, node_class, node_prob, node_dist)."""
-    w = np.ones(X.shape[0], np.float64)
-    return _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj)
+    # All weights are 1: the bitset path computes the weighted path's tree exactly.
+    return _c45_fit_unit(X, y, n_values, n_classes, confidence, min_obj)
 
 
 @numba.njit(cache=True)

@@ -57,9 +57,35 @@ def _nb_fit_weighted(X, y, w, n_values, n_classes):
 
 @numba.njit(cache=True)
 def _nb_fit(X, y, n_values, n_classes):
-    """(n, a) i8, (n,) i8, (a,) i8, i8 -> model (prior (C,), cond (V, C), offset (a+1,))."""
-    w = np.ones(X.shape[0], np.float64)
-    return _nb_fit_weighted(X, y, w, n_values, n_classes)
+    """(n, a) i8, (n,) i8, (a,) i8, i8 -> model (prior (C,), cond (V, C), offset (a+1,)).
+
+    All weights are 1, so every sum of :func:`_nb_fit_weighted` is an integer
+    that float64 holds exactly in any order: the counts are taken as integers
+    (no floating-point add chains) and the model is bit for bit the same.
+    """
+    n, n_attr = X.shape
+    C = n_classes
+    offset = np.zeros(n_attr + 1, np.int64)
+    for j in range(n_attr):
+        offset[j + 1] = offset[j] + n_values[j]
+    counts = np.zeros((offset[n_attr], C), np.int64)
+    class_counts = np.zeros(C, np.int64)
+    for i in range(n):
+        c = y[i]
+        class_counts[c] += 1
+        for j in range(n_attr):
+            counts[offset[j] + X[i, j], c] += 1
+    prior = np.empty(C, np.float64)
+    class_sum = np.float64(C + n)                       # Laplace: C + sum of weights
+    for c in range(C):
+        prior[c] = np.float64(1 + class_counts[c]) / class_sum
+    cond = np.empty((offset[n_attr], C), np.float64)
+    for j in range(n_attr):
+        for c in range(C):
+            cond_sum = np.float64(n_values[j] + class_counts[c])
+            for v in range(offset[j], offset[j + 1]):
+                cond[v, c] = max(1e-75, np.float64(1 + counts[v, c]) / cond_sum)
+    return prior, cond, offset
 
 
 @numba.njit(cache=True)

@@ -8,7 +8,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from calibsim.learners import C45
 from calibsim.learners._kernels_c45 import (
-    _add_errs, _c45_fit, _c45_predict, _c45_predict_proba, _c45_size,
+    _add_errs, _c45_fit, _c45_fit_weighted, _c45_predict, _c45_predict_proba, _c45_size,
 )
 
 # Weka's examples/weather.nominal.arff, coded by declaration order:
@@ -181,3 +181,38 @@ def test_predict_validation():
         clf.predict([[0, 1]])
     with pytest.raises(ValueError, match=r"got code 3 in column 0, where n_values_\[0\] = 3"):
         clf.predict([[3, 0, 0, 0]])
+
+
+def _random_fold(rng, kind):
+    """A training set of one of several shapes: null, skewed, multi-valued, 3 classes, tiny, XOR."""
+    if kind in ("null", "skewed", "xor"):
+        n, nv, n_classes = 270, np.full(10, 2), 2
+    elif kind == "multi":
+        n, nv, n_classes = int(rng.integers(30, 200)), rng.integers(2, 6, int(rng.integers(2, 9))), 3
+    else:   # tiny
+        n, nv, n_classes = int(rng.integers(5, 40)), rng.integers(2, 4, int(rng.integers(1, 6))), 2
+    X = np.stack([rng.integers(0, k, n) if kind != "null" else (rng.random(n) < rng.random())
+                  for k in nv], axis=1).astype(np.int64)
+    if kind == "xor":
+        y = (X[:, 0] ^ X[:, 1]) ^ (rng.random(n) < 0.15)
+    elif kind == "skewed":
+        y = rng.random(n) < 0.1
+    else:
+        y = rng.integers(0, n_classes, n)
+    return X, np.asarray(y, np.int64), np.asarray(nv, np.int64), n_classes
+
+
+@pytest.mark.parametrize("kind", ["null", "skewed", "xor", "multi", "tiny"])
+def test_unit_weight_path_equals_weighted_path(kind):
+    # _c45_fit counts with bitsets (all weights 1); it must build exactly the
+    # tree of the general weighted path, array for array and bit for bit.
+    rng = np.random.default_rng(["null", "skewed", "xor", "multi", "tiny"].index(kind))
+    for _ in range(40):
+        X, y, nv, n_classes = _random_fold(rng, kind)
+        cf, m = (0.25, 2) if rng.random() < 0.7 else (float(rng.choice([0.05, 0.5])),
+                                                       int(rng.integers(1, 5)))
+        fast = _c45_fit(X, y, nv, n_classes, cf, m)
+        general = _c45_fit_weighted(X, y, np.ones(len(y)), nv, n_classes, cf, m)
+        for a, b in zip(fast, general):
+            assert a.dtype == b.dtype
+            assert_array_equal(a, b, strict=True)
