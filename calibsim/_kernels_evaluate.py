@@ -21,7 +21,7 @@ from .learners._kernels_nb import _nb_fit, _nb_predict
 LEARNER_IDS = {"naive_bayes": 0, "c45": 1}
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: Dask workers keep heartbeating meanwhile
 def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
                      c45_confidence, c45_min_obj):
     """(n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8

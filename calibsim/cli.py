@@ -149,7 +149,7 @@ def _cmd_run(args):
     paths = write_outputs(study, scores, table, wall_seconds=wall, n_computed=n_new,
                           discussion=_discussion(args.study, study.name))
     print(f"{study.name}: scores in {t_scores:.1f} s ({n_new} of {study.n_datasets} data "
-          f"sets computed, the rest loaded from saved blocks), total {wall:.1f} s.")
+          f"sets computed now), total {wall:.1f} s.")
     _print_alpha05(table)
     for key in ("report", "md", "csv", "figure.png", "figure.pdf"):
         if key in paths:
