@@ -124,10 +124,27 @@ def _discussion(study_path: Path, name: str):
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+def _study_kind(path: Path) -> str:
+    import tomllib
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"study file {path} is not valid TOML: {exc}") from exc
+    return doc.get("study", {}).get("kind", "calibration")
+
+
 def _cmd_run(args):
     from .report import calibration_table, write_outputs
     from .study import load_study, run_study
 
+    kind = _study_kind(args.study)
+    if kind == "epsilon_point":          # Dietterich (1998) simulation: see calibsim.dietterich
+        from .dietterich import run_study_file
+        paths = run_study_file(args.study, outputs=args.outputs, n_trials=args.n_datasets,
+                               progress=not args.no_progress)
+        for path in paths.values():
+            print(f"wrote {path}")
+        return 0
     study = _override(load_study(args.study), args)
     t0 = time.perf_counter()
     update, close = _progress_bar(not args.no_progress, study.name)
