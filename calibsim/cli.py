@@ -246,6 +246,10 @@ def main(argv=None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"calibsim {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except (OSError, TimeoutError) as exc:     # e.g. no Dask scheduler at `--scheduler`
+        print(f"calibsim {args.command}: error: could not run on Dask "
+              f"({type(exc).__name__}: {exc}); check `--scheduler`.", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

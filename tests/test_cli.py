@@ -71,3 +71,12 @@ def test_argument_parser_rejects(argv, capsys):
 def test_run_missing_file(tmp_path, capsys):
     assert main(["run", str(tmp_path / "missing.toml"), "--no-progress"]) == 2
     assert "missing.toml" in capsys.readouterr().err
+
+
+def test_unreachable_scheduler_is_a_clear_error(study_file, tmp_path, capsys):
+    import dask
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code = main(["run", str(study_file), "--scheduler", "tcp://127.0.0.1:9", "--no-progress",
+                     "--results", str(tmp_path / "r"), "--outputs", str(tmp_path / "o")])
+    assert code == 2
+    assert "could not run on Dask" in capsys.readouterr().err

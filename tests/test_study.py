@@ -150,3 +150,19 @@ def test_two_worker_processes_match_inline_run(small):
                       n_workers=2, processes=True)
     for name, arr in _arrays(inline).items():
         assert np.array_equal(arr, getattr(procs, name)), name
+
+
+def test_null_differences_are_the_figure2_data():
+    """The Python API calibrates on the same null data sets as the Figure 2 study."""
+    from calibsim.study import null_differences
+    study = load_study(FIGURE2)
+    x = null_differences(2, n_runs=3, n_folds=10)
+    block = run_block(study.block(0, 2))
+    c = block["cv_correct"][:, :, :3].astype(float)
+    assert np.array_equal(x, (c[:, 0] - c[:, 1]) / block["cv_n_test"][:, :3])
+
+
+def test_null_differences_bad_runs():
+    from calibsim.study import null_differences
+    with pytest.raises(ValueError, match="`n_runs` must be an integer >= 1; got 0"):
+        null_differences(2, n_runs=0)
