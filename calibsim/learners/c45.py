@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._validation import check_int, check_probability
+from ._base import NominalClassifier, _check_fit_inputs
 from ._kernels_c45 import _c45_fit, _c45_predict, _c45_predict_proba, _c45_size
-from .naive_bayes import _check_fit_inputs, _check_predict_input
 
 __all__ = ["C45"]
 
 
-class C45(ClassifierMixin, BaseEstimator):
+class C45(NominalClassifier):
     """Pruned C4.5 decision tree, reproducing Weka 3.6's ``J48`` on nominal data.
 
     Grows a tree with one branch per attribute value, choosing at each node
@@ -136,46 +135,9 @@ class C45(ClassifierMixin, BaseEstimator):
         self.tree_size_ = (int(n_nodes), int(n_leaves))
         return self
 
-    def predict_proba(self, X):
-        """Return the class distribution of the leaf each instance reaches.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Relative class frequencies of the training instances at the leaf
-            (the parent's for an empty leaf), columns following ``classes_``.
-            Rows sum to 1 except in the degenerate case described in Notes.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
-        """
-        X = _check_predict_input(X, self.n_values_)
+    def _predict_proba_codes(self, X):
+        # relative class frequencies at the leaf reached (the parent's for an empty leaf)
         return _c45_predict_proba(self.tree_, X)
 
-    def predict(self, X):
-        """Return J48's predicted class (ties to the first of ``classes_``).
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
-        """
-        X = _check_predict_input(X, self.n_values_)
-        return self.classes_[_c45_predict(self.tree_, X)]
+    def _predict_codes(self, X):
+        return _c45_predict(self.tree_, X)
