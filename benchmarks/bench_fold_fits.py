@@ -1,7 +1,8 @@
 """Benchmark: naive Bayes + C4.5 fold-fit pairs per second, calibsim vs a scikit-learn loop.
 
 Both run on the same 300 x 10 null data sets and the same 10 x 10 stratified folds,
-measured in this one run. A "fold-fit pair" is: fit naive Bayes and C4.5 on the
+measured in this one run; so does Weka 3.6 (NaiveBayes + J48 timed inside one JVM after a
+JIT warm-up, by benchmarks/java/WekaFoldTiming.java) when Java and weka.jar are installed. A "fold-fit pair" is: fit naive Bayes and C4.5 on the
 training folds and predict the test fold with both.
 
     python benchmarks/bench_fold_fits.py                 # learners only (about a minute)
@@ -70,6 +71,40 @@ def bench_sklearn(sets):
     return pairs / (time.perf_counter() - t0)
 
 
+WEKA_JAR = Path("/usr/share/java/weka.jar")
+
+
+def bench_weka(sets, repeat=3):
+    """Weka 3.6 NaiveBayes + J48 timed in-process by benchmarks/java/WekaFoldTiming.java.
+
+    Returns pairs/s, or None when Java or weka.jar (Debian package ``weka``) is missing.
+    The harness is compiled here against the installed weka.jar; no binary is kept.
+    """
+    import shutil
+    if not (WEKA_JAR.is_file() and shutil.which("javac") and shutil.which("java")):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(tmp),
+                        str(ROOT / "benchmarks" / "java" / "WekaFoldTiming.java")],
+                       check=True, capture_output=True)
+        lines = []
+        for d, (X, y, masks) in enumerate(sets):
+            arff = tmp / f"d{d}.arff"
+            rows = [",".join(map(str, row)) + f",c{c}" for row, c in zip(X, y)]
+            head = [f"@relation null{d}"] + [f"@attribute a{j} {{0,1}}" for j in range(X.shape[1])]
+            arff.write_text("\n".join(head + ["@attribute class {c0,c1}", "@data"] + rows) + "\n")
+            folds = tmp / f"d{d}.folds"
+            folds.write_text("\n".join(" ".join(map(str, np.flatnonzero(m)))
+                                       for m in masks.reshape(-1, len(y))) + "\n")
+            lines.append(f"{arff} {folds}")
+        (tmp / "list.txt").write_text("\n".join(lines) + "\n")
+        out = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaFoldTiming",
+                              str(tmp / "list.txt"), str(repeat)],
+                             check=True, capture_output=True, text=True).stdout.split()
+        return int(out[0]) / float(out[1])
+
+
 def full_study(workers):
     study = ROOT / "studies" / "bouckaert2003_figure2.toml"
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,12 +134,19 @@ def main():
     sets = data(max(args.datasets, args.sklearn_datasets))
     ours = bench_calibsim(sets[:args.datasets])
     theirs = bench_sklearn(sets[:args.sklearn_datasets])
+    weka = bench_weka(sets[:args.datasets])
     print(f"machine: {os.cpu_count()} cores; single thread; 300 x 10 null data, 10 x 10 cv")
     print(f"calibsim  NaiveBayes + C4.5 (J48)          : {ours:10.0f} fold-fit pairs/s"
           f"  ({1e6 / ours:7.1f} us per pair)")
     print(f"sklearn   BernoulliNB + DecisionTree(entropy): {theirs:10.0f} fold-fit pairs/s"
           f"  ({1e6 / theirs:7.1f} us per pair)")
     print(f"ratio calibsim / scikit-learn              : {ours / theirs:10.1f} x")
+    if weka is None:
+        print("weka      not measured (needs java, javac and /usr/share/java/weka.jar)")
+    else:
+        print(f"weka 3.6  NaiveBayes + J48, in-process JVM   : {weka:10.0f} fold-fit pairs/s"
+              f"  ({1e6 / weka:7.1f} us per pair)")
+        print(f"ratio calibsim / Weka                      : {ours / weka:10.1f} x")
     if args.full_study:
         wall = full_study(args.workers)
         print(f"full Figure 2 study (1000 data sets x 100 runs x 10 folds + 100 subsamples, "

@@ -1,0 +1,69 @@
+import java.io.BufferedReader;
+import java.io.FileReader;
+import java.util.ArrayList;
+
+import weka.classifiers.bayes.NaiveBayes;
+import weka.classifiers.trees.J48;
+import weka.core.Instances;
+
+/**
+ * Times Weka's NaiveBayes + J48 (default options) in-process on given folds.
+ *
+ * Usage: java -cp weka.jar:. WekaFoldTiming LIST REPEATS
+ * LIST has one line per data set: "data.arff folds.txt"; folds.txt has one line per
+ * split holding the 0-based indices of its test instances. Every split is fitted and
+ * predicted once as a JIT warm-up, then REPEATS times timed; prints
+ * "pairs seconds" for the fastest repeat. Written for calibsim's benchmark; it uses
+ * only Weka's public API.
+ */
+public class WekaFoldTiming {
+  static Instances load(String path) throws Exception {
+    BufferedReader r = new BufferedReader(new FileReader(path));
+    Instances d = new Instances(r);
+    r.close();
+    d.setClassIndex(d.numAttributes() - 1);
+    return d;
+  }
+
+  public static void main(String[] args) throws Exception {
+    ArrayList<Instances[]> splits = new ArrayList<Instances[]>();
+    BufferedReader list = new BufferedReader(new FileReader(args[0]));
+    String line;
+    while ((line = list.readLine()) != null) {
+      String[] p = line.trim().split("\\s+");
+      Instances data = load(p[0]);
+      BufferedReader folds = new BufferedReader(new FileReader(p[1]));
+      String f;
+      while ((f = folds.readLine()) != null) {
+        boolean[] isTest = new boolean[data.numInstances()];
+        for (String s : f.trim().split("\\s+")) isTest[Integer.parseInt(s)] = true;
+        Instances train = new Instances(data, 0), test = new Instances(data, 0);
+        for (int i = 0; i < data.numInstances(); i++) {
+          (isTest[i] ? test : train).add(data.instance(i));
+        }
+        splits.add(new Instances[] {train, test});
+      }
+      folds.close();
+    }
+    list.close();
+    int repeats = Integer.parseInt(args[1]);
+    double best = Double.MAX_VALUE;
+    long checksum = 0;
+    for (int rep = -1; rep < repeats; rep++) {      // rep -1: JIT warm-up, not timed
+      long t0 = System.nanoTime();
+      for (Instances[] s : splits) {
+        NaiveBayes nb = new NaiveBayes();
+        nb.buildClassifier(s[0]);
+        J48 tree = new J48();
+        tree.buildClassifier(s[0]);
+        for (int i = 0; i < s[1].numInstances(); i++) {
+          checksum += (long) nb.classifyInstance(s[1].instance(i));
+          checksum += (long) tree.classifyInstance(s[1].instance(i));
+        }
+      }
+      double secs = (System.nanoTime() - t0) / 1e9;
+      if (rep >= 0 && secs < best) best = secs;
+    }
+    System.out.println(splits.size() + " " + best + " " + checksum);
+  }
+}
