@@ -21,11 +21,16 @@ from .learners._kernels_nb import _nb_fit, _nb_predict
 LEARNER_IDS = {"naive_bayes": 0, "c45": 1}
 
 
-@nb.njit(cache=True, nogil=True)  # nogil: Dask workers keep heartbeating meanwhile
-def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
-                     c45_confidence, c45_min_obj):
-    """(n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8
-    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8"""
+@nb.njit(cache=True, nogil=True)
+def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
+                   c45_confidence, c45_min_obj, correctness, record):
+    """Shared body of the two public kernels.
+
+    (n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8, (L, s, n) b1, b1
+    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8.
+    If ``record``, sets ``correctness[l, s, i]`` to whether learner l classified
+    test instance i of split s correctly (the array must start all False).
+    """
     n, a = X.shape
     n_splits = test_masks.shape[0]
     n_learners = learner_ids.shape[0]
@@ -36,6 +41,7 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
     X_te = np.empty((n, a), dtype=np.int64)
     y_tr = np.empty(n, dtype=np.int64)
     y_te = np.empty(n, dtype=np.int64)
+    i_te = np.empty(n, dtype=np.int64)           # instance index of each test row
     for s in range(n_splits):
         n_tr = 0
         n_te = 0
@@ -45,6 +51,7 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
                 for j in range(a):
                     X_te[n_te, j] = X[i, j]
                 y_te[n_te] = y[i]
+                i_te[n_te] = i
                 n_te += 1
             else:
                 for j in range(a):
@@ -65,25 +72,61 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
                 pred = _c45_predict(tree, Xte)
                 model_size[l, s] = _c45_size(tree)[0]
             c = 0
-            for t in range(n_te):
-                if pred[t] == y_te[t]:
-                    c += 1
+            if record:
+                for t in range(n_te):
+                    if pred[t] == y_te[t]:
+                        c += 1
+                        correctness[l, s, i_te[t]] = True
+            else:
+                for t in range(n_te):
+                    if pred[t] == y_te[t]:
+                        c += 1
             correct[l, s] = c
     return correct, n_test_out, model_size
 
 
+@nb.njit(cache=True, nogil=True)  # nogil: Dask workers keep heartbeating meanwhile
+def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
+                     c45_confidence, c45_min_obj):
+    """(n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8
+    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8"""
+    none = np.zeros((0, 0, 0), dtype=np.bool_)
+    return _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
+                          c45_confidence, c45_min_obj, none, False)
+
+
+@nb.njit(cache=True, nogil=True)
+def _evaluate_splits_correctness(X, y, n_values, n_classes, learner_ids, test_masks,
+                                 c45_confidence, c45_min_obj):
+    """As :func:`_evaluate_splits`, plus per-instance correctness.
+
+    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8, correctness (L, s, n) b1
+    (True where the instance is in split s's test set and learner l got it right).
+    """
+    correctness = np.zeros((learner_ids.shape[0], test_masks.shape[0], X.shape[0]),
+                           dtype=np.bool_)
+    correct, n_test, model_size = _evaluate_core(
+        X, y, n_values, n_classes, learner_ids, test_masks, c45_confidence, c45_min_obj,
+        correctness, True)
+    return correct, n_test, model_size, correctness
+
+
+#: The cached kernels of this module (each has its own numba cache index).
+_CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness)
+
+
 def _flush_cache_if_kernels_changed():
-    """Drop the on-disk numba cache of :func:`_evaluate_splits` when a learner kernel changed.
+    """Drop the on-disk numba caches of this module's kernels when a learner kernel changed.
 
     ``cache=True`` keys a function's cache on the source of its own file only:
-    the learner kernels are compiled into ``_evaluate_splits``, so after an
-    edit of ``_kernels_c45.py`` or ``_kernels_nb.py`` it would keep loading
-    machine code built from the old kernels. A hash of those files, stored
-    beside the cache, tells when to flush the cache index (numba then
-    recompiles on the first call and saves afresh).
+    the learner kernels are compiled into the kernels of :data:`_CACHED_KERNELS`,
+    so after an edit of ``_kernels_c45.py`` or ``_kernels_nb.py`` they would
+    keep loading machine code built from the old kernels. A hash of those
+    files, stored beside the cache, tells when to flush the cache indexes
+    (numba then recompiles on the first call and saves afresh).
     """
-    cache = getattr(_evaluate_splits, "_cache", None)
-    cache_path = getattr(cache, "cache_path", None)
+    caches = [getattr(kernel, "_cache", None) for kernel in _CACHED_KERNELS]
+    cache_path = getattr(caches[0], "cache_path", None)
     if cache_path is None:
         return
     digest = hashlib.sha256()
@@ -98,7 +141,8 @@ def _flush_cache_if_kernels_changed():
                 return
     except OSError:
         pass
-    cache.flush()
+    for cache in caches:
+        cache.flush()
     try:   # written atomically: several workers may start at once
         fd, tmp = tempfile.mkstemp(dir=cache_path, prefix="_kernels_evaluate.deps.")
         with os.fdopen(fd, "w") as f:

@@ -35,12 +35,18 @@ class SplitScores:
     model_size : ndarray of shape (n_learners, *split_shape), int64
         Number of nodes of the C4.5 tree (Weka's "Size of the tree"); 0 for
         naive Bayes.
+    correctness : ndarray of shape (n_learners, *split_shape, n), bool, or None
+        Only with ``score_splits(..., return_correctness=True)``: True where
+        instance i is in the split's test set and the learner classified it
+        correctly (False for training instances). ``correctness.sum(-1)``
+        equals ``correct``.
     """
 
     learners: tuple
     correct: np.ndarray
     n_test: np.ndarray
     model_size: np.ndarray
+    correctness: np.ndarray | None = None
 
     @property
     def accuracy(self) -> np.ndarray:
@@ -51,9 +57,58 @@ class SplitScores:
         """Accuracy of learner ``a`` minus learner ``b``: the x of the tests."""
         return (self.correct[a] - self.correct[b]) / self.n_test
 
+    def mcnemar_counts(self, a: int = 0, b: int = 1):
+        """The 2x2 table of learners ``a`` (A) and ``b`` (B) on every test set.
+
+        Dietterich's (1998) convention: n00 both wrong, n01 A wrong and B
+        right, n10 A right and B wrong, n11 both right; the four counts sum to
+        ``n_test``. Feed ``n01, n10`` to :func:`calibsim.stats.mcnemar_test`
+        and all four to :func:`calibsim.stats.proportions_test`.
+
+        Parameters
+        ----------
+        a, b : int, default 0 and 1
+            Positions of the two learners in ``learners``.
+
+        Returns
+        -------
+        n00, n01, n10, n11 : ndarray of shape split_shape, int64
+            Counts of test instances.
+
+        Raises
+        ------
+        ValueError
+            If the scores were computed without ``return_correctness=True``,
+            or ``a`` / ``b`` is not a learner position.
+
+        Examples
+        --------
+        >>> from calibsim.sources import NullSource
+        >>> from calibsim.schemes import Holdout
+        >>> X, y = NullSource(n_instances=60).sample(rng=0)
+        >>> scores = score_splits(X, y, Holdout().test_masks(y, rng=1),
+        ...                       return_correctness=True)
+        >>> n00, n01, n10, n11 = scores.mcnemar_counts()
+        >>> bool((n00 + n01 + n10 + n11 == scores.n_test).all())
+        True
+        """
+        if self.correctness is None:
+            raise ValueError("`mcnemar_counts` needs per-instance correctness: call "
+                             "`score_splits(..., return_correctness=True)`.")
+        n_learners = len(self.learners)
+        for name, value in (("a", a), ("b", b)):
+            check_int(name, value, min_value=0, max_value=n_learners - 1)
+        ca, cb = self.correctness[a], self.correctness[b]
+        n11 = np.sum(ca & cb, axis=-1)
+        n01 = np.sum(~ca & cb, axis=-1)       # cb implies "in the test set"
+        n10 = np.sum(ca & ~cb, axis=-1)
+        n00 = self.n_test - n11 - n01 - n10
+        return n00, n01, n10, n11
+
 
 def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classes=None,
-                 c45_confidence: float = 0.25, c45_min_obj: int = 2) -> SplitScores:
+                 c45_confidence: float = 0.25, c45_min_obj: int = 2,
+                 return_correctness: bool = False) -> SplitScores:
     """Train and test each learner on every split given by ``test_masks``.
 
     Parameters
@@ -74,6 +129,11 @@ def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classe
         Number of classes; by default ``y.max() + 1``.
     c45_confidence, c45_min_obj
         J48's ``-C`` (in (0, 0.5]) and ``-M`` (>= 1) options.
+    return_correctness : bool, default False
+        Also record which test instances each learner classified correctly
+        (``SplitScores.correctness``, shape ``(n_learners, *split_shape, n)``),
+        as McNemar's test needs. Off by default: it costs memory, and the
+        counts are the same either way.
 
     Returns
     -------
@@ -95,7 +155,7 @@ def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classe
     >>> scores.correct.shape, scores.n_test.shape
     ((2, 2, 5), (2, 5))
     """
-    from ._kernels_evaluate import LEARNER_IDS, _evaluate_splits
+    from ._kernels_evaluate import LEARNER_IDS, _evaluate_splits, _evaluate_splits_correctness
 
     X = np.asarray(X)
     y = np.asarray(y)
@@ -133,11 +193,19 @@ def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classe
     if not 0 < c45_confidence <= 0.5:
         raise ValueError(f"`c45_confidence` must lie in (0, 0.5]; got {c45_confidence!r}.")
     check_int("c45_min_obj", c45_min_obj, min_value=1)
+    if not isinstance(return_correctness, bool):
+        raise TypeError(f"`return_correctness` must be a bool; got {return_correctness!r}.")
     ids = np.array([LEARNER_IDS[name] for name in learners], dtype=np.int64)
-    correct, n_test, size = _evaluate_splits(
-        np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int64),
-        np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes), ids, flat,
-        float(c45_confidence), np.int64(c45_min_obj))
+    args = (np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int64),
+            np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes), ids, flat,
+            float(c45_confidence), np.int64(c45_min_obj))
     L = len(learners)
+    correctness = None
+    if return_correctness:
+        correct, n_test, size, correctness = _evaluate_splits_correctness(*args)
+        correctness = correctness.reshape((L,) + split_shape + (X.shape[0],))
+    else:
+        correct, n_test, size = _evaluate_splits(*args)
     return SplitScores(tuple(learners), correct.reshape((L,) + split_shape),
-                       n_test.reshape(split_shape), size.reshape((L,) + split_shape))
+                       n_test.reshape(split_shape), size.reshape((L,) + split_shape),
+                       correctness)

@@ -9,13 +9,13 @@ equal partitions (conventions.md, item 10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ._validation import check_int, check_probability
 
-__all__ = ["RepeatedStratifiedKFold", "RandomSubsampling"]
+__all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 
 
 def _check_y(y) -> np.ndarray:
@@ -23,6 +23,39 @@ def _check_y(y) -> np.ndarray:
     if y.ndim != 1 or y.size < 2:
         raise ValueError(f"`y` must be a 1-D array of at least 2 class values; got shape {y.shape}.")
     return y
+
+
+def _check_bool(name, value) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"`{name}` must be a bool; got {value!r}.")
+
+
+def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
+    """``(n_runs, n)`` masks with ``n_test`` test instances per run.
+
+    Run j ranks the instances by the j-th row of one ``(n_runs, n)`` draw of
+    uniform keys, so runs are prefix-consistent. Plain: the ``n_test``
+    smallest keys are tested. Stratified: instances are ordered by (class,
+    key) and dealt like k-fold cv with k = n / n_test; the first "fold" is
+    tested.
+    """
+    rng = np.random.default_rng(rng)
+    keys = rng.random((n_runs, y.size))
+    if stratified:
+        order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
+        # deal like k-fold with k = n / n_test and keep the first "fold"
+        k = y.size / n_test
+        position = np.empty_like(order)
+        np.put_along_axis(position, order, np.arange(y.size), axis=-1)
+        slot = np.floor(np.mod(position, k)).astype(np.int64)
+        rank = np.argsort(slot * y.size + position, axis=-1, kind="stable")
+        masks = np.zeros(keys.shape, dtype=bool)
+        np.put_along_axis(masks, rank[:, :n_test], True, axis=-1)
+        return masks
+    order = np.argsort(keys, axis=-1)
+    masks = np.zeros(keys.shape, dtype=bool)
+    np.put_along_axis(masks, order[:, :n_test], True, axis=-1)
+    return masks
 
 
 @dataclass(frozen=True)
@@ -123,6 +156,34 @@ class RepeatedStratifiedKFold:
 
 
 @dataclass(frozen=True)
+class FiveByTwoCV(RepeatedStratifiedKFold):
+    """Five runs of stratified 2-fold cross-validation: the 5x2cv scheme.
+
+    :class:`RepeatedStratifiedKFold` with ``n_folds=2`` and ``n_runs=5``
+    fixed, as Dietterich's (1998) 5x2cv paired t test and Alpaydin's (1999)
+    combined 5x2cv F test need: ``test_masks`` has shape ``(5, 2, n)``, so
+    :func:`calibsim.evaluate.score_splits` gives the ``(..., 5, 2)`` arrays
+    that :func:`calibsim.stats.cv5x2_ttest` and
+    :func:`calibsim.stats.cv5x2_ftest` take. Given the same ``rng`` its
+    folds equal those of ``RepeatedStratifiedKFold(n_folds=2, n_runs=5)``.
+
+    Examples
+    --------
+    >>> scheme = FiveByTwoCV()
+    >>> scheme.test_masks(np.arange(10) % 2, rng=0).shape
+    (5, 2, 10)
+    >>> scheme.tests
+    ('cv5x2_t', 'cv5x2_f')
+    """
+
+    n_folds: int = field(default=2, init=False)
+    n_runs: int = field(default=5, init=False)
+
+    #: Registry names (:data:`calibsim.stats.TESTS`) of the tests made for this scheme.
+    tests = ("cv5x2_t", "cv5x2_f")
+
+
+@dataclass(frozen=True)
 class RandomSubsampling:
     """``n_runs`` random train/test splits ("resampling", Dietterich 1998).
 
@@ -161,8 +222,7 @@ class RandomSubsampling:
     def __post_init__(self):
         check_int("n_runs", self.n_runs, min_value=1)
         check_probability("test_fraction", self.test_fraction)
-        if not isinstance(self.stratified, bool):
-            raise TypeError(f"`stratified` must be a bool; got {self.stratified!r}.")
+        _check_bool("stratified", self.stratified)
 
     def n_test(self, n: int) -> int:
         """Test-set size n2 for ``n`` instances; raises if a side would be empty."""
@@ -190,24 +250,90 @@ class RandomSubsampling:
             If ``y`` is not 1-D, or the split would leave a side empty.
         """
         y = _check_y(y)
-        n_test = self.n_test(y.size)
-        rng = np.random.default_rng(rng)
-        keys = rng.random((self.n_runs, y.size))
-        if self.stratified:
-            order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
-            # deal like k-fold with k = n / n_test and keep the first "fold"
-            k = y.size / n_test
-            position = np.empty_like(order)
-            np.put_along_axis(position, order, np.arange(y.size), axis=-1)
-            slot = np.floor(np.mod(position, k)).astype(np.int64)
-            rank = np.argsort(slot * y.size + position, axis=-1, kind="stable")
-            masks = np.zeros(keys.shape, dtype=bool)
-            np.put_along_axis(masks, rank[:, :n_test], True, axis=-1)
-            return masks
-        order = np.argsort(keys, axis=-1)
-        masks = np.zeros(keys.shape, dtype=bool)
-        np.put_along_axis(masks, order[:, :n_test], True, axis=-1)
-        return masks
+        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
+
+    def split(self, X, y, rng=None):
+        """Yield ``(train_index, test_index)`` pairs, one per run."""
+        for mask in self.test_masks(y, rng):
+            yield np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+@dataclass(frozen=True)
+class Holdout:
+    """Hold-out: train on a share of the data, test on the rest (Dietterich 1998).
+
+    Each run puts the instances in a random order and trains on
+    ``n_train = round(train_fraction * n)`` of them and tests on the other
+    ``n - n_train``. Dietterich's McNemar and difference-of-proportions tests
+    use one run with 2/3 training data; ``n_runs = 30`` gives his resampled
+    paired t test.
+
+    Parameters
+    ----------
+    train_fraction : float, default 2/3
+        Share of instances in the training set, in (0, 1).
+    n_runs : int, default 1
+        Number of independent splits (>= 1).
+    stratified : bool, default False
+        Deal the test set class by class (as :class:`RandomSubsampling` does).
+
+    Notes
+    -----
+    The masks are drawn exactly as by :class:`RandomSubsampling` with a test
+    set of ``n - n_train`` instances: the first r runs equal the runs of a
+    scheme with ``n_runs = r`` and the same ``rng``, and with equal test-set
+    sizes the two schemes give equal splits from equal ``rng``.
+
+    Examples
+    --------
+    >>> scheme = Holdout()
+    >>> masks = scheme.test_masks(np.zeros(300), rng=0)
+    >>> masks.shape, int(masks.sum())
+    ((1, 300), 100)
+    >>> scheme.n_train(300), scheme.test_train_ratio_for(300)
+    (200, 0.5)
+    """
+
+    train_fraction: float = 2 / 3
+    n_runs: int = 1
+    stratified: bool = False
+
+    def __post_init__(self):
+        check_probability("train_fraction", self.train_fraction)
+        check_int("n_runs", self.n_runs, min_value=1)
+        _check_bool("stratified", self.stratified)
+
+    def n_train(self, n: int) -> int:
+        """Training-set size n1 for ``n`` instances; raises if a side would be empty."""
+        n_train = int(round(self.train_fraction * n))
+        if not 1 <= n_train <= n - 1:
+            raise ValueError(f"`train_fraction` = {self.train_fraction} leaves an empty training "
+                             f"or test set with {n} instances.")
+        return n_train
+
+    def n_test(self, n: int) -> int:
+        """Test-set size n2 = n - n1 for ``n`` instances."""
+        return n - self.n_train(n)
+
+    def test_train_ratio_for(self, n: int) -> float:
+        """n2/n1 for ``n`` instances."""
+        n_train = self.n_train(n)
+        return (n - n_train) / n_train
+
+    def get_n_splits(self) -> int:
+        """Number of train/test splits, ``n_runs``."""
+        return self.n_runs
+
+    def test_masks(self, y, rng=None) -> np.ndarray:
+        """Boolean test-set masks of shape ``(n_runs, n)``.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` is not 1-D, or the split would leave a side empty.
+        """
+        y = _check_y(y)
+        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
 
     def split(self, X, y, rng=None):
         """Yield ``(train_index, test_index)`` pairs, one per run."""

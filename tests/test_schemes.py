@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from calibsim.schemes import RandomSubsampling, RepeatedStratifiedKFold
+from calibsim.schemes import FiveByTwoCV, Holdout, RandomSubsampling, RepeatedStratifiedKFold
 
 
 def test_folds_partition_every_run(rng):
@@ -68,6 +68,14 @@ def test_stratified_subsampling_keeps_class_shares():
     (lambda: RepeatedStratifiedKFold().test_masks([[0, 1]]), "`y` must be a 1-D array"),
     (lambda: RandomSubsampling(test_fraction=0.01).test_masks(np.zeros(10)),
      "leaves an empty training or test set with 10 instances"),
+    (lambda: Holdout(train_fraction=1.0), r"`train_fraction` must lie in \(0, 1\); got 1.0"),
+    (lambda: Holdout(train_fraction=-0.5), r"`train_fraction` must lie in \(0, 1\)"),
+    (lambda: Holdout(n_runs=0), "`n_runs` must be an integer >= 1; got 0"),
+    (lambda: Holdout(train_fraction=0.99).test_masks(np.zeros(10)),
+     "`train_fraction` = 0.99 leaves an empty training or test set with 10 instances"),
+    (lambda: Holdout(train_fraction=0.01).n_train(10),
+     "leaves an empty training or test set with 10 instances"),
+    (lambda: Holdout().test_masks(np.zeros((3, 3))), "`y` must be a 1-D array"),
 ])
 def test_bad_input(make, match):
     with pytest.raises(ValueError, match=match):
@@ -77,3 +85,75 @@ def test_bad_input(make, match):
 def test_bad_stratified_type():
     with pytest.raises(TypeError, match="`stratified` must be a bool"):
         RandomSubsampling(stratified="yes")
+
+
+# ---------------------------------------------------------------------------
+# Holdout (Dietterich 1998: 2/3 training, 1/3 test) and FiveByTwoCV
+# ---------------------------------------------------------------------------
+
+def test_holdout_sizes(rng):
+    y = rng.integers(0, 2, 300)
+    scheme = Holdout()
+    masks = scheme.test_masks(y, rng=1)
+    assert masks.shape == (1, 300) and masks.dtype == bool
+    assert masks.sum() == 100 == scheme.n_test(300)           # 200 train / 100 test
+    assert scheme.n_train(300) == 200 and scheme.get_n_splits() == 1
+    assert scheme.test_train_ratio_for(300) == 0.5
+    many = Holdout(train_fraction=0.9, n_runs=30).test_masks(y, rng=2)
+    assert many.shape == (30, 300) and np.all(many.sum(axis=1) == 30)
+    # n_train = round(f n): 0.7 * 11 = 7.7 -> 8 training, 3 test instances
+    assert Holdout(train_fraction=0.7).test_masks(np.zeros(11), rng=0).sum() == 3
+
+
+def test_holdout_prefix_and_determinism(rng):
+    y = rng.integers(0, 3, 90)
+    big = Holdout(n_runs=30).test_masks(y, np.random.SeedSequence(8))
+    small = Holdout(n_runs=4).test_masks(y, np.random.SeedSequence(8))
+    assert np.array_equal(big[:4], small)
+    assert np.array_equal(big, Holdout(n_runs=30).test_masks(y, np.random.SeedSequence(8)))
+    assert not np.array_equal(big[0], big[1])
+    assert not np.array_equal(big[0], Holdout().test_masks(y, np.random.SeedSequence(9))[0])
+    # same splits as random subsampling with the same test-set size and rng
+    assert np.array_equal(big, RandomSubsampling(n_runs=30, test_fraction=1 / 3)
+                          .test_masks(y, np.random.SeedSequence(8)))
+
+
+def test_holdout_stratified_keeps_class_shares():
+    y = np.r_[np.zeros(90, int), np.ones(210, int)]
+    masks = Holdout(n_runs=20, stratified=True).test_masks(y, rng=3)
+    assert np.all(masks.sum(axis=1) == 100)
+    assert np.all(np.abs((masks & (y == 0)).sum(axis=1) - 30) <= 1)
+    plain = Holdout(n_runs=200).test_masks(y, rng=3)
+    assert np.ptp((plain & (y == 0)).sum(axis=1)) > 2          # plain draws do vary
+
+
+def test_holdout_split_iterator():
+    y = np.arange(9) % 2
+    scheme = Holdout(n_runs=2)
+    pairs = list(scheme.split(None, y, rng=4))
+    masks = scheme.test_masks(y, rng=4)
+    assert len(pairs) == 2
+    for (train, test), mask in zip(pairs, masks):
+        assert len(train) == 6 and np.array_equal(test, np.flatnonzero(mask))
+        assert np.array_equal(np.sort(np.r_[train, test]), np.arange(9))
+
+
+def test_holdout_bad_stratified_type():
+    with pytest.raises(TypeError, match="`stratified` must be a bool"):
+        Holdout(stratified=1)
+
+
+def test_five_by_two_cv():
+    y = np.arange(40) % 2
+    scheme = FiveByTwoCV()
+    assert (scheme.n_folds, scheme.n_runs, scheme.get_n_splits()) == (2, 5, 10)
+    assert scheme.test_train_ratio == 1.0
+    assert isinstance(scheme, RepeatedStratifiedKFold)
+    masks = scheme.test_masks(y, rng=5)
+    assert masks.shape == (5, 2, 40)
+    assert np.array_equal(masks, RepeatedStratifiedKFold(n_folds=2, n_runs=5).test_masks(y, rng=5))
+    assert scheme.tests == ("cv5x2_t", "cv5x2_f")
+    from calibsim.stats import TESTS
+    assert all(TESTS[name].scheme == "cv5x2" for name in scheme.tests)
+    with pytest.raises(TypeError):
+        FiveByTwoCV(n_folds=3)

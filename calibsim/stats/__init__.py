@@ -1,9 +1,19 @@
 """Paired t tests for comparing two learning algorithms, with explicit df.
 
 Public API: the tests of Bouckaert (2003) (``repeated_cv_ttest`` and friends),
-their result types, and the registry of tests used for calibration.
+the classic tests of Dietterich (1998) and Alpaydin (1999) (``mcnemar_test``,
+``proportions_test``, ``cv5x2_ttest``, ``cv5x2_ftest``, ``sign_test``), their
+result types, and the registry of tests used for calibration.
 """
 
+from ._classic import (
+    ClassicTestResult,
+    cv5x2_ftest,
+    cv5x2_ttest,
+    mcnemar_test,
+    proportions_test,
+    sign_test,
+)
 from ._registry import FIGURE2_TESTS, TESTS, TestSpec, get_test
 from ._results import ConfidenceInterval, TTestResult
 from ._ttests import (
@@ -21,8 +31,14 @@ __all__ = [
     "resampled_ttest",
     "corrected_resampled_ttest",
     "corrected_repeated_cv_ttest",
+    "mcnemar_test",
+    "proportions_test",
+    "cv5x2_ttest",
+    "cv5x2_ftest",
+    "sign_test",
     "CV_METHODS",
     "TTestResult",
+    "ClassicTestResult",
     "ConfidenceInterval",
     "TestSpec",
     "TESTS",

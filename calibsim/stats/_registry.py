@@ -7,6 +7,7 @@ of its *scheme*:
 - ``"kfold"``: also an r x k cross-validation array (..., r, k), of which only
   the FIRST run ``x[..., 0, :]`` is used (a single k-fold cv);
 - ``"subsampling"``: an array of shape (..., n) of n random-subsampling runs.
+- ``"cv5x2"``: five replications of 2-fold cross-validation, (..., 5, 2).
 
 ``spec.default_df(n_runs, n_folds)`` is the textbook df (for subsampling,
 ``n_runs`` is the number n of subsampling runs and ``n_folds`` is ignored).
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .._validation import check_finite_array
+from ._classic import ClassicTestResult, cv5x2_ftest, cv5x2_ttest
 from ._results import TTestResult
 from ._ttests import (
     CV_METHODS,
@@ -31,7 +33,7 @@ from ._ttests import (
 
 __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test"]
 
-SCHEMES = ("cv", "kfold", "subsampling")
+SCHEMES = ("cv", "kfold", "subsampling", "cv5x2")
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,11 @@ class TestSpec:
         Registry key, e.g. ``"use_all_data"``.
     label : str
         The paper's human-readable name, e.g. ``"use all data"``.
-    scheme : {"cv", "kfold", "subsampling"}
+    scheme : {"cv", "kfold", "subsampling", "cv5x2"}
         Which data ``func`` takes (see the module docstring).
     func : callable
-        ``func(x, df=None, **kwargs) -> TTestResult``.
+        ``func(x, df=None, **kwargs) -> TTestResult`` (``ClassicTestResult``
+        for the 5x2cv F test).
     default_df : callable
         ``default_df(n_runs, n_folds) -> int``, the textbook df.
     """
@@ -57,10 +60,10 @@ class TestSpec:
     name: str
     label: str
     scheme: str
-    func: Callable[..., TTestResult]
+    func: Callable[..., TTestResult | ClassicTestResult]
     default_df: Callable[[int, int], int]
 
-    def __call__(self, x, df=None, **kwargs) -> TTestResult:
+    def __call__(self, x, df=None, **kwargs) -> TTestResult | ClassicTestResult:
         """Shorthand for ``self.func(x, df, **kwargs)``."""
         return self.func(x, df, **kwargs)
 
@@ -105,6 +108,23 @@ def _corrected_repeated_cv(x, df=None, *, test_train_ratio=None, alternative="tw
                                        alternative=alternative)
 
 
+def _cv5x2_t(x, df=None, *, alternative="two-sided"):
+    """Dietterich's 5x2cv paired t test on x (..., 5, 2); df only in the reference t."""
+    return cv5x2_ttest(x, df=df, alternative=alternative)
+
+
+def _cv5x2_f(x, df=None, *, alternative="two-sided"):
+    """Alpaydin's combined 5x2cv F test on x (..., 5, 2); df is the denominator df.
+
+    The test pools squared differences, so only ``alternative="two-sided"``
+    (accepted for a uniform registry interface) is allowed.
+    """
+    if alternative != "two-sided":
+        raise ValueError("`alternative` must be 'two-sided' for the combined 5x2cv F test "
+                         f"(it pools squared differences); got {alternative!r}.")
+    return cv5x2_ftest(x, df=df)
+
+
 def _build():
     # Labels as in the paper: "use all data", "folds averaged var", "runs averaged T", ...
     specs = [TestSpec(m, m.replace("_", " ").removesuffix(" t") + (" T" if m.endswith("_t") else ""),
@@ -119,13 +139,18 @@ def _build():
                  _corrected_resampling, lambda n_runs, n_folds: n_runs - 1),
         TestSpec("corrected_repeated_cv", "corrected repeated cv", "cv",
                  _corrected_repeated_cv, lambda n_runs, n_folds: n_runs * n_folds - 1),
+        # Dietterich (1998) and Alpaydin (1999): df 5 whatever the scheme's size.
+        TestSpec("cv5x2_t", "5x2cv t", "cv5x2", _cv5x2_t, lambda n_runs, n_folds: 5),
+        TestSpec("cv5x2_f", "5x2cv F", "cv5x2", _cv5x2_f, lambda n_runs, n_folds: 5),
     ]
     return {s.name: s for s in specs}
 
 
 #: Ordered mapping name -> :class:`TestSpec`: the 13 tests of Bouckaert (2003)
 #: Figure 2 (the ten Table-1 tests, k-fold cv, resampling, corrected
-#: resampling) followed by Bouckaert & Frank's (2004) corrected repeated cv.
+#: resampling), Bouckaert & Frank's (2004) corrected repeated cv, then
+#: Dietterich's (1998) 5x2cv t and Alpaydin's (1999) 5x2cv F (default df 5;
+#: for the F test df is the denominator df, the numerator df stays 10).
 TESTS: dict[str, TestSpec] = _build()
 
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.

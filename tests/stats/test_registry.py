@@ -14,6 +14,8 @@ from calibsim.stats import (
     TTestResult,
     corrected_repeated_cv_ttest,
     corrected_resampled_ttest,
+    cv5x2_ftest,
+    cv5x2_ttest,
     get_test,
     kfold_cv_ttest,
     repeated_cv_ttest,
@@ -29,7 +31,7 @@ def rng():
 def test_names_order_and_figure2_set():
     assert FIGURE2_TESTS == CV_METHODS + ("kfold_cv", "resampling", "corrected_resampling")
     assert len(FIGURE2_TESTS) == 13
-    assert list(TESTS) == list(FIGURE2_TESTS) + ["corrected_repeated_cv"]
+    assert list(TESTS) == list(FIGURE2_TESTS) + ["corrected_repeated_cv", "cv5x2_t", "cv5x2_f"]
     for name, spec in TESTS.items():
         assert isinstance(spec, TestSpec) and spec.name == name
 
@@ -46,11 +48,13 @@ def test_labels_and_schemes():
         "kfold_cv": "k-fold cv", "resampling": "resampling",
         "corrected_resampling": "corrected resampling",
         "corrected_repeated_cv": "corrected repeated cv",
+        "cv5x2_t": "5x2cv t", "cv5x2_f": "5x2cv F",
     }
     assert {n: s.label for n, s in TESTS.items()} == expected
     schemes = {n: s.scheme for n, s in TESTS.items()}
     assert schemes.pop("kfold_cv") == "kfold"
     assert schemes.pop("resampling") == schemes.pop("corrected_resampling") == "subsampling"
+    assert schemes.pop("cv5x2_t") == schemes.pop("cv5x2_f") == "cv5x2"
     assert set(schemes.values()) == {"cv"}
 
 
@@ -61,6 +65,7 @@ def test_default_df():
         "runs": 9, "runs_averaged_var": 9, "runs_averaged_t": 4, "sorted_runs": 9,
         "sorted_runs_averaged_var": 9, "sorted_runs_averaged_t": 4, "kfold_cv": 9,
         "resampling": 4, "corrected_resampling": 4, "corrected_repeated_cv": 49,
+        "cv5x2_t": 5, "cv5x2_f": 5,
     }
     assert {n: s.default_df(r, k) for n, s in TESTS.items()} == expected
 
@@ -68,6 +73,8 @@ def test_default_df():
 def test_default_df_agrees_with_function_default(rng):
     x = rng.normal(size=(7, 6))                                  # r = 7, k = 6
     for name, spec in TESTS.items():
+        if spec.scheme == "cv5x2":
+            continue                                              # see test_cv5x2_entries
         xx = x[:, 0] if spec.scheme == "subsampling" else x       # n = 7 subsampling runs
         assert spec.func(xx, None).df == spec.default_df(7, 6), name
 
@@ -96,6 +103,25 @@ def test_funcs_match_direct_calls(rng):
     res = TESTS["use_all_data"](x, 10, alternative="greater")
     assert isinstance(res, TTestResult)
     assert_allclose(res.pvalue, repeated_cv_ttest(x, df=10, alternative="greater").pvalue)
+
+
+def test_cv5x2_entries(rng):
+    x = rng.normal(0.0, 0.05, size=(20, 5, 2))
+    dfs = np.array([[3.0], [5.0], [12.5]])
+    res = TESTS["cv5x2_t"](x, None)
+    assert res.df == TESTS["cv5x2_t"].default_df(5, 2) == 5
+    assert_allclose(res.pvalue, cv5x2_ttest(x).pvalue, rtol=1e-15)
+    assert_allclose(TESTS["cv5x2_t"](x, dfs, alternative="less").pvalue,
+                    cv5x2_ttest(x, df=dfs, alternative="less").pvalue, rtol=1e-15)
+    f = TESTS["cv5x2_f"](x, None)
+    assert f.df == (10.0, 5.0)
+    assert_allclose(f.pvalue, cv5x2_ftest(x).pvalue, rtol=1e-15)
+    assert TESTS["cv5x2_f"](x, dfs).pvalue.shape == (3, 20)          # calibration layout
+    assert TESTS["cv5x2_f"](x, None, alternative="two-sided").pvalue.shape == (20,)
+    with pytest.raises(ValueError, match="`alternative` must be 'two-sided' for the combined"):
+        TESTS["cv5x2_f"](x, None, alternative="greater")
+    with pytest.raises(ValueError, match=r"must have shape \(\.\.\., 5, 2\)"):
+        TESTS["cv5x2_t"](rng.normal(size=(20, 10, 10)), None)
 
 
 def test_kfold_entry_validates_x():

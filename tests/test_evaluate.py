@@ -1,0 +1,122 @@
+"""Tests of calibsim.evaluate: per-instance correctness and McNemar counts."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from calibsim.evaluate import SplitScores, score_splits
+from calibsim.learners import C45, NaiveBayes
+from calibsim.schemes import FiveByTwoCV, Holdout, RepeatedStratifiedKFold
+from calibsim.sources import NullSource
+from calibsim.stats import mcnemar_test, proportions_test
+
+
+@pytest.fixture
+def data(rng):
+    """120 instances, 6 ternary attributes; the class depends on two of them (noisy),
+    so C4.5 grows real trees and the two learners disagree on some instances."""
+    X = rng.integers(0, 3, size=(120, 6))
+    y = ((X[:, 0] + X[:, 1]) % 3 == 0).astype(np.int64)
+    flip = rng.random(120) < 0.15
+    y[flip] = 1 - y[flip]
+    return X, y, np.full(6, 3)
+
+
+def test_correctness_agrees_with_counts_and_masks(data):
+    X, y, n_values = data
+    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=3).test_masks(y, rng=1)
+    res = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
+    assert res.correctness.shape == (2, 3, 5, 120) and res.correctness.dtype == bool
+    assert_array_equal(res.correctness.sum(axis=-1), res.correct)
+    assert not np.any(res.correctness & ~masks)                 # only inside test sets
+    # every instance is tested once per run, so per run the masks add up to correct
+    assert_array_equal(res.correctness.sum(axis=(-2, -1)), res.correct.sum(axis=-1))
+
+
+def test_default_path_unchanged_by_the_flag(data):
+    X, y, n_values = data
+    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=2).test_masks(y, rng=2)
+    plain = score_splits(X, y, masks, n_values=n_values)
+    flagged = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
+    assert plain.correctness is None
+    for name in ("correct", "n_test", "model_size"):
+        a, b = getattr(plain, name), getattr(flagged, name)
+        assert a.dtype == b.dtype == np.int64
+        assert_array_equal(a, b)
+    assert np.any(flagged.model_size[1] > 1)                     # real trees were grown
+
+
+def test_default_path_regression_values():
+    # Pinned from the kernel before per-instance correctness was added (commit c2ce09d).
+    src = NullSource(n_instances=60)
+    X, y = src.sample(rng=11)
+    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=12)
+    res = score_splits(X, y, masks, n_values=src.n_values, n_classes=src.n_classes)
+    assert res.correct.tolist() == [[[6, 6, 4, 11, 7], [5, 5, 7, 8, 10]],
+                                    [[4, 8, 6, 11, 8], [6, 10, 6, 8, 10]]]
+    assert res.model_size[1].tolist() == [[9, 3, 3, 3, 3], [7, 3, 3, 3, 3]]
+
+
+def test_correctness_matches_the_learner_classes(data):
+    X, y, n_values = data
+    masks = FiveByTwoCV().test_masks(y, rng=3)
+    res = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
+    for run in range(5):
+        for fold in range(2):
+            test = masks[run, fold]
+            for l, learner in enumerate((NaiveBayes(), C45())):
+                pred = learner.fit(X[~test], y[~test], n_values=n_values).predict(X[test])
+                expected = np.zeros(len(y), dtype=bool)
+                expected[test] = pred == y[test]
+                assert_array_equal(res.correctness[l, run, fold], expected)
+
+
+def test_mcnemar_counts(data):
+    X, y, n_values = data
+    masks = Holdout(n_runs=4).test_masks(y, rng=4)
+    res = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
+    n00, n01, n10, n11 = res.mcnemar_counts()
+    for n in (n00, n01, n10, n11):
+        assert n.shape == (4,) and n.dtype == np.int64
+    assert_array_equal(n00 + n01 + n10 + n11, res.n_test)
+    assert np.all(res.n_test == 40)
+    ca, cb = res.correctness                                      # naive Bayes, C4.5
+    # independent count with the masks: n00 = tested and both wrong, etc.
+    assert_array_equal(n00, (masks & ~ca & ~cb).sum(-1))
+    assert_array_equal(n01, (masks & ~ca & cb).sum(-1))
+    assert_array_equal(n10, (masks & ca & ~cb).sum(-1))
+    assert_array_equal(n11 + n10, res.correct[0])                 # A right
+    assert_array_equal(n11 + n01, res.correct[1])                 # B right
+    assert np.any(n01 + n10 > 0)
+    # swapping A and B swaps the off-diagonal cells
+    m00, m01, m10, m11 = res.mcnemar_counts(1, 0)
+    assert_array_equal(m01, n10) and assert_array_equal(m10, n01)
+    assert_array_equal(m00, n00) and assert_array_equal(m11, n11)
+    # the counts feed the tests directly
+    assert mcnemar_test(n01, n10).pvalue.shape == (4,)
+    assert proportions_test(n00, n01, n10, n11).pvalue.shape == (4,)
+
+
+def test_mcnemar_counts_errors(data):
+    X, y, n_values = data
+    masks = Holdout().test_masks(y, rng=5)
+    plain = score_splits(X, y, masks, n_values=n_values)
+    with pytest.raises(ValueError, match="return_correctness=True"):
+        plain.mcnemar_counts()
+    res = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
+    with pytest.raises(ValueError, match="`b` must be an integer <= 1; got 2"):
+        res.mcnemar_counts(0, 2)
+    with pytest.raises(ValueError, match="`a` must be an integer >= 0; got -1"):
+        res.mcnemar_counts(-1, 1)
+    with pytest.raises(TypeError, match="`return_correctness` must be a bool"):
+        score_splits(X, y, masks, n_values=n_values, return_correctness=1)
+
+
+def test_single_learner_and_flat_masks(data):
+    X, y, n_values = data
+    masks = Holdout(n_runs=3).test_masks(y, rng=6)[1]             # shape (n,): one split
+    res = score_splits(X, y, masks, learners=("c45",), n_values=n_values,
+                       return_correctness=True)
+    assert isinstance(res, SplitScores)
+    assert res.correctness.shape == (1, 120) and res.correct.shape == (1,)
+    assert res.correctness.sum() == res.correct[0]
