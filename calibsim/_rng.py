@@ -13,8 +13,10 @@ import numpy as np
 
 __all__ = ["source_key", "dataset_seeds"]
 
-#: Names of the independent child streams of one data set, in spawn order.
-STREAMS = ("data", "cv", "subsampling")
+#: Names of the independent child streams of one data set, in spawn order. New names
+#: go at the end: ``SeedSequence.spawn`` keys child i by its index, so appending a
+#: stream leaves the earlier ones, and every saved result, unchanged.
+STREAMS = ("data", "cv", "subsampling", "holdout", "cv5x2")
 
 
 def source_key(identity: str) -> int:
@@ -47,8 +49,10 @@ def dataset_seeds(root_entropy: int, source: int, index: int) -> dict[str, np.ra
     -------
     dict of str to numpy.random.SeedSequence
         One independent stream per name in ``STREAMS``: ``"data"`` draws the
-        data set, ``"cv"`` the repeated cross-validation partitions and
-        ``"subsampling"`` the random train/test splits.
+        data set, ``"cv"`` the repeated cross-validation partitions,
+        ``"subsampling"`` the random train/test splits, ``"holdout"`` the
+        2/3 - 1/3 splits of Dietterich's tests and ``"cv5x2"`` the 5 x 2 cv
+        partitions.
     """
     ss = np.random.SeedSequence(root_entropy, spawn_key=(source, index))
     return dict(zip(STREAMS, ss.spawn(len(STREAMS))))

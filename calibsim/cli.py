@@ -145,6 +145,18 @@ def _cmd_run(args):
         for path in paths.values():
             print(f"wrote {path}")
         return 0
+    if kind == "null_learners":          # Dietterich's tests with real learners: null_learners
+        from .null_learners import run_study_file as run_null_learners
+        update, close = _progress_bar(not args.no_progress, args.study.stem)
+        try:
+            paths = run_null_learners(args.study, outputs=args.outputs,
+                                      n_datasets=args.n_datasets, scheduler=args.scheduler,
+                                      n_workers=args.workers, progress=update)
+        finally:
+            close()
+        for path in paths.values():
+            print(f"wrote {path}")
+        return 0
     study = _override(load_study(args.study), args)
     t0 = time.perf_counter()
     update, close = _progress_bar(not args.no_progress, study.name)

@@ -248,7 +248,7 @@ def run_study(study: EpsilonPointStudy, *, progress: bool = False) -> pd.DataFra
 # ---------------------------------------------------------------------------
 
 def type1_table(pvalues: pd.DataFrame, *, alpha: float = 0.05,
-                confidence_level: float = 0.95) -> pd.DataFrame:
+                confidence_level: float = 0.95, keys=None) -> pd.DataFrame:
     """Rejection rate with Clopper–Pearson interval per test and cell.
 
     Parameters
@@ -259,11 +259,15 @@ def type1_table(pvalues: pd.DataFrame, *, alpha: float = 0.05,
     alpha : float, default 0.05
         A test rejects when its p-value is <= ``alpha``.
     confidence_level : float, default 0.95
+    keys : list of str, optional
+        Columns that identify a cell; default ``["pairs", "epsilon", "e1",
+        "e2", "test", "n_resamples"]``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (pairs, epsilon, e1, e2, test, n_resamples) with
+        One row per cell (by default per (pairs, epsilon, e1, e2, test,
+        n_resamples)) with
         ``n_trials``, ``n_rejected``, ``type1_error`` (proportion), ``mc_se``
         (binomial standard error) and ``ci_low`` / ``ci_high`` (exact
         Clopper–Pearson [3]_ via ``scipy.stats.binomtest``).
@@ -278,7 +282,7 @@ def type1_table(pvalues: pd.DataFrame, *, alpha: float = 0.05,
     >>> int(row.n_rejected), float(row.type1_error), round(float(row.ci_low), 4)
     (2, 0.5, 0.0676)
     """
-    keys = ["pairs", "epsilon", "e1", "e2", "test", "n_resamples"]
+    keys = ["pairs", "epsilon", "e1", "e2", "test", "n_resamples"] if keys is None else list(keys)
     rows = []
     for key, g in pvalues.groupby(keys, sort=False):
         n = len(g)
