@@ -140,3 +140,337 @@ def _nb_predict(model, X):
                 best = c
         out[i] = best
     return out
+
+
+# --------------------------------------------------------------------------
+# General data: nominal and numeric attributes, missing values (NaN)
+# --------------------------------------------------------------------------
+#
+# A general model is the tuple ``(prior, cond, offset, numeric, mean, sd,
+# precision)``: ``prior``, ``cond`` and ``offset`` as above (a numeric
+# attribute has no rows in ``cond``: n_values[j] = 0), ``numeric`` of shape
+# (a,) marks numeric attributes, and ``mean``, ``sd`` of shape (a, C) and
+# ``precision`` of shape (a,) are the parameters of Weka's ``NormalEstimator``
+# for each numeric attribute and class.
+#
+# Weka 3.6 ``NaiveBayes.buildClassifier`` sorts its copy of the training data
+# by each numeric attribute in turn (``Instances.sort``, an unstable quicksort
+# with missing values last) to find the attribute's precision, then feeds the
+# instances to the estimators in the order left by the last sort. The order
+# changes the floating-point sums of each ``NormalEstimator``, so the kernels
+# below reproduce that quicksort (median of three, Sedgewick's partition) to
+# sum in the same order.
+
+# Coefficients of the rational approximations of erf and erfc in the Cephes
+# library (S. L. Moshier), which Weka's ``Statistics.normalProbability`` uses.
+_ERF_T = np.array([9.604973739870516, 90.02601972038427, 2232.005345946843,
+                   7003.325141128051, 55592.30130103949])
+_ERF_U = np.array([33.56171416475031, 521.3579497801527, 4594.323829709801,
+                   22629.000061389095, 49267.39426086359])
+_ERFC_P = np.array([2.461969814735305e-10, 0.5641895648310689, 7.463210564422699,
+                    48.63719709856814, 196.5208329560771, 526.4451949954773,
+                    934.5285271719576, 1027.5518868951572, 557.5353353693994])
+_ERFC_Q = np.array([13.228195115474499, 86.70721408859897, 354.9377788878199,
+                    975.7085017432055, 1823.9091668790973, 2246.3376081871097,
+                    1656.6630919416134, 557.5353408177277])
+_ERFC_R = np.array([0.5641895835477551, 1.275366707599781, 5.019050422511805,
+                    6.160210979930536, 7.4097426995044895, 2.9788666537210022])
+_ERFC_S = np.array([2.2605286322011726, 9.396035249380015, 12.048953980809666,
+                    17.08144507475659, 9.608968090632859, 3.369076451000815])
+_SQRTH = 0.7071067811865476
+_MAXLOG = 709.782712893384
+_DOUBLE_MAX = 1.7976931348623157e308
+
+
+@numba.njit(cache=True)
+def _polevl(x, coef):
+    """Horner evaluation: coef[0] x^N + ... + coef[N]."""
+    ans = coef[0]
+    for i in range(1, coef.shape[0]):
+        ans = ans * x + coef[i]
+    return ans
+
+
+@numba.njit(cache=True)
+def _p1evl(x, coef):
+    """Horner evaluation with an implicit leading coefficient 1."""
+    ans = x + coef[0]
+    for i in range(1, coef.shape[0]):
+        ans = ans * x + coef[i]
+    return ans
+
+
+@numba.njit(cache=True)
+def _erf_small(x):
+    """erf(x) for |x| <= 1: Cephes' rational approximation."""
+    z = x * x
+    return (x * _polevl(z, _ERF_T)) / _p1evl(z, _ERF_U)
+
+
+@numba.njit(cache=True)
+def _erfc(a):
+    x = -a if a < 0.0 else a
+    if x < 1.0:
+        return 1.0 - _erf_small(a)
+    z = -a * a
+    if z < -_MAXLOG:
+        return 2.0 if a < 0.0 else 0.0
+    z = np.exp(z)
+    if x < 8.0:
+        p = _polevl(x, _ERFC_P)
+        q = _p1evl(x, _ERFC_Q)
+    else:
+        p = _polevl(x, _ERFC_R)
+        q = _p1evl(x, _ERFC_S)
+    y = (z * p) / q
+    if a < 0.0:
+        y = 2.0 - y
+    if y == 0.0:
+        return 2.0 if a < 0.0 else 0.0
+    return y
+
+
+@numba.njit(cache=True)
+def _erf(x):
+    if abs(x) > 1.0:
+        return 1.0 - _erfc(x)
+    return _erf_small(x)
+
+
+@numba.njit(cache=True)
+def _normal_cdf(a):
+    """Standard normal CDF computed as Weka's ``Statistics.normalProbability`` (Cephes ndtr)."""
+    x = a * _SQRTH
+    z = abs(x)
+    if z < _SQRTH:
+        return 0.5 + 0.5 * _erf(x)
+    y = 0.5 * _erfc(z)
+    if x > 0.0:
+        y = 1.0 - y
+    return y
+
+
+@numba.njit(cache=True)
+def _cswap(v, idx, i, j):
+    if v[idx[i]] > v[idx[j]]:
+        t = idx[i]
+        idx[i] = idx[j]
+        idx[j] = t
+
+
+@numba.njit(cache=True)
+def _weka_sort_index(v):
+    """(n,) f8 -> (n,) i8: the order in which Weka 3.6's quicksort puts ``v``.
+
+    Median-of-three quicksort with Sedgewick's partition and explicit small
+    cases for 2 and 3 elements; not stable. ``v`` must not hold NaN.
+    """
+    n = v.shape[0]
+    idx = np.arange(n)
+    if n < 2:
+        return idx
+    stack = np.empty(2 * n + 2, np.int64)
+    top = 0
+    stack[0] = 0
+    stack[1] = n - 1
+    top = 2
+    while top > 0:
+        top -= 2
+        lo = stack[top]
+        hi = stack[top + 1]
+        d = hi - lo
+        if d <= 0:
+            continue
+        if d == 1:
+            _cswap(v, idx, lo, hi)
+            continue
+        if d == 2:
+            _cswap(v, idx, lo, lo + 1)
+            _cswap(v, idx, lo, hi)
+            _cswap(v, idx, lo + 1, hi)
+            continue
+        c = (lo + hi) // 2
+        _cswap(v, idx, lo, c)
+        _cswap(v, idx, lo, hi)
+        _cswap(v, idx, c, hi)
+        t = idx[c]
+        idx[c] = idx[hi - 1]
+        idx[hi - 1] = t
+        pivot = v[idx[hi - 1]]
+        i = lo
+        j = hi - 1
+        while True:
+            i += 1
+            while v[idx[i]] < pivot:
+                i += 1
+            j -= 1
+            while v[idx[j]] > pivot:
+                j -= 1
+            if i >= j:
+                break
+            t = idx[i]
+            idx[i] = idx[j]
+            idx[j] = t
+        t = idx[i]
+        idx[i] = idx[hi - 1]
+        idx[hi - 1] = t
+        stack[top] = lo
+        stack[top + 1] = i - 1
+        stack[top + 2] = i + 1
+        stack[top + 3] = hi
+        top += 4
+    return idx
+
+
+@numba.njit(cache=True)
+def _nb_fit_general(X, y, n_values, n_classes):
+    """(n, a) f8 (NaN = missing), (n,) i8, (a,) i8 (0 = numeric), i8 -> general model.
+
+    Returns ``(prior (C,), cond (V, C), offset (a+1,), numeric (a,) b1,
+    mean (a, C), sd (a, C), precision (a,))``.
+    """
+    n, n_attr = X.shape
+    C = n_classes
+    offset = np.zeros(n_attr + 1, np.int64)
+    numeric = np.zeros(n_attr, np.bool_)
+    for j in range(n_attr):
+        offset[j + 1] = offset[j] + n_values[j]
+        numeric[j] = n_values[j] == 0
+    # instance order and precision as left by Weka's successive sorts
+    order = np.arange(n)
+    precision = np.full(n_attr, 0.01)
+    col = np.empty(n, np.float64)
+    for j in range(n_attr):
+        if not numeric[j]:
+            continue
+        for i in range(n):
+            v = X[order[i], j]
+            col[i] = _DOUBLE_MAX if np.isnan(v) else v
+        order = order[_weka_sort_index(col)]
+        if n > 0 and not np.isnan(X[order[0], j]):
+            last = X[order[0], j]
+            delta = 0.0
+            distinct = 0
+            for i in range(1, n):
+                v = X[order[i], j]
+                if np.isnan(v):
+                    break
+                if v != last:
+                    delta += v - last
+                    last = v
+                    distinct += 1
+            if distinct > 0:
+                precision[j] = delta / distinct
+    counts = np.zeros((offset[n_attr], C), np.int64)
+    known = np.zeros((n_attr, C), np.int64)
+    class_counts = np.zeros(C, np.int64)
+    sum_w = np.zeros((n_attr, C))
+    sum_v = np.zeros((n_attr, C))
+    sum_sq = np.zeros((n_attr, C))
+    mean = np.zeros((n_attr, C))
+    sd = np.empty((n_attr, C))
+    for j in range(n_attr):
+        for c in range(C):
+            sd[j, c] = precision[j] / 6.0
+    for k in range(n):
+        i = order[k]
+        c = y[i]
+        class_counts[c] += 1
+        for j in range(n_attr):
+            v = X[i, j]
+            if np.isnan(v):
+                continue
+            if not numeric[j]:
+                counts[offset[j] + np.int64(v), c] += 1
+                known[j, c] += 1
+                continue
+            # Weka NormalEstimator.addValue(v, weight 1)
+            p = precision[j]
+            v = np.rint(v / p) * p
+            sum_w[j, c] += 1.0
+            sum_v[j, c] += v
+            sum_sq[j, c] += v * v
+            mean[j, c] = sum_v[j, c] / sum_w[j, c]
+            s = np.sqrt(abs(sum_sq[j, c] - mean[j, c] * sum_v[j, c]) / sum_w[j, c])
+            if s > 1e-10:
+                sd[j, c] = max(p / 6.0, s)
+    prior = np.empty(C, np.float64)
+    class_sum = np.float64(C + n)
+    for c in range(C):
+        prior[c] = np.float64(1 + class_counts[c]) / class_sum
+    cond = np.empty((offset[n_attr], C), np.float64)
+    for j in range(n_attr):
+        for c in range(C):
+            cond_sum = np.float64(n_values[j] + known[j, c])
+            for v in range(offset[j], offset[j + 1]):
+                cond[v, c] = max(1e-75, np.float64(1 + counts[v, c]) / cond_sum)
+    return prior, cond, offset, numeric, mean, sd, precision
+
+
+@numba.njit(cache=True)
+def _nb_scores_row_general(model, X, i, probs):
+    """general model, (n, a) f8, row i, (C,) f8 out -> None: Weka's class probabilities."""
+    prior, cond, offset, numeric, mean, sd, precision = model
+    C = prior.shape[0]
+    for c in range(C):
+        probs[c] = prior[c]
+    for j in range(X.shape[1]):
+        x = X[i, j]
+        if np.isnan(x):
+            continue
+        mx = 0.0
+        if numeric[j]:
+            p = precision[j]
+            v = np.rint(x / p) * p
+            half = p / 2.0
+            for c in range(C):
+                z_lo = ((v - mean[j, c]) - half) / sd[j, c]
+                z_hi = ((v - mean[j, c]) + half) / sd[j, c]
+                prob = _normal_cdf(z_hi) - _normal_cdf(z_lo)
+                probs[c] *= max(1e-75, prob)
+                if probs[c] > mx:
+                    mx = probs[c]
+        else:
+            row = offset[j] + np.int64(x)
+            for c in range(C):
+                probs[c] *= cond[row, c]
+                if probs[c] > mx:
+                    mx = probs[c]
+        if mx > 0.0 and mx < 1e-75:          # rescale against underflow
+            for c in range(C):
+                probs[c] *= 1e75
+    s = 0.0
+    for c in range(C):
+        s += probs[c]
+    for c in range(C):
+        probs[c] /= s
+
+
+@numba.njit(cache=True)
+def _nb_predict_proba_general(model, X):
+    """general model, (n_test, a) f8 -> (n_test, C) f8 class probabilities."""
+    C = model[0].shape[0]
+    out = np.empty((X.shape[0], C), np.float64)
+    probs = np.empty(C, np.float64)
+    for i in range(X.shape[0]):
+        _nb_scores_row_general(model, X, i, probs)
+        out[i, :] = probs
+    return out
+
+
+@numba.njit(cache=True)
+def _nb_predict_general(model, X):
+    """general model, (n_test, a) f8 -> (n_test,) i8 class codes (ties to the lowest code)."""
+    C = model[0].shape[0]
+    out = np.empty(X.shape[0], np.int64)
+    probs = np.empty(C, np.float64)
+    for i in range(X.shape[0]):
+        _nb_scores_row_general(model, X, i, probs)
+        best = 0
+        mx = 0.0
+        for c in range(C):
+            if probs[c] > mx:
+                mx = probs[c]
+                best = c
+        out[i] = best
+    return out

@@ -143,3 +143,118 @@ def test_predict_validation():
         nb.predict([[0, 1, 0]])
     with pytest.raises(ValueError, match=r"got code 2 in column 0, where n_values_\[0\] = 2"):
         nb.predict_proba([[2, 0]])
+
+
+# --------------------------------------------------------------------------
+# Numeric attributes and missing values (Weka NormalEstimator)
+# --------------------------------------------------------------------------
+
+from scipy.special import ndtr  # noqa: E402
+
+from calibsim.learners._kernels_nb import (  # noqa: E402
+    _nb_fit_general, _nb_predict_general, _nb_predict_proba_general, _normal_cdf,
+    _weka_sort_index)
+
+
+def test_normal_cdf_matches_scipy(rng):
+    z = np.concatenate([rng.normal(0, 3, 2000), [0.0, -0.7, 0.7, -1.5, 1.5, -12.0, 12.0,
+                                                  -40.0, 40.0]])
+    got = np.array([_normal_cdf(v) for v in z])
+    assert_allclose(got, ndtr(z), rtol=1e-13, atol=1e-300)
+    assert _normal_cdf(-40.0) == 0.0 and _normal_cdf(40.0) == 1.0
+
+
+def test_weka_sort_index_sorts(rng):
+    for n in (0, 1, 2, 3, 4, 7, 50, 300):
+        v = rng.integers(0, 4, n).astype(float)
+        idx = _weka_sort_index(v)
+        assert_array_equal(np.sort(idx), np.arange(n))
+        assert np.all(np.diff(v[idx]) >= 0)
+
+
+def test_numeric_hand_worked():
+    # One numeric attribute: sorted distinct values 1, 2, 4 -> precision (4-1)/2 = 1.5.
+    X = np.array([[1.0], [2.0], [4.0], [4.0]])
+    y = np.array([0, 0, 1, 1])
+    nb = NaiveBayes().fit(X, y, n_values=[0])
+    prior, cond, offset, numeric, mean, sd, prec = nb.model_
+    assert nb.general_ and numeric.tolist() == [True]
+    assert prec[0] == 1.5
+    # class 0: rounded values 1.5 and 1.5 (rint(1/1.5)=1, rint(2/1.5)=1): sd stays 1.5/6
+    assert mean[0, 0] == 1.5 and sd[0, 0] == 1.5 / 6
+    # class 1: rounded 4.5, 4.5
+    assert mean[0, 1] == 4.5 and sd[0, 1] == 1.5 / 6
+    # P(x=3 | c): x rounds to 3.0, interval [2.25, 3.75]
+    p0 = ndtr((3.0 - 1.5 + 0.75) / 0.25) - ndtr((3.0 - 1.5 - 0.75) / 0.25)
+    p1 = ndtr((3.0 - 4.5 + 0.75) / 0.25) - ndtr((3.0 - 4.5 - 0.75) / 0.25)
+    s0, s1 = 3 / 6 * p0, 3 / 6 * p1
+    assert_allclose(nb.predict_proba([[3.0]]), [[s0 / (s0 + s1), s1 / (s0 + s1)]], rtol=1e-12)
+
+
+def test_numeric_standard_deviation_and_constant_attribute():
+    X = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [3.0, 5.0]])
+    nb = NaiveBayes().fit(X, [0, 0, 0, 1], n_values=[0, 0])
+    _, _, _, _, mean, sd, prec = nb.model_
+    assert_array_equal(prec, [1.0, 0.01])          # constant attribute keeps the default
+    assert mean[0, 0] == 1.0
+    assert sd[0, 0] == pytest.approx(np.sqrt(2 / 3), rel=1e-15)   # population sd of 0, 1, 2
+    assert sd[1, 0] == 0.01 / 6                      # all values equal: the floor p/6
+    assert mean[1, 1] == 5.0 and sd[0, 1] == 1.0 / 6  # class 1 has a single value
+
+
+def test_missing_values_are_skipped(rng):
+    X = np.column_stack([rng.integers(0, 3, 60), rng.normal(size=60).round(2),
+                         rng.integers(0, 2, 60)]).astype(float)
+    y = rng.integers(0, 2, 60)
+    Xm = X.copy()
+    Xm[::7, 2] = np.nan                              # missing in training, nominal column
+    nb = NaiveBayes().fit(Xm, y, n_values=[3, 0, 2])
+    known = ~np.isnan(Xm[:, 2])
+    cond = nb.model_[1]
+    # the nominal column's counts use only the known values: (1 + N_vc) / (2 + N_c,known)
+    for c in (0, 1):
+        n_c = np.sum(known & (y == c))
+        assert cond[3 + 1, c] == (1 + np.sum(known & (y == c) & (Xm[:, 2] == 1))) / (2 + n_c)
+    # a missing value at prediction leaves the attribute out: same as a model without it
+    Xt = X[:5].copy()
+    Xt[:, 0] = np.nan
+    ref = NaiveBayes().fit(Xm[:, 1:], y, n_values=[0, 2]).predict_proba(Xt[:, 1:])
+    assert_allclose(nb.predict_proba(Xt), ref, rtol=1e-14)
+
+
+def test_general_kernel_equals_nominal_kernel_on_codes(rng):
+    X = rng.integers(0, 3, (80, 4))
+    y = rng.integers(0, 3, 80)
+    n_values = np.array([3, 3, 3, 3])
+    m_nom = _nb_fit(X, y, n_values, 3)
+    m_gen = _nb_fit_general(X.astype(float), y, n_values, 3)
+    assert_array_equal(m_nom[1], m_gen[1])
+    assert_array_equal(_nb_predict_proba(m_nom, X), _nb_predict_proba_general(m_gen, X.astype(float)))
+    assert_array_equal(_nb_predict(m_nom, X), _nb_predict_general(m_gen, X.astype(float)))
+    # float codes with n_values take the fast nominal path; NaN at prediction is allowed
+    nb = NaiveBayes().fit(X.astype(float), y, n_values=n_values)
+    assert not nb.general_ and len(nb.model_) == 3
+    Xt = X[:3].astype(float)
+    Xt[0, 1] = np.nan
+    ref = NaiveBayes().fit(X[:, [0, 2, 3]], y, n_values=[3, 3, 3]).predict_proba(Xt[:1, [0, 2, 3]])
+    assert_allclose(nb.predict_proba(Xt)[:1], ref, rtol=1e-14)
+
+
+@pytest.mark.parametrize("X, n_values, match", [
+    ([[0.5, 1.0], [1.0, 0.0]], None, r"got 0.5\. For numeric attributes or missing values "
+                                     r"\(NaN\), pass `n_values`"),
+    ([[0.0, np.inf], [1.0, 0.0]], [2, 0], r"`X` must hold finite values or NaN"),
+    ([[0.0, 1.0], [2.0, 0.0]], [2, 0], r"`X` column 0 is nominal with n_values\[0\] = 2"),
+    ([[0.0, 1.0], [1.0, 0.0]], [2, 0, 0], r"`n_values` must be a 1-D array of 2 integers"),
+])
+def test_general_fit_validation(X, n_values, match):
+    with pytest.raises(ValueError, match=match):
+        NaiveBayes().fit(X, [0, 1], n_values=n_values)
+
+
+def test_general_predict_validation():
+    nb = NaiveBayes().fit([[0.0, 1.0], [1.0, 2.5]], [0, 1], n_values=[2, 0])
+    with pytest.raises(ValueError, match=r"`X` must have 2 columns, as in `fit`; got 1"):
+        nb.predict([[0.0]])
+    with pytest.raises(ValueError, match=r"`X` column 0 is nominal .* got 1.5 in row 0"):
+        nb.predict([[1.5, 0.0]])

@@ -1,0 +1,449 @@
+"""Data sets in calibsim's encoding, read from ARFF files, scikit-learn or arrays.
+
+calibsim's learners take one encoding of general data, shared by every
+learner:
+
+* ``X`` is a C-contiguous float64 array of shape (n_instances, n_attributes);
+  nominal attribute ``j`` holds the codes ``0 .. n_values[j] - 1`` (stored as
+  floats) and numeric attribute ``j`` its values; a missing value is NaN.
+* ``n_values[j]`` is the number of values of nominal attribute ``j`` and 0 for
+  a numeric attribute.
+* ``y`` is int64 class codes ``0 .. n_classes - 1``, never missing.
+
+A nominal code is the 0-based index of the value in the attribute's
+declaration, as in Weka, so Weka and calibsim see the same numbers. The UCI
+files shipped in ``calibsim/data/uci/`` (as distributed in the examples of
+Weka 3.6) are read with :func:`load_uci`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+
+import numpy as np
+
+__all__ = ["Dataset", "UCI_DATASETS", "load_arff", "load_uci", "from_sklearn", "from_arrays"]
+
+#: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``.
+UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass",
+                "ionosphere", "iris", "labor", "soybean", "vote", "weather.nominal",
+                "weather.numeric")
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A classification data set in calibsim's encoding (see the module docstring).
+
+    The arrays are read-only, so a ``Dataset`` cannot change after it is made;
+    copy ``X`` before editing it.
+
+    Attributes
+    ----------
+    name : str
+        Relation name (ARFF ``@relation``) or a name given by the caller.
+    X : ndarray of shape (n_instances, n_attributes), float64
+        Attribute values: nominal codes as floats, numeric values, NaN for missing.
+    y : ndarray of shape (n_instances,), int64
+        Class codes, indices into ``class_values``.
+    n_values : ndarray of shape (n_attributes,), int64
+        Number of values of each nominal attribute; 0 marks a numeric attribute.
+    attribute_names : tuple of str
+        One name per column of ``X``.
+    value_labels : tuple of (tuple of str or None)
+        Labels of each nominal attribute's values in code order; None for a
+        numeric attribute.
+    class_name : str
+        Name of the class attribute.
+    class_values : tuple of str
+        Class labels in code order.
+
+    Examples
+    --------
+    >>> ds = load_uci("weather.numeric")
+    >>> ds.X.shape, ds.n_classes, ds.class_values
+    ((14, 4), 2, ('yes', 'no'))
+    >>> ds.n_values            # outlook, temperature (numeric), humidity (numeric), windy
+    array([3, 0, 0, 2])
+    >>> ds.X[0], ds.y[0]
+    (array([ 0., 85., 85.,  1.]), np.int64(1))
+    """
+
+    name: str
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    n_values: np.ndarray = field(repr=False)
+    attribute_names: tuple = field(repr=False)
+    value_labels: tuple = field(repr=False)
+    class_name: str = field(repr=False)
+    class_values: tuple = field(repr=False)
+
+    def __post_init__(self):
+        for f in ("X", "y", "n_values"):
+            object.__setattr__(self, f, _readonly(getattr(self, f)))
+
+    def __repr__(self) -> str:
+        n, a = self.X.shape
+        n_num = int(np.sum(self.n_values == 0))
+        return (f"Dataset(name={self.name!r}, n_instances={n}, n_attributes={a} "
+                f"({a - n_num} nominal, {n_num} numeric), n_classes={self.n_classes}, "
+                f"missing={int(np.isnan(self.X).sum())})")
+
+    @property
+    def n_classes(self) -> int:
+        """Number of class values (declared, whether or not they occur)."""
+        return len(self.class_values)
+
+    @property
+    def is_numeric(self) -> np.ndarray:
+        """Boolean mask of shape (n_attributes,), True for numeric attributes."""
+        return self.n_values == 0
+
+    @property
+    def has_missing(self) -> bool:
+        """True if any attribute value is missing (NaN)."""
+        return bool(np.isnan(self.X).any())
+
+    def nominal_codes(self) -> np.ndarray:
+        """``X`` as int64 codes, for learners' fast all-nominal path.
+
+        Returns
+        -------
+        ndarray of shape (n_instances, n_attributes), int64
+
+        Raises
+        ------
+        ValueError
+            If the data set has a numeric attribute or a missing value.
+        """
+        if self.is_numeric.any() or self.has_missing:
+            raise ValueError(f"data set {self.name!r} has numeric attributes or missing values; "
+                             "only all-nominal data without missing values has int64 codes.")
+        return self.X.astype(np.int64)
+
+
+# --------------------------------------------------------------------------
+# Construction and validation
+# --------------------------------------------------------------------------
+
+def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
+          class_values) -> Dataset:
+    """Validate the parts of a data set and build it.
+
+    Raises
+    ------
+    ValueError
+        If the data set is empty, has no attributes, holds an infinite value,
+        a nominal code outside ``0 .. n_values[j]-1`` or a non-integer code.
+    """
+    X = np.array(X, dtype=np.float64, order="C")
+    y_codes = np.ascontiguousarray(y_codes, dtype=np.int64)
+    n_values = np.ascontiguousarray(n_values, dtype=np.int64)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"data set {name!r} is empty: it must have at least one instance; "
+                         f"got `X` with shape {X.shape}.")
+    if X.shape[1] == 0:
+        raise ValueError(f"data set {name!r} has no attributes besides the class.")
+    if np.isinf(X).any():
+        i, j = np.argwhere(np.isinf(X))[0]
+        raise ValueError(f"data set {name!r}: attribute {attribute_names[j]!r} holds an infinite "
+                         f"value in row {i}; only finite values and NaN (missing) are allowed.")
+    nominal = n_values > 0
+    Xn = X[:, nominal]
+    bad = ~np.isnan(Xn) & ((Xn < 0) | (Xn >= n_values[nominal]) | (Xn != np.round(Xn)))
+    if bad.any():
+        i, jn = np.argwhere(bad)[0]
+        j = np.flatnonzero(nominal)[jn]
+        raise ValueError(f"data set {name!r}: nominal attribute {attribute_names[j]!r} must hold "
+                         f"codes 0..{n_values[j] - 1} or NaN; got {X[i, j].item()!r} in row {i}.")
+    if len(class_values) < 1 or y_codes.min() < 0 or y_codes.max() >= len(class_values):
+        raise ValueError(f"data set {name!r}: class codes must lie in 0..{len(class_values) - 1}.")
+    return Dataset(name=str(name), X=X, y=y_codes, n_values=n_values,
+                   attribute_names=tuple(map(str, attribute_names)),
+                   value_labels=tuple(None if v is None else tuple(map(str, v))
+                                      for v in value_labels),
+                   class_name=str(class_name), class_values=tuple(map(str, class_values)))
+
+
+def load_arff(path, *, class_attribute=None) -> Dataset:
+    """Read an ARFF file (Weka's format) into a :class:`Dataset`.
+
+    Parameters
+    ----------
+    path : str or path-like or file-like
+        The ARFF file, or an open text stream.
+    class_attribute : str or int, optional
+        Name or 0-based index of the class attribute; by default the last
+        attribute, as in Weka's command-line tools. The other attributes keep
+        their file order in ``X``.
+
+    Returns
+    -------
+    Dataset
+        Nominal values coded by their declaration order, ``?`` as NaN.
+
+    Raises
+    ------
+    ValueError
+        If the file does not parse as ARFF; if it has a string, date or
+        relational attribute other than as the class (unsupported); if the
+        class attribute does not exist or is not nominal; if a class value is
+        missing; or if the file has no instances.
+
+    Notes
+    -----
+    Parsed with liac-arff [1]_. Numbers are read with Python's correctly
+    rounded ``float``, as Weka 3.6 reads them with ``Double.valueOf``, so both
+    see identical doubles.
+
+    References
+    ----------
+    .. [1] liac-arff, https://github.com/renatopp/liac-arff
+
+    Examples
+    --------
+    >>> import io
+    >>> text = '''@relation toy
+    ... @attribute size numeric
+    ... @attribute colour {red, green}
+    ... @attribute class {yes, no}
+    ... @data
+    ... 1.5, red, yes
+    ... ?, green, no
+    ... '''
+    >>> ds = load_arff(io.StringIO(text))
+    >>> ds.X
+    array([[1.5, 0. ],
+           [nan, 1. ]])
+    >>> ds.y, ds.n_values, ds.class_values
+    (array([0, 1]), array([0, 2]), ('yes', 'no'))
+    """
+    if hasattr(path, "read"):
+        text, where = path.read(), "<stream>"
+    else:
+        where = os.fspath(path)
+        with open(where, encoding="utf-8") as fh:
+            text = fh.read()
+    return _parse_arff(text, where, class_attribute)
+
+
+def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
+    """:func:`load_arff` on the text of a file; ``name`` overrides the relation name."""
+    import arff  # liac-arff
+
+    try:
+        raw = arff.loads(text, encode_nominal=True, return_type=arff.DENSE)
+    except Exception as exc:  # liac-arff raises several exception types
+        raise ValueError(f"could not parse {where!r} as ARFF: {exc}") from exc
+    attrs = raw["attributes"]
+    names = [a[0] for a in attrs]
+    if class_attribute is None:
+        ci = len(attrs) - 1
+    elif isinstance(class_attribute, (int, np.integer)) and not isinstance(class_attribute, bool):
+        ci = int(class_attribute)
+        if not -len(attrs) <= ci < len(attrs):
+            raise ValueError(f"`class_attribute` index {ci} is out of range for {where!r}, "
+                             f"which has {len(attrs)} attributes.")
+        ci %= len(attrs)
+    elif class_attribute in names:
+        ci = names.index(class_attribute)
+    else:
+        raise ValueError(f"`class_attribute` {class_attribute!r} is not an attribute of {where!r}; "
+                         f"its attributes are {names}.")
+    if not isinstance(attrs[ci][1], list):
+        raise ValueError(f"the class attribute {names[ci]!r} of {where!r} must be nominal; "
+                         f"got type {attrs[ci][1]!r}.")
+    cols = [j for j in range(len(attrs)) if j != ci]
+    n_values, labels = [], []
+    for j in cols:
+        t = attrs[j][1]
+        if isinstance(t, list):
+            n_values.append(len(t))
+            labels.append(tuple(t))
+        elif isinstance(t, str) and t.upper() in ("NUMERIC", "REAL", "INTEGER"):
+            n_values.append(0)
+            labels.append(None)
+        else:
+            raise ValueError(f"attribute {names[j]!r} of {where!r} has type {t!r}; only nominal "
+                             "and numeric attributes are supported.")
+    data = raw["data"]
+    if len(data) == 0:
+        raise ValueError(f"data set {raw['relation']!r} in {where!r} is empty: it has no "
+                         "instances.")
+    table = np.array([[np.nan if v is None else v for v in row] for row in data],
+                     dtype=np.float64)
+    yf = table[:, ci]
+    if np.isnan(yf).any():
+        i = int(np.flatnonzero(np.isnan(yf))[0])
+        raise ValueError(f"the class value of instance {i} of {where!r} is missing; remove "
+                         "instances with a missing class first.")
+    return _make(name or raw["relation"], table[:, cols], yf.astype(np.int64), n_values,
+                 [names[j] for j in cols], labels, names[ci], attrs[ci][1])
+
+
+def load_uci(name: str) -> Dataset:
+    """Load one of the small UCI data sets shipped with calibsim.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`UCI_DATASETS`, e.g. ``"iris"`` or ``"credit-g"``; the
+        files are those distributed with Weka 3.6's examples (see
+        ``calibsim/data/uci/README.md`` for attribution).
+
+    Returns
+    -------
+    Dataset
+        The class is the last attribute, as in Weka.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a shipped data set.
+
+    Examples
+    --------
+    >>> ds = load_uci("iris")
+    >>> ds
+    Dataset(name='iris', n_instances=150, n_attributes=4 (0 nominal, 4 numeric), n_classes=3, missing=0)
+    """
+    if name not in UCI_DATASETS:
+        raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}.")
+    ref = resources.files("calibsim") / "data" / "uci" / f"{name}.arff"
+    return _parse_arff(ref.read_text(encoding="utf-8"), f"{name}.arff", None, name=name)
+
+
+def from_sklearn(bunch, *, name=None) -> Dataset:
+    """Convert a scikit-learn data bunch (e.g. ``load_iris()``) to a :class:`Dataset`.
+
+    Parameters
+    ----------
+    bunch : sklearn.utils.Bunch
+        With ``data`` (numeric, array or DataFrame of shape (n, a)) and
+        ``target`` (class labels); ``feature_names`` and ``target_names`` are
+        used when present. Every attribute is taken as numeric.
+    name : str, optional
+        Name of the data set; defaults to ``"sklearn"``.
+
+    Returns
+    -------
+    Dataset
+        Class codes follow ``target_names`` when the target holds their
+        indices, otherwise the sorted distinct target values.
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not 2-D numeric, holds an infinite value, ``target``
+        does not have one value per row, or the data set is empty.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> ds = from_sklearn(load_iris(), name="iris")
+    >>> ds.n_values, ds.class_values
+    (array([0, 0, 0, 0]), ('setosa', 'versicolor', 'virginica'))
+    """
+    X = np.asarray(bunch.data, dtype=np.float64)
+    target = np.asarray(bunch.target)
+    if X.ndim != 2 or target.shape != (X.shape[0],):
+        raise ValueError(f"`bunch.data` must be 2-D with one `bunch.target` value per row; got "
+                         f"shapes {X.shape} and {target.shape}.")
+    names = list(getattr(bunch, "feature_names", None) or [f"x{j}" for j in range(X.shape[1])])
+    tn = getattr(bunch, "target_names", None)
+    if (tn is not None and np.issubdtype(target.dtype, np.integer) and target.size
+            and target.min() >= 0 and target.max() < len(tn)):
+        y, class_values = target.astype(np.int64), [str(t) for t in tn]
+    else:
+        if target.size and target.dtype.kind == "f" and np.isnan(target).any():
+            raise ValueError("`bunch.target` must not hold missing (NaN) class values.")
+        class_values, y = np.unique(target, return_inverse=True)
+    return _make(name or "sklearn", X, y.reshape(-1), np.zeros(X.shape[1], np.int64), names,
+                 [None] * X.shape[1], "class", class_values)
+
+
+def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None) -> Dataset:
+    """Build a :class:`Dataset` from arrays.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_instances, n_attributes)
+        Attribute values. NaN marks a missing value, in nominal and numeric
+        attributes alike; infinite values are rejected.
+    y : array_like of shape (n_instances,)
+        Class labels of any sortable type, never missing; codes follow the
+        sorted distinct labels (``np.unique``).
+    n_values : array_like of shape (n_attributes,), optional
+        Number of values of each nominal attribute, 0 for a numeric one. By
+        default an integer or boolean ``X`` is all nominal with
+        ``X.max(axis=0) + 1`` values, and a float ``X`` all numeric.
+    name : str, default "arrays"
+    attribute_names : sequence of str, optional
+        Defaults to ``x0, x1, ...``.
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D numeric with at least one row, ``y`` is not 1-D
+        with one label per row or holds a missing (NaN/None) label,
+        ``n_values`` does not have one non-negative integer per column, or a
+        nominal column holds a value that is not a code below its
+        ``n_values``.
+
+    Examples
+    --------
+    >>> ds = from_arrays([[0, 1.5], [1, float("nan")], [2, -0.5]], ["a", "b", "a"],
+    ...                  n_values=[3, 0])
+    >>> ds.y, ds.class_values, ds.has_missing
+    (array([0, 1, 0]), ('a', 'b'), True)
+    """
+    Xa = np.asarray(X)
+    if Xa.ndim != 2:
+        raise ValueError(f"`X` must be a 2-D array of shape (n_instances, n_attributes); got "
+                         f"shape {Xa.shape}.")
+    if Xa.dtype == bool:
+        Xa = Xa.astype(np.int64)
+    if not (np.issubdtype(Xa.dtype, np.integer) or np.issubdtype(Xa.dtype, np.floating)):
+        raise ValueError(f"`X` must be numeric (codes or values); got dtype {Xa.dtype}.")
+    ya = np.asarray(y)
+    if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
+        raise ValueError(f"`y` must be 1-D with one label per row of `X`; got shape {ya.shape} "
+                         f"for {Xa.shape[0]} rows.")
+    if ya.dtype == object and any(v is None for v in ya.tolist()):
+        raise ValueError("`y` must not hold missing (None) class labels.")
+    if ya.dtype.kind == "f" and np.isnan(ya).any():
+        raise ValueError("`y` must not hold missing (NaN) class labels.")
+    a = Xa.shape[1]
+    if n_values is None:
+        if np.issubdtype(Xa.dtype, np.integer):
+            if Xa.size and Xa.min() < 0:
+                raise ValueError(f"integer `X` must hold non-negative codes; got {Xa.min()!r}.")
+            nv = (Xa.max(axis=0) + 1) if Xa.shape[0] else np.ones(a, np.int64)
+        else:
+            nv = np.zeros(a, np.int64)
+    else:
+        nv = np.asarray(n_values)
+        if nv.shape != (a,) or not np.issubdtype(nv.dtype, np.integer) or (nv < 0).any():
+            raise ValueError(f"`n_values` must be {a} non-negative integers (0 = numeric), one "
+                             f"per column of `X`; got {n_values!r}.")
+    if Xa.shape[0] == 0:
+        raise ValueError(f"data set {name!r} is empty: it must have at least one instance; "
+                         f"got `X` with shape {Xa.shape}.")
+    class_values, y_codes = np.unique(ya, return_inverse=True)
+    names = list(attribute_names) if attribute_names is not None else [f"x{j}" for j in range(a)]
+    if len(names) != a:
+        raise ValueError(f"`attribute_names` must have {a} names; got {len(names)}.")
+    labels = [None if v == 0 else tuple(str(k) for k in range(v)) for v in nv.tolist()]
+    return _make(name, Xa, y_codes.reshape(-1), nv, names, labels, "class", class_values)
+

@@ -1,0 +1,336 @@
+#!/usr/bin/env python
+"""Record Weka 3.6's NaiveBayes, J48 and IB1 on splits fixed by calibsim.
+
+Runs Weka's ``NaiveBayes``, ``J48`` and ``IB1`` (default options) through a
+small Java driver, ``scripts/java/WekaOracle.java`` (compiled with ``javac``
+into a temporary directory at run time; it uses only Weka's public API), on
+cross-validation splits drawn by :class:`calibsim.schemes.RepeatedStratifiedKFold`,
+compares them with calibsim's kernels, prints the agreement, and with
+``--write`` saves the fixtures used by ``tests/learners/test_weka_fixtures.py``.
+
+Groups of data sets
+-------------------
+``null``
+    ``--null-sets`` data sets per class prior 0.1, 0.3 and 0.5 from
+    :class:`calibsim.sources.NullSource` (300 instances x 10 binary
+    attributes), one run of stratified 10-fold CV each.
+``mixed``
+    ``--mixed-sets`` random data sets of 150 instances x 8 attributes: nominal
+    attributes of arity 2-5 and numeric attributes of several kinds (values on
+    a 0.01, 0.1 or 1 grid, full-precision normals, a few distinct values, a
+    constant), 2-4 classes that shift the attribute distributions, and 5% of
+    the values missing completely at random; one run of stratified 10-fold CV.
+``uci``
+    Every data set of :data:`calibsim.datasets.UCI_DATASETS`, 10 x 10
+    stratified CV.
+
+Fixture format (``tests/learners/data/weka_oracle_<group>.npz``)
+-----------------------------------------------------------------
+For a group of ``S`` data sets of ``n`` instances with ``R`` runs of ``k``
+folds (UCI: one entry per data set, keys prefixed ``<name>__`` and ``S`` = 1
+dropped):
+
+``fold`` : int8, (S, R, n)
+    Fold of every instance in every run; the test set of split (r, f) is
+    ``np.flatnonzero(fold[s, r] == f)`` in increasing index order, and the
+    training set is the other instances in index order. Weka saw the same
+    order (IB1 depends on it).
+``nb``, ``j48``, ``ib1`` : int8, (S, R, n)
+    Weka's predicted class code of every instance in the run where it was
+    tested (-1 if Weka predicted a missing value; never seen).
+``j48_size``, ``j48_leaves`` : int16, (S, R, k)
+    Size and number of leaves of Weka's J48 tree for every split.
+``n_classes`` : int64, (S,)
+    Declared number of classes (Laplace denominators use it).
+Data: ``null`` stores ``X_bits`` (uint8, ``np.packbits`` of the (S, n*a) 0/1
+attribute values), ``y`` (int8, (S, n)), ``n_attributes`` and
+``class_prior`` (S,); ``mixed`` stores ``X`` (float64, (S, n, a), NaN =
+missing), ``y`` (int8, (S, n)) and ``n_values`` (int64, (S, a), 0 =
+numeric); ``uci`` stores no data (load it with
+:func:`calibsim.datasets.load_uci`).
+
+Usage::
+
+    python scripts/weka_oracle.py                 # compare and print
+    python scripts/weka_oracle.py --write         # also (re)write the fixtures
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from calibsim.datasets import UCI_DATASETS, load_uci  # noqa: E402
+from calibsim.learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size  # noqa: E402
+from calibsim.learners._kernels_ib1 import _ib1_predict  # noqa: E402
+from calibsim.learners._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict,  # noqa: E402
+                                           _nb_predict_general)
+from calibsim.schemes import RepeatedStratifiedKFold  # noqa: E402
+from calibsim.sources import NullSource  # noqa: E402
+
+WEKA_JAR = "/usr/share/java/weka.jar"
+JAVA_SRC = REPO / "scripts" / "java" / "WekaOracle.java"
+FIXTURES = REPO / "tests" / "learners" / "data"
+ROOT_ENTROPY = 20240611
+NULL_PRIORS = (0.1, 0.3, 0.5)
+
+
+# --------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------
+
+def make_mixed(rng, n=150, n_attr=8, missing=0.05):
+    """One random data set with nominal and numeric attributes and missing values."""
+    n_classes = int(rng.integers(2, 5))
+    y = rng.choice(n_classes, size=n, p=rng.dirichlet(np.full(n_classes, 3.0)))
+    X = np.empty((n, n_attr))
+    n_values = np.zeros(n_attr, np.int64)
+    for j in range(n_attr):
+        kind = rng.choice(["nominal", "grid", "full", "few", "const"], p=[0.4, 0.25, 0.15, 0.15, 0.05])
+        if kind == "nominal":
+            v = int(rng.integers(2, 6))
+            n_values[j] = v
+            probs = rng.dirichlet(np.ones(v), size=n_classes)
+            X[:, j] = [rng.choice(v, p=probs[c]) for c in y]
+        elif kind == "const":
+            X[:, j] = np.round(rng.normal(0, 10), 2)
+        elif kind == "few":
+            X[:, j] = rng.integers(0, 4, n) + (y > 0) * rng.integers(0, 2, n)
+        else:
+            shift = rng.normal(0, 1, n_classes)
+            scale = 10.0 ** rng.integers(-2, 4)
+            vals = (rng.normal(0, 1, n) + shift[y]) * scale
+            if kind == "grid":
+                step = float(rng.choice([0.01, 0.1, 1.0]))
+                vals = np.round(vals / (step * scale)) * step * scale
+            X[:, j] = vals
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, y.astype(np.int64), n_values, n_classes
+
+
+def write_arff(path, X, y, n_values, n_classes):
+    lines = ["@relation calibsim", ""]
+    for j, v in enumerate(n_values):
+        kind = "numeric" if v == 0 else "{" + ",".join(f"v{k}" for k in range(v)) + "}"
+        lines.append(f"@attribute a{j} {kind}")
+    lines += ["@attribute class {" + ",".join(f"c{k}" for k in range(n_classes)) + "}", "", "@data"]
+    for row, c in zip(X.tolist(), y.tolist()):
+        cells = ["?" if v != v else (repr(v) if n_values[j] == 0 else f"v{int(v)}")
+                 for j, v in enumerate(row)]
+        lines.append(",".join(cells) + f",c{c}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+# --------------------------------------------------------------------------
+# calibsim's side
+# --------------------------------------------------------------------------
+
+def ours(X, y, n_values, n_classes, fold, *, with_j48=True):
+    """calibsim's NB, IB1 (and J48 on all-nominal data without missing values) per instance.
+
+    Returns (nb, ib1, j48, sizes) shaped like the fixture arrays of one data set.
+    """
+    R, n = fold.shape
+    k = int(fold.max()) + 1
+    general = bool((n_values == 0).any() or np.isnan(X).any())
+    numeric = n_values == 0
+    Xf = np.ascontiguousarray(X, dtype=np.float64)
+    Xi = None if general else np.ascontiguousarray(X, dtype=np.int64)
+    nb = np.full((R, n), -2, np.int64)
+    ib1 = np.full((R, n), -2, np.int64)
+    j48 = np.full((R, n), -2, np.int64)
+    sizes = np.zeros((R, k, 2), np.int64)
+    for r in range(R):
+        for f in range(k):
+            te = np.flatnonzero(fold[r] == f)
+            tr = np.flatnonzero(fold[r] != f)
+            if general:
+                model = _nb_fit_general(np.ascontiguousarray(Xf[tr]), y[tr], n_values, n_classes)
+                nb[r, te] = _nb_predict_general(model, np.ascontiguousarray(Xf[te]))
+            else:
+                model = _nb_fit(np.ascontiguousarray(Xi[tr]), y[tr], n_values, n_classes)
+                nb[r, te] = _nb_predict(model, np.ascontiguousarray(Xi[te]))
+                if with_j48:
+                    tree = _c45_fit(np.ascontiguousarray(Xi[tr]), y[tr], n_values, n_classes,
+                                    0.25, 2)
+                    j48[r, te] = _c45_predict(tree, np.ascontiguousarray(Xi[te]))
+                    sizes[r, f] = _c45_size(tree)
+            ib1[r, te] = _ib1_predict(np.ascontiguousarray(Xf[tr]), y[tr], numeric,
+                                      np.ascontiguousarray(Xf[te]))
+    return nb, ib1, j48, sizes
+
+
+# --------------------------------------------------------------------------
+# Weka's side
+# --------------------------------------------------------------------------
+
+def run_weka(jobs, tmp):
+    """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC)],
+                   check=True, capture_output=True)
+    lines = []
+    for i, (arff, fold) in enumerate(jobs):
+        k = int(fold.max()) + 1
+        splits = [np.flatnonzero(fold[r] == f) for r in range(fold.shape[0]) for f in range(k)]
+        (tmp / f"folds{i}.txt").write_text("\n".join(" ".join(map(str, s)) for s in splits) + "\n")
+        lines.append(f"{arff} {tmp / f'folds{i}.txt'} {tmp / f'out{i}.txt'}")
+    (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
+    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaOracle", str(tmp / "jobs.txt")],
+                   check=True)
+    results = []
+    for i, (arff, fold) in enumerate(jobs):
+        R, n = fold.shape
+        k = int(fold.max()) + 1
+        out = (tmp / f"out{i}.txt").read_text().splitlines()
+        preds = np.full((3, R, n), -2, np.int64)
+        size = np.zeros((R, k, 2), np.int64)
+        for r in range(R):
+            for f in range(k):
+                block = out[4 * (r * k + f): 4 * (r * k + f) + 4]
+                te = np.flatnonzero(fold[r] == f)
+                size[r, f] = list(map(int, block[0].split()))
+                for m in range(3):
+                    preds[m, r, te] = list(map(int, block[1 + m].split()))
+        results.append((preds[0], preds[1], preds[2], size))
+    return results
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--null-sets", type=int, default=200, help="null data sets per class prior")
+    ap.add_argument("--mixed-sets", type=int, default=60)
+    ap.add_argument("--uci-runs", type=int, default=10)
+    ap.add_argument("--write", action="store_true", help="write the fixtures")
+    args = ap.parse_args(argv)
+
+    root = np.random.SeedSequence(ROOT_ENTROPY)
+    groups = {}
+    # null data sets
+    sets = []
+    for p_i, prior in enumerate(NULL_PRIORS):
+        for s in range(args.null_sets):
+            data_ss, split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(0, p_i, s)).spawn(2)
+            X, y = NullSource(class_prior=prior).sample(rng=data_ss)
+            fold = RepeatedStratifiedKFold(n_runs=1).fold_of(y, rng=split_ss)
+            sets.append(dict(X=X.astype(np.float64), y=y, n_values=np.full(X.shape[1], 2, np.int64),
+                             n_classes=2, fold=fold, prior=prior))
+    groups["null"] = sets
+    # mixed data sets
+    sets = []
+    for s in range(args.mixed_sets):
+        data_ss, split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(1, s)).spawn(2)
+        X, y, n_values, n_classes = make_mixed(np.random.default_rng(data_ss))
+        fold = RepeatedStratifiedKFold(n_runs=1).fold_of(y, rng=split_ss)
+        sets.append(dict(X=X, y=y, n_values=n_values, n_classes=n_classes, fold=fold))
+    groups["mixed"] = sets
+    # UCI data sets
+    sets = []
+    for u, name in enumerate(UCI_DATASETS):
+        ds = load_uci(name)
+        split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(2, u))
+        fold = RepeatedStratifiedKFold(n_runs=args.uci_runs).fold_of(ds.y, rng=split_ss)
+        sets.append(dict(X=np.asarray(ds.X), y=np.asarray(ds.y), n_values=np.asarray(ds.n_values),
+                         n_classes=ds.n_classes, fold=fold, name=name,
+                         arff=REPO / "calibsim" / "data" / "uci" / f"{name}.arff"))
+    groups["uci"] = sets
+    del root
+
+    with tempfile.TemporaryDirectory() as tmpname:
+        tmp = pathlib.Path(tmpname)
+        jobs = []
+        for g, sets in groups.items():
+            for i, d in enumerate(sets):
+                if "arff" not in d:
+                    d["arff"] = tmp / f"{g}{i}.arff"
+                    write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
+                jobs.append((d["arff"], d["fold"]))
+        results = iter(run_weka(jobs, tmp))
+        for g, sets in groups.items():
+            for d in sets:
+                d["weka_nb"], d["weka_j48"], d["weka_ib1"], d["weka_size"] = next(results)
+
+    status = 0
+    for g, sets in groups.items():
+        tot = dict(nb=0, ib1=0, j48=0, n=0, n_j48=0, size=0, n_split=0)
+        for d in sets:
+            all_nominal = bool((d["n_values"] > 0).all() and not np.isnan(d["X"]).any())
+            nb, ib1, j48, size = ours(d["X"], d["y"], d["n_values"], d["n_classes"], d["fold"],
+                                      with_j48=all_nominal)
+            d["ours"] = (nb, ib1)
+            tot["nb"] += int(np.sum(nb == d["weka_nb"]))
+            tot["ib1"] += int(np.sum(ib1 == d["weka_ib1"]))
+            tot["n"] += nb.size
+            if all_nominal:
+                tot["j48"] += int(np.sum(j48 == d["weka_j48"]))
+                tot["n_j48"] += nb.size
+                tot["size"] += int(np.sum(np.all(size == d["weka_size"], axis=-1)))
+                tot["n_split"] += size.shape[0] * size.shape[1]
+            if g == "uci":
+                acc = {m: np.mean(p == d["y"]) for m, p in
+                       (("nb", nb), ("wnb", d["weka_nb"]), ("ib1", ib1), ("wib1", d["weka_ib1"]))}
+                print(f"  {d['name']:16s} {d['fold'].shape[0]}x10 CV accuracy  NB ours {acc['nb']:.4f} Weka "
+                      f"{acc['wnb']:.4f} | IB1 ours {acc['ib1']:.4f} Weka {acc['wib1']:.4f} | "
+                      f"NB agree {np.mean(nb == d['weka_nb']):.4%}, IB1 agree "
+                      f"{np.mean(ib1 == d['weka_ib1']):.4%}")
+        n = tot["n"]
+        line = (f"{g}: {len(sets)} data sets, {n} test predictions per learner; NaiveBayes agrees "
+                f"{tot['nb']}/{n} ({tot['nb'] / n:.4%}), IB1 {tot['ib1']}/{n} ({tot['ib1'] / n:.4%})")
+        if tot["n_j48"]:
+            line += (f"; J48 (all-nominal sets) {tot['j48']}/{tot['n_j48']} "
+                     f"({tot['j48'] / tot['n_j48']:.4%}), tree size+leaves {tot['size']}/"
+                     f"{tot['n_split']}")
+        print(line)
+        if tot["nb"] != n or tot["ib1"] != n:
+            status = 1
+
+    if args.write:
+        FIXTURES.mkdir(parents=True, exist_ok=True)
+        i8 = np.int8
+        for g, sets in groups.items():
+            payload = {}
+            if g == "uci":
+                for d in sets:
+                    p = d["name"] + "__"
+                    payload[p + "fold"] = d["fold"].astype(i8)
+                    payload[p + "nb"] = d["weka_nb"].astype(i8)
+                    payload[p + "j48"] = d["weka_j48"].astype(i8)
+                    payload[p + "ib1"] = d["weka_ib1"].astype(i8)
+                    payload[p + "j48_size"] = d["weka_size"][..., 0].astype(np.int16)
+                    payload[p + "j48_leaves"] = d["weka_size"][..., 1].astype(np.int16)
+                    payload[p + "n_classes"] = np.int64(d["n_classes"])
+            else:
+                payload["fold"] = np.stack([d["fold"] for d in sets]).astype(i8)
+                for m in ("nb", "j48", "ib1"):
+                    payload[m] = np.stack([d["weka_" + m] for d in sets]).astype(i8)
+                payload["j48_size"] = np.stack([d["weka_size"][..., 0] for d in sets]).astype(np.int16)
+                payload["j48_leaves"] = np.stack([d["weka_size"][..., 1] for d in sets]).astype(np.int16)
+                payload["n_classes"] = np.array([d["n_classes"] for d in sets], np.int64)
+                payload["y"] = np.stack([d["y"] for d in sets]).astype(i8)
+                if g == "null":
+                    X = np.stack([d["X"] for d in sets]).astype(np.uint8)
+                    payload["X_bits"] = np.packbits(X.reshape(len(sets), -1), axis=1)
+                    payload["n_attributes"] = np.int64(X.shape[2])
+                    payload["class_prior"] = np.array([d["prior"] for d in sets])
+                else:
+                    payload["X"] = np.stack([d["X"] for d in sets])
+                    payload["n_values"] = np.stack([d["n_values"] for d in sets])
+            path = FIXTURES / f"weka_oracle_{g}.npz"
+            np.savez_compressed(path, **payload)
+            print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size / 1024:.0f} KiB)")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
