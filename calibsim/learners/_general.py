@@ -3,8 +3,10 @@
 The encoding is the one of :mod:`calibsim.datasets`: ``X`` float64 with
 nominal codes stored as floats, numeric values as they are, NaN for missing;
 ``n_values[j]`` is the arity of nominal attribute ``j`` and 0 for a numeric
-one. When ``n_values`` is not given, ``X`` must be nominal codes without
-missing values (the integer fast path of :mod:`calibsim.learners._base`).
+one. When ``n_values`` is not given, an integer (or bool) ``X`` holds nominal
+codes without missing values (the integer fast path of
+:mod:`calibsim.learners._base`) and a floating-point ``X`` is all numeric, as
+for :class:`calibsim.learners.C45`.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def _check_general_fit_inputs(X, y, n_values):
         integer per column, a nominal column holds a value that is not a code
         below its ``n_values`` or NaN, or ``y`` does not have one label per row.
     """
+    if n_values is None and np.issubdtype(np.asarray(X).dtype, np.floating):
+        n_values = np.zeros(np.asarray(X).shape[-1] if np.ndim(X) == 2 else 0, np.int64)
     if n_values is None:
         try:
             X, y_codes, classes, n_values = _check_fit_inputs(X, y, None)

@@ -80,13 +80,14 @@ class IB1(ClassifierMixin, BaseEstimator):
         ----------
         X : array_like of shape (n_samples, n_features)
             Nominal codes and numeric values, NaN for missing (see
-            :mod:`calibsim.datasets`). Without ``n_values`` it must be
-            non-negative integer codes of nominal attributes.
+            :mod:`calibsim.datasets`). Without ``n_values``, integer ``X`` is
+            nominal codes and float ``X`` all numeric (as :class:`C45`).
         y : array_like of shape (n_samples,)
             Class labels (any sortable type); ``classes_`` is ``np.unique(y)``.
         n_values : array_like of shape (n_features,), optional
             Arity of each nominal attribute, 0 for a numeric one. Defaults to
-            all nominal with ``X.max(axis=0) + 1`` values.
+            all nominal with ``X.max(axis=0) + 1`` values for integer ``X`` and
+            to all numeric for float ``X``.
 
         Returns
         -------

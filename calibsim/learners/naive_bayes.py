@@ -117,12 +117,14 @@ class NaiveBayes(NominalClassifier):
         X : array_like of shape (n_samples, n_features)
             Nominal codes ``0 <= X[:, j] < n_values[j]`` and numeric values,
             NaN for a missing value (the encoding of :mod:`calibsim.datasets`).
-            Without ``n_values``, non-negative integer codes only.
+            Without ``n_values``, integer ``X`` is nominal codes and float
+            ``X`` all numeric (as :class:`C45`).
         y : array_like of shape (n_samples,)
             Class labels (any sortable type); ``classes_`` is ``np.unique(y)``.
         n_values : array_like of shape (n_features,), optional
             Number of values of each nominal attribute, 0 for a numeric one.
-            Defaults to all nominal with ``X.max(axis=0) + 1`` values. It
+            Defaults to all nominal with ``X.max(axis=0) + 1`` values for
+            integer ``X`` and to all numeric (zeros) for float ``X``. It
             matters: the Laplace correction adds ``V_j`` to each denominator,
             so pass the declared arity when a value is absent from the data.
 

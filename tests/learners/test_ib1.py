@@ -112,7 +112,7 @@ def test_nominal_codes_without_n_values_and_proba():
 
 
 @pytest.mark.parametrize("X, n_values, match", [
-    ([[0.0, 1.5]], None, r"non-negative integer codes; got 1.5.*pass `n_values`"),
+    ([[-1, 1]], None, r"non-negative integer codes; got -1"),
     ([[0.0, np.inf]], [2, 0], r"`X` must hold finite values or NaN \(missing\); got inf"),
     ([[3.0, 1.0]], [2, 0], r"`X` column 0 is nominal with n_values\[0\] = 2: it must hold "
                            r"codes 0..1 or NaN; got 3.0 in row 0"),
@@ -133,3 +133,9 @@ def test_predict_validation():
         clf.predict([[2.0, 1.0]])
     with pytest.raises(ValueError, match=r"`X` must be a 2-D array"):
         clf.predict([0.0, 1.0])
+
+
+def test_float_input_without_n_values_is_numeric():
+    ib1 = IB1().fit([[0.0, 1.5], [1.0, 0.5]], [0, 1])
+    assert list(ib1.n_values_) == [0, 0]
+    assert list(ib1.predict([[0.9, 0.6]])) == [1]

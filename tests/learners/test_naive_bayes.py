@@ -117,8 +117,6 @@ def test_weka_fixture_predictions():
     (np.array([0, 1, 1]), [0, 1, 1], r"`X` must be a 2-D array .* got an array with shape \(3,\)"),
     (np.zeros((0, 2), int), [], r"`X` must have at least one row; got shape \(0, 2\)"),
     ([[0, -1], [1, 0]], [0, 1], r"`X` must hold non-negative integer codes; got -1"),
-    ([[0, 0.5], [1, 0]], [0, 1], r"`X` must hold non-negative integer codes; got 0.5"),
-    ([[0, np.nan], [1, 0]], [0, 1], r"`X` must hold non-negative integer codes; got nan"),
     ([["a", "b"]], [0], r"`X` must hold non-negative integer codes; got dtype <U1"),
     ([[0, 1], [1, 0]], [0, 1, 1], r"`X` and `y` must have the same number of rows; got 2 and 3"),
     ([[0, 1], [1, 0]], [[0], [1]], r"`y` must be a 1-D array of class labels; got shape \(2, 1\)"),
@@ -241,8 +239,7 @@ def test_general_kernel_equals_nominal_kernel_on_codes(rng):
 
 
 @pytest.mark.parametrize("X, n_values, match", [
-    ([[0.5, 1.0], [1.0, 0.0]], None, r"got 0.5\. For numeric attributes or missing values "
-                                     r"\(NaN\), pass `n_values`"),
+    ([[0.5, 1.0], [1.0, 0.0]], [2, 0], r"`X` column 0 is nominal with n_values\[0\] = 2"),
     ([[0.0, np.inf], [1.0, 0.0]], [2, 0], r"`X` must hold finite values or NaN"),
     ([[0.0, 1.0], [2.0, 0.0]], [2, 0], r"`X` column 0 is nominal with n_values\[0\] = 2"),
     ([[0.0, 1.0], [1.0, 0.0]], [2, 0, 0], r"`n_values` must be a 1-D array of 2 integers"),
@@ -258,3 +255,10 @@ def test_general_predict_validation():
         nb.predict([[0.0]])
     with pytest.raises(ValueError, match=r"`X` column 0 is nominal .* got 1.5 in row 0"):
         nb.predict([[1.5, 0.0]])
+
+
+def test_float_input_without_n_values_is_numeric():
+    # as C45 and IB1: float X without `n_values` means numeric attributes (NaN = missing)
+    nb = NaiveBayes().fit([[0.5, 1.0], [1.5, np.nan], [0.7, 2.0]], [0, 1, 0])
+    assert_array_equal(nb.n_values_, [0, 0])
+    assert nb.predict_proba([[0.6, 1.5]]).shape == (1, 2)
