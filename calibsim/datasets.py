@@ -369,7 +369,8 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
                  [None] * X.shape[1], "class", class_values)
 
 
-def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None) -> Dataset:
+def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None,
+                allow_missing: bool = True) -> Dataset:
     """Build a :class:`Dataset` from arrays.
 
     Parameters
@@ -387,6 +388,9 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None) -> 
     name : str, default "arrays"
     attribute_names : sequence of str, optional
         Defaults to ``x0, x1, ...``.
+    allow_missing : bool, default True
+        Whether NaN may mark missing values. With False, a NaN anywhere in
+        ``X`` is an error (data that should be complete).
 
     Returns
     -------
@@ -397,9 +401,9 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None) -> 
     ValueError
         If ``X`` is not 2-D numeric with at least one row, ``y`` is not 1-D
         with one label per row or holds a missing (NaN/None) label,
-        ``n_values`` does not have one non-negative integer per column, or a
+        ``n_values`` does not have one non-negative integer per column, a
         nominal column holds a value that is not a code below its
-        ``n_values``.
+        ``n_values``, or ``X`` holds NaN while ``allow_missing`` is False.
 
     Examples
     --------
@@ -416,6 +420,10 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None) -> 
         Xa = Xa.astype(np.int64)
     if not (np.issubdtype(Xa.dtype, np.integer) or np.issubdtype(Xa.dtype, np.floating)):
         raise ValueError(f"`X` must be numeric (codes or values); got dtype {Xa.dtype}.")
+    if not allow_missing and np.issubdtype(Xa.dtype, np.floating) and np.isnan(Xa).any():
+        i, j = np.argwhere(np.isnan(Xa))[0]
+        raise ValueError(f"`X` holds NaN (row {int(i)}, column {int(j)}) but missing values are "
+                         f"not declared: pass `allow_missing=True` if NaN marks a missing value.")
     ya = np.asarray(y)
     if ya.ndim != 1 or ya.shape[0] != Xa.shape[0]:
         raise ValueError(f"`y` must be 1-D with one label per row of `X`; got shape {ya.shape} "

@@ -158,3 +158,11 @@ def test_from_arrays_defaults_and_missing():
 def test_from_arrays_errors(X, y, kwargs, match):
     with pytest.raises(ValueError, match=match):
         from_arrays(X, y, **kwargs)
+
+
+def test_from_arrays_nan_where_missing_not_declared():
+    X = np.array([[0.5, 1.0], [np.nan, 2.0]])
+    with pytest.raises(ValueError, match=r"holds NaN \(row 1, column 0\) but missing values are "
+                                         r"not declared"):
+        from_arrays(X, [0, 1], allow_missing=False)
+    assert from_arrays(X, [0, 1]).has_missing          # the default declares NaN as missing
