@@ -1,0 +1,202 @@
+"""Measures of a test's behaviour: rejection rates (Type I error, power) and replicability.
+
+Every measure comes with its Monte Carlo error, so a table can say whether a
+difference from a paper is larger than the simulation's own noise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from ._validation import check_probability
+
+__all__ = ["RejectionRate", "rejection_rate", "Replicability", "replicability",
+           "replicability_R"]
+
+
+@dataclass(frozen=True)
+class RejectionRate:
+    """Share of data sets on which a test rejects: Type I error under H0, power under H1.
+
+    Attributes
+    ----------
+    rate : float
+        Proportion in [0, 1].
+    n_rejected, n : int
+        Counts behind it.
+    mc_se : float
+        Binomial Monte Carlo standard error sqrt(rate (1 - rate) / n).
+    ci_low, ci_high : float
+        Exact Clopper–Pearson interval at ``confidence_level``.
+    confidence_level : float
+    """
+
+    rate: float
+    n_rejected: int
+    n: int
+    mc_se: float
+    ci_low: float
+    ci_high: float
+    confidence_level: float = 0.95
+
+
+def rejection_rate(pvalue, alpha: float, *, confidence_level: float = 0.95) -> RejectionRate:
+    """Rejection rate of a test at level ``alpha`` over data sets, with its MC error.
+
+    Parameters
+    ----------
+    pvalue : array_like of shape (n,)
+        One p-value per data set, in [0, 1]. A test rejects when p <= alpha
+        (Weka's rule, as in :mod:`calibsim.calibration`).
+    alpha : float
+        Significance level in (0, 1).
+    confidence_level : float, default 0.95
+        Level of the Clopper–Pearson interval.
+
+    Returns
+    -------
+    RejectionRate
+
+    Raises
+    ------
+    ValueError
+        If ``pvalue`` is empty, not 1-D, holds NaN or values outside [0, 1], or
+        ``alpha`` / ``confidence_level`` is outside (0, 1).
+
+    Examples
+    --------
+    >>> r = rejection_rate([0.01, 0.2, 0.04, 0.6], 0.05)
+    >>> r.rate, r.n_rejected, round(r.mc_se, 3)
+    (0.5, 2, 0.25)
+    """
+    alpha = check_probability("alpha", alpha)
+    confidence_level = check_probability("confidence_level", confidence_level)
+    p = np.asarray(pvalue, dtype=float)
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError(f"`pvalue` must be a non-empty 1-D array; got shape {p.shape}.")
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError("`pvalue` must hold p-values in [0, 1] (no NaN); got "
+                         f"{p[~((p >= 0) & (p <= 1))][0]!r}.")
+    k, n = int(np.sum(p <= alpha)), p.size
+    rate = k / n
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence_level, method="exact")
+    return RejectionRate(rate, k, n, float(np.sqrt(rate * (1 - rate) / n)), float(ci.low),
+                         float(ci.high), confidence_level)
+
+
+def replicability_R(k, n: int):
+    """Bouckaert & Frank's (2004) replicability of one data set: R(k, n).
+
+    The probability that two of the n outcomes, drawn without replacement,
+    agree when k of them reject: ``[k(k-1) + (n-k)(n-k-1)] / [n(n-1)]``.
+
+    Parameters
+    ----------
+    k : int or array_like of int
+        Number of rejections, 0 <= k <= n.
+    n : int
+        Number of repetitions, >= 2.
+
+    Returns
+    -------
+    float or ndarray
+        In [0, 1]; 1 when all n outcomes agree.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` < 2 or some ``k`` is outside 0..n.
+
+    Examples
+    --------
+    >>> replicability_R(0, 10), replicability_R(10, 10), round(replicability_R(5, 10), 4)
+    (1.0, 1.0, 0.4444)
+    """
+    if not (isinstance(n, (int, np.integer)) and n >= 2):
+        raise ValueError(f"`n` must be an integer >= 2; got {n!r}.")
+    k = np.asarray(k)
+    if np.any((k < 0) | (k > n)) or not np.issubdtype(k.dtype, np.integer):
+        raise ValueError(f"`k` must hold integers in 0..{n}; got {k!r}.")
+    r = (k * (k - 1) + (n - k) * (n - k - 1)) / (n * (n - 1))
+    return float(r) if r.ndim == 0 else r
+
+
+@dataclass(frozen=True)
+class Replicability:
+    """Replicability of a test over data sets, each tested ``n_repeats`` times.
+
+    Attributes
+    ----------
+    consistent : float
+        Share of data sets on which all repetitions agree (Bouckaert 2003,
+        Table 5's "replicability").
+    almost_consistent : float
+        Share on which at most one repetition differs from the others.
+    R : float
+        Mean of R(k, n) over data sets (Bouckaert & Frank 2004).
+    consistent_se, almost_consistent_se, R_se : float
+        Monte Carlo standard errors (binomial for the shares, the standard
+        error of the mean for R).
+    n_datasets, n_repeats : int
+    """
+
+    consistent: float
+    almost_consistent: float
+    R: float
+    consistent_se: float
+    almost_consistent_se: float
+    R_se: float
+    n_datasets: int
+    n_repeats: int
+
+
+def replicability(rejected) -> Replicability:
+    """Replicability of a test from its outcomes on repeated random partitions.
+
+    Parameters
+    ----------
+    rejected : array_like of bool, shape (n_datasets, n_repeats)
+        Whether the test rejected on each repetition (a new random partition
+        of the same data set) of each data set; n_repeats >= 2.
+
+    Returns
+    -------
+    Replicability
+
+    Raises
+    ------
+    ValueError
+        If ``rejected`` is not 2-D with at least one data set and two repeats.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
+           based on calibrated tests. ICML 2003, §5.4.
+    .. [2] Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability of
+           significance tests for comparing learning algorithms. PAKDD 2004.
+
+    Examples
+    --------
+    >>> rep = replicability([[True] * 10, [False] * 10, [True] * 9 + [False], [True] * 5 + [False] * 5])
+    >>> rep.consistent, rep.almost_consistent, round(rep.R, 4)
+    (0.5, 0.75, 0.8111)
+    """
+    x = np.asarray(rejected)
+    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 2:
+        raise ValueError(f"`rejected` must have shape (n_datasets >= 1, n_repeats >= 2); got "
+                         f"{x.shape}.")
+    x = x.astype(bool)
+    n_sets, m = x.shape
+    k = x.sum(axis=1)
+    minority = np.minimum(k, m - k)
+    cons = float(np.mean(minority == 0))
+    almost = float(np.mean(minority <= 1))
+    r = replicability_R(k, m)
+
+    def se(p):
+        return float(np.sqrt(p * (1 - p) / n_sets))
+    r_se = float(r.std(ddof=1) / np.sqrt(n_sets)) if n_sets > 1 else float("nan")
+    return Replicability(cons, almost, float(r.mean()), se(cons), se(almost), r_se, n_sets, m)

@@ -1,0 +1,62 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from calibsim.measures import rejection_rate, replicability, replicability_R
+
+
+def test_rejection_rate_matches_binomtest(rng):
+    p = rng.random(500)
+    r = rejection_rate(p, 0.1)
+    k = int(np.sum(p <= 0.1))
+    ci = stats.binomtest(k, 500).proportion_ci(method="exact")
+    assert r.n_rejected == k and r.rate == k / 500
+    assert (r.ci_low, r.ci_high) == pytest.approx((ci.low, ci.high))
+    assert r.mc_se == pytest.approx(np.sqrt(r.rate * (1 - r.rate) / 500))
+
+
+def test_rejection_rate_type1_within_mc_error(rng):
+    # uniform p-values under H0: the rejection rate is alpha within 4 MC standard errors
+    n, alpha = 20_000, 0.05
+    r = rejection_rate(rng.random(n), alpha)
+    assert abs(r.rate - alpha) < 4 * np.sqrt(alpha * (1 - alpha) / n)
+
+
+@pytest.mark.parametrize("k, expected", [(0, 1.0), (10, 1.0), (1, 72 / 90), (9, 72 / 90),
+                                         (5, 40 / 90), (3, (6 + 42) / 90)])
+def test_R_hand_worked(k, expected):
+    # R(k, n) = [k(k-1) + (n-k)(n-k-1)] / [n(n-1)], n = 10 (Bouckaert & Frank 2004)
+    assert replicability_R(k, 10) == pytest.approx(expected)
+
+
+def test_R_is_pairwise_agreement_probability(rng):
+    # R(k, n) is the chance that two distinct repetitions agree: check by enumeration
+    for k in range(0, 7):
+        outcomes = np.array([1] * k + [0] * (6 - k))
+        agree = [outcomes[i] == outcomes[j] for i in range(6) for j in range(6) if i != j]
+        assert replicability_R(k, 6) == pytest.approx(np.mean(agree))
+
+
+def test_replicability_hand_worked_counts():
+    rejected = np.array([[1] * 10, [0] * 10, [1] * 9 + [0], [0] * 9 + [1], [1] * 5 + [0] * 5],
+                        dtype=bool)
+    rep = replicability(rejected)
+    assert rep.consistent == pytest.approx(2 / 5)
+    assert rep.almost_consistent == pytest.approx(4 / 5)
+    r = np.array([1, 1, 0.8, 0.8, 40 / 90])
+    assert rep.R == pytest.approx(r.mean())
+    assert rep.R_se == pytest.approx(r.std(ddof=1) / np.sqrt(5))
+    assert rep.consistent_se == pytest.approx(np.sqrt(0.4 * 0.6 / 5))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: rejection_rate([], 0.05), "`pvalue` must be a non-empty 1-D array"),
+    (lambda: rejection_rate([0.1, np.nan], 0.05), r"`pvalue` must hold p-values in \[0, 1\]"),
+    (lambda: rejection_rate([0.1], 1.5), r"`alpha` must lie in \(0, 1\)"),
+    (lambda: replicability_R(11, 10), "`k` must hold integers in 0..10"),
+    (lambda: replicability_R(1, 1), "`n` must be an integer >= 2"),
+    (lambda: replicability([[True]]), r"`rejected` must have shape"),
+])
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
