@@ -61,6 +61,7 @@ class BlockSpec:
     subsampling: RandomSubsampling | None
     start: int
     stop: int
+    cv5x2_repeats: int = 0
 
     @property
     def key(self) -> str:
@@ -101,6 +102,9 @@ class CalibrationStudy:
         Data sets per Dask task (results do not depend on it).
     results_dir, figures_dir, tables_dir : pathlib.Path
         Output folders, relative to the working directory unless absolute.
+    cv5x2_repeats : int
+        Independent 5 x 2 stratified cv experiments per data set (0: none), for
+        the 5x2cv tests and their replicability.
     """
 
     name: str
@@ -120,9 +124,11 @@ class CalibrationStudy:
     results_dir: Path = field(default=Path("results"))
     figures_dir: Path = field(default=Path("figures"))
     tables_dir: Path = field(default=Path("figures"))
+    cv5x2_repeats: int = 0
 
     def __post_init__(self):
         check_int("n_datasets", self.n_datasets, min_value=1)
+        check_int("cv5x2_repeats", self.cv5x2_repeats, min_value=0)
         check_int("seed", self.seed, min_value=0)
         check_int("block_size", self.block_size, min_value=1)
         check_int("df_min", self.df_min, min_value=1)
@@ -156,11 +162,13 @@ class CalibrationStudy:
         data = {"seed": self.seed, "source": self.source.identity, "learners": self.learners,
                 "cv": asdict(self.cv),
                 "subsampling": None if self.subsampling is None else asdict(self.subsampling)}
+        if self.cv5x2_repeats:          # only when used, so older fingerprints stay valid
+            data["cv5x2_repeats"] = self.cv5x2_repeats
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def block(self, start: int, stop: int) -> BlockSpec:
         return BlockSpec(self.seed, self.source, tuple(self.learners), self.cv,
-                         self.subsampling, start, stop)
+                         self.subsampling, start, stop, self.cv5x2_repeats)
 
     def blocks(self, indices=None) -> list[BlockSpec]:
         """Cut ``indices`` (default: all data sets) into runs of ``block_size``."""
@@ -274,7 +282,11 @@ def run_block(spec: BlockSpec) -> dict:
         correct counts of learners a and b and the test-fold sizes;
         ``c45_size`` (m, r, k): nodes of the C4.5 tree per fold (-1 if neither
         learner is C4.5); and, with subsampling, ``sub_correct`` (m, 2, n) and
-        ``sub_n_test`` (m, n). Counts are int16 (folds hold < 32768 instances).
+        ``sub_n_test`` (m, n); with ``cv5x2_repeats`` g > 0, ``cv5x2_correct``
+        (m, 2, g, 5, 2) and ``cv5x2_n_test`` (m, g, 5, 2): g independent 5 x 2
+        stratified cv experiments (runs 5i..5i+4 of the "cv5x2" stream, so the
+        first is the one of :mod:`calibsim.null_learners`). Counts are int16
+        (folds hold < 32768 instances).
     """
     key = source_key(spec.source.identity)
     m = spec.stop - spec.start
@@ -287,6 +299,11 @@ def run_block(spec: BlockSpec) -> dict:
         s = spec.subsampling.n_runs
         out["sub_correct"] = np.empty((m, 2, s), np.int16)
         out["sub_n_test"] = np.empty((m, s), np.int16)
+    g = spec.cv5x2_repeats
+    if g:
+        out["cv5x2_correct"] = np.empty((m, 2, g, 5, 2), np.int16)
+        out["cv5x2_n_test"] = np.empty((m, g, 5, 2), np.int16)
+        cv5x2 = RepeatedStratifiedKFold(n_folds=2, n_runs=5 * g)
     c45 = [i for i, name in enumerate(spec.learners) if name == "c45"]
     for row, index in enumerate(range(spec.start, spec.stop)):
         seeds = dataset_seeds(spec.seed, key, index)
@@ -302,6 +319,10 @@ def run_block(spec: BlockSpec) -> dict:
             sub = score_splits(X, y, spec.subsampling.test_masks(y, seeds["subsampling"]), **kw)
             out["sub_correct"][row] = sub.correct
             out["sub_n_test"][row] = sub.n_test
+        if g:
+            res = score_splits(X, y, cv5x2.test_masks(y, seeds["cv5x2"]), **kw)
+            out["cv5x2_correct"][row] = res.correct.reshape(2, g, 5, 2)
+            out["cv5x2_n_test"][row] = res.n_test.reshape(g, 5, 2)
     return out
 
 
@@ -317,6 +338,8 @@ class StudyScores:
     c45_size: np.ndarray
     sub_correct: np.ndarray | None = None
     sub_n_test: np.ndarray | None = None
+    cv5x2_correct: np.ndarray | None = None
+    cv5x2_n_test: np.ndarray | None = None
 
     def cv_difference(self, n_runs: int) -> np.ndarray:
         """x_ij = acc(a) - acc(b) of the first ``n_runs`` runs, (N, n_runs, k)."""
@@ -329,6 +352,13 @@ class StudyScores:
             raise ValueError("this study has no subsampling scores.")
         c = self.sub_correct[:, :, :n_runs].astype(np.float64)
         return (c[:, 0] - c[:, 1]) / self.sub_n_test[:, :n_runs]
+
+    def cv5x2_difference(self) -> np.ndarray:
+        """Differences of the 5 x 2 cv experiments, shape (N, repeats, 5, 2)."""
+        if self.cv5x2_correct is None:
+            raise ValueError("this study has no 5 x 2 cv scores (set `cv5x2_repeats`).")
+        c = self.cv5x2_correct.astype(np.float64)
+        return (c[:, 0] - c[:, 1]) / self.cv5x2_n_test
 
 
 def _blocks_dir(study: CalibrationStudy) -> Path:
@@ -420,13 +450,16 @@ def load_scores(study: CalibrationStudy) -> StudyScores:
     parts = [dict(np.load(p)) for p in paths]
     index = np.concatenate([p["index"] for p in parts]) if parts else np.empty(0, np.int64)
     uniq, first = np.unique(index, return_index=True)
+    keep = uniq < study.n_datasets        # a larger earlier run of the same study may exist
+    uniq, first = uniq[keep], first[keep]
     if not np.array_equal(uniq, np.arange(study.n_datasets)):
         missing = study.n_datasets - np.isin(np.arange(study.n_datasets), uniq).sum()
         raise FileNotFoundError(f"{missing} of {study.n_datasets} data sets of study "
                                 f"{study.name!r} have no saved scores in "
                                 f"{_blocks_dir(study)}; run the study first.")
     arrays = {}
-    for name in ("cv_correct", "cv_n_test", "c45_size", "sub_correct", "sub_n_test"):
+    for name in ("cv_correct", "cv_n_test", "c45_size", "sub_correct", "sub_n_test",
+                 "cv5x2_correct", "cv5x2_n_test"):
         if name in parts[0]:
             arrays[name] = np.concatenate([p[name] for p in parts])[first]
     return StudyScores(**arrays)

@@ -166,3 +166,20 @@ def test_null_differences_bad_runs():
     from calibsim.study import null_differences
     with pytest.raises(ValueError, match="`n_runs` must be an integer >= 1; got 0"):
         null_differences(2, n_runs=0)
+
+
+def test_fewer_datasets_reuse_a_larger_saved_run(small):
+    full = run_study(small, n_workers=0)
+    fewer = load_scores(replace(small, n_datasets=3))
+    assert np.array_equal(fewer.cv_correct, full.cv_correct[:3])
+
+
+def test_cv5x2_repeats_are_independent_5x2_experiments(small):
+    study = replace(small, cv5x2_repeats=3, results_dir=small.results_dir.parent / "x52")
+    scores = run_study(study, n_workers=0)
+    assert scores.cv5x2_correct.shape == (6, 2, 3, 5, 2)
+    assert np.all(scores.cv5x2_n_test.sum(axis=-1) == 40)          # each run tests all 40
+    x = scores.cv5x2_difference()
+    assert x.shape == (6, 3, 5, 2) and not np.array_equal(x[:, 0], x[:, 1])
+    # the cv5x2 fingerprint differs, the others keep theirs
+    assert study.fingerprint != small.fingerprint
