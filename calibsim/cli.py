@@ -145,13 +145,17 @@ def _cmd_run(args):
         for path in paths.values():
             print(f"wrote {path}")
         return 0
-    if kind == "null_learners":          # Dietterich's tests with real learners: null_learners
-        from .null_learners import run_study_file as run_null_learners
+    other = {"null_learners": "null_learners",        # Dietterich's tests, real learners
+             "bouckaert2003_table": "bouckaert2003",  # Bouckaert (2003) Tables 2, 4-7, Figure 4
+             "ban_accuracy": "ban_search"}            # Bouckaert (2003) Table 3
+    if kind in other:
+        import importlib
+        run_file = importlib.import_module(f".{other[kind]}", __package__).run_study_file
         update, close = _progress_bar(not args.no_progress, args.study.stem)
         try:
-            paths = run_null_learners(args.study, outputs=args.outputs,
-                                      n_datasets=args.n_datasets, scheduler=args.scheduler,
-                                      n_workers=args.workers, progress=update)
+            paths = run_file(args.study, outputs=args.outputs,
+                             n_datasets=args.n_datasets, scheduler=args.scheduler,
+                             n_workers=args.workers, progress=update)
         finally:
             close()
         for path in paths.values():

@@ -7,18 +7,19 @@ the number of workers or on the order in which cells finish.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import Callable, Sequence
 
-__all__ = ["map_cells"]
+__all__ = ["map_cells", "dask_client"]
 
 logger = logging.getLogger(__name__)
 
 
 def map_cells(func: Callable, specs: Sequence, *, scheduler: str | None = None,
               n_workers: int | None = None, processes: bool = True,
-              on_result: Callable | None = None) -> None:
+              on_result: Callable | None = None, client=None) -> None:
     """Run ``func(spec)`` for every spec on Dask and hand each result over.
 
     Parameters
@@ -40,18 +41,24 @@ def map_cells(func: Callable, specs: Sequence, *, scheduler: str | None = None,
         Called in this process as ``on_result(spec, result)`` when a cell
         finishes, in completion order, e.g. to save it at once so an
         interrupted study resumes from what it saved.
+    client : distributed.Client, optional
+        An open client to reuse (a study with several collections starts its
+        cluster once); ``scheduler`` and ``n_workers`` are then ignored.
 
     Raises
     ------
     ValueError
         If ``n_workers`` < 0 or two specs share a key.
     """
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster
 
     keys = [spec.key for spec in specs]
     if len(set(keys)) != len(keys):
         raise ValueError("`specs` must have unique `key` attributes; got duplicates.")
     if not specs:
+        return
+    if client is not None:
+        _run(client, func, specs, keys, on_result)
         return
     if scheduler is None and n_workers == 0:
         for spec in specs:
@@ -69,13 +76,41 @@ def map_cells(func: Callable, specs: Sequence, *, scheduler: str | None = None,
         cluster = None
     client = Client(cluster if cluster is not None else scheduler)
     try:
-        by_key = dict(zip(keys, specs))
-        futures = client.map(func, list(specs), key=keys, pure=False)
-        for future in as_completed(futures):
-            result = future.result()
-            if on_result is not None:
-                on_result(by_key[future.key], result)
-            future.release()
+        _run(client, func, specs, keys, on_result)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _run(client, func, specs, keys, on_result):
+    from distributed import as_completed
+    by_key = dict(zip(keys, specs))
+    futures = client.map(func, list(specs), key=keys, pure=False)
+    for future in as_completed(futures):
+        result = future.result()
+        if on_result is not None:
+            on_result(by_key[future.key], result)
+        future.release()
+
+
+@contextlib.contextmanager
+def dask_client(*, scheduler: str | None = None, n_workers: int | None = None):
+    """A client for several :func:`map_cells` calls: yields None when ``n_workers == 0``.
+
+    Starts (and finally stops) a local cluster of ``n_workers`` single-thread
+    processes (default: all cores), or connects to ``scheduler``.
+    """
+    if scheduler is None and n_workers == 0:
+        yield None
+        return
+    from distributed import Client, LocalCluster
+    cluster = None if scheduler is not None else LocalCluster(
+        n_workers=os.cpu_count() if n_workers is None else n_workers, threads_per_worker=1,
+        processes=True, dashboard_address=None)
+    client = Client(cluster if cluster is not None else scheduler)
+    try:
+        yield client
     finally:
         client.close()
         if cluster is not None:

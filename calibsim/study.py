@@ -393,7 +393,7 @@ def _done_indices(study: CalibrationStudy) -> np.ndarray:
 
 def run_study(study: CalibrationStudy, *, scheduler: str | None = None,
               n_workers: int | None = None, processes: bool = True,
-              progress=None) -> StudyScores:
+              progress=None, client=None) -> StudyScores:
     """Compute (or resume) every block of ``study`` on Dask and return the scores.
 
     Finished blocks are saved to ``study.results_dir/blocks`` as they arrive;
@@ -411,6 +411,8 @@ def run_study(study: CalibrationStudy, *, scheduler: str | None = None,
         Local workers as processes or threads.
     progress : callable, optional
         ``progress(n_datasets_done, n_datasets_total)`` after each block.
+    client : distributed.Client, optional
+        An open Dask client to reuse (see :func:`calibsim.distributed.dask_client`).
 
     Returns
     -------
@@ -434,7 +436,7 @@ def run_study(study: CalibrationStudy, *, scheduler: str | None = None,
     if specs:
         logger.info("running %d blocks (%d data sets) of %s", len(specs), len(todo), study.name)
         map_cells(run_block, specs, scheduler=scheduler, n_workers=n_workers,
-                  processes=processes, on_result=on_result)
+                  processes=processes, on_result=on_result, client=client)
     return load_scores(study)
 
 
