@@ -71,7 +71,7 @@ def map_cells(func: Callable, specs: Sequence, *, scheduler: str | None = None,
         if n_workers < 0:
             raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=None)
+                               dashboard_address=":0")  # any free port: never clash on 8787
     else:
         cluster = None
     client = Client(cluster if cluster is not None else scheduler)
@@ -107,7 +107,7 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None):
     from distributed import Client, LocalCluster
     cluster = None if scheduler is not None else LocalCluster(
         n_workers=os.cpu_count() if n_workers is None else n_workers, threads_per_worker=1,
-        processes=True, dashboard_address=None)
+        processes=True, dashboard_address=":0")  # any free port: never clash on 8787
     client = Client(cluster if cluster is not None else scheduler)
     try:
         yield client
