@@ -13,12 +13,15 @@ import tempfile
 import numba as nb
 import numpy as np
 
-from .learners import _kernels_c45, _kernels_nb
+from .learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
 from .learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size
+from .learners._kernels_ib1 import _ib1_predict
 from .learners._kernels_nb import _nb_fit, _nb_predict
+from .learners._kernels_tan import _tan_fit, _tan_predict
+from .learners._kernels_vp import _vp_fit, _vp_predict
 
 #: Learner identifiers understood by the kernel.
-LEARNER_IDS = {"naive_bayes": 0, "c45": 1}
+LEARNER_IDS = {"naive_bayes": 0, "c45": 1, "ib1": 2, "tan": 3, "voted_perceptron": 4}
 
 
 @nb.njit(cache=True, nogil=True)
@@ -42,6 +45,14 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     y_tr = np.empty(n, dtype=np.int64)
     y_te = np.empty(n, dtype=np.int64)
     i_te = np.empty(n, dtype=np.int64)           # instance index of each test row
+    # IB1 takes float64 data: the codes as floats, allocated only when IB1 runs
+    need_f8 = False
+    for l in range(n_learners):
+        if learner_ids[l] == 2:
+            need_f8 = True
+    X_trf = np.empty((n if need_f8 else 0, a), dtype=np.float64)
+    X_tef = np.empty((n if need_f8 else 0, a), dtype=np.float64)
+    numeric = np.zeros(a, dtype=np.bool_)
     for s in range(n_splits):
         n_tr = 0
         n_te = 0
@@ -62,15 +73,34 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
         Xtr = X_tr[:n_tr]
         ytr = y_tr[:n_tr]
         Xte = X_te[:n_te]
+        if need_f8:
+            for i in range(n_tr):
+                for j in range(a):
+                    X_trf[i, j] = X_tr[i, j]
+            for i in range(n_te):
+                for j in range(a):
+                    X_tef[i, j] = X_te[i, j]
         for l in range(n_learners):
-            if learner_ids[l] == 0:
+            lid = learner_ids[l]
+            if lid == 0:
                 model = _nb_fit(Xtr, ytr, n_values, n_classes)
                 pred = _nb_predict(model, Xte)
                 model_size[l, s] = 0
-            else:
+            elif lid == 1:
                 tree = _c45_fit(Xtr, ytr, n_values, n_classes, c45_confidence, c45_min_obj)
                 pred = _c45_predict(tree, Xte)
                 model_size[l, s] = _c45_size(tree)[0]
+            elif lid == 2:
+                pred = _ib1_predict(X_trf[:n_tr], ytr, numeric, X_tef[:n_te])
+                model_size[l, s] = 0
+            elif lid == 3:
+                tan = _tan_fit(Xtr, ytr, n_values, n_classes)
+                pred = _tan_predict(tan, n_values, Xte)
+                model_size[l, s] = 0
+            else:
+                vp = _vp_fit(Xtr, ytr, n_values, 1, 10000, 1)
+                pred = _vp_predict(vp, Xte)
+                model_size[l, s] = vp[0].shape[0]
             c = 0
             if record:
                 for t in range(n_te):
@@ -120,7 +150,9 @@ def _flush_cache_if_kernels_changed():
 
     ``cache=True`` keys a function's cache on the source of its own file only:
     the learner kernels are compiled into the kernels of :data:`_CACHED_KERNELS`,
-    so after an edit of ``_kernels_c45.py`` or ``_kernels_nb.py`` they would
+    so after an edit of a learner kernel module (``_kernels_c45.py``,
+    ``_kernels_nb.py``, ``_kernels_ib1.py``, ``_kernels_tan.py``,
+    ``_kernels_vp.py``) they would
     keep loading machine code built from the old kernels. A hash of those
     files, stored beside the cache, tells when to flush the cache indexes
     (numba then recompiles on the first call and saves afresh).
@@ -130,7 +162,7 @@ def _flush_cache_if_kernels_changed():
     if cache_path is None:
         return
     digest = hashlib.sha256()
-    for module in (_kernels_c45, _kernels_nb):
+    for module in (_kernels_c45, _kernels_nb, _kernels_ib1, _kernels_tan, _kernels_vp):
         with open(module.__file__, "rb") as f:
             digest.update(f.read())
     stamp = digest.hexdigest()

@@ -15,9 +15,12 @@ from ._validation import check_int
 
 __all__ = ["LEARNERS", "SplitScores", "score_splits"]
 
-#: Learners the evaluation kernel runs, by name: Weka 3.6 ``NaiveBayes`` and
-#: ``J48`` with their default options (see :mod:`calibsim.learners`).
-LEARNERS = ("naive_bayes", "c45")
+#: Learners the evaluation kernel runs, by name: Weka 3.6 ``NaiveBayes``,
+#: ``J48``, ``IB1``, ``BayesNet`` with the ``TAN`` search and
+#: ``VotedPerceptron``, with their default options (see :mod:`calibsim.learners`:
+#: ``NaiveBayes``, ``C45``, ``IB1``, ``TAN``, ``VotedPerceptron``). The voted
+#: perceptron needs a binary class.
+LEARNERS = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron")
 
 
 @dataclass(frozen=True)
@@ -33,8 +36,9 @@ class SplitScores:
     n_test : ndarray of shape split_shape, int64
         Test-set size of every split.
     model_size : ndarray of shape (n_learners, *split_shape), int64
-        Number of nodes of the C4.5 tree (Weka's "Size of the tree"); 0 for
-        naive Bayes.
+        Number of nodes of the C4.5 tree (Weka's "Size of the tree"), number
+        of mistakes in training (perceptrons after the first) of the voted
+        perceptron; 0 for naive Bayes, IB1 and TAN.
     correctness : ndarray of shape (n_learners, *split_shape, n), bool, or None
         Only with ``score_splits(..., return_correctness=True)``: True where
         instance i is in the split's test set and the learner classified it
@@ -106,8 +110,8 @@ class SplitScores:
         return n00, n01, n10, n11
 
 
-def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classes=None,
-                 c45_confidence: float = 0.25, c45_min_obj: int = 2,
+def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=None,
+                 n_classes=None, c45_confidence: float = 0.25, c45_min_obj: int = 2,
                  return_correctness: bool = False) -> SplitScores:
     """Train and test each learner on every split given by ``test_masks``.
 
@@ -122,7 +126,8 @@ def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classe
         For example ``RepeatedStratifiedKFold.test_masks`` gives
         ``(n_runs, n_folds, n)``.
     learners : sequence of str, default ("naive_bayes", "c45")
-        Names from :data:`LEARNERS`.
+        Names from :data:`LEARNERS`; ``"voted_perceptron"`` needs
+        ``n_classes == 2``.
     n_values : array_like of shape (a,), optional
         Number of values of each attribute; by default ``X.max(axis=0) + 1``.
     n_classes : int, optional
@@ -179,6 +184,9 @@ def score_splits(X, y, test_masks, *, learners=LEARNERS, n_values=None, n_classe
     if unknown or len(learners) == 0:
         raise ValueError(f"`learners` must be a non-empty sequence of names from "
                          f"{list(LEARNER_IDS)}; got {list(learners)!r}.")
+    if "voted_perceptron" in learners and n_classes != 2:
+        raise ValueError(f"`learners` holds 'voted_perceptron', which needs a binary class; "
+                         f"got `n_classes` = {n_classes}.")
     masks = np.asarray(test_masks, dtype=bool)
     if masks.ndim < 1 or masks.shape[-1] != X.shape[0]:
         raise ValueError(f"`test_masks` must have shape (..., {X.shape[0]}); got {masks.shape}.")

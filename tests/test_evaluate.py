@@ -120,3 +120,55 @@ def test_single_learner_and_flat_masks(data):
     assert isinstance(res, SplitScores)
     assert res.correctness.shape == (1, 120) and res.correct.shape == (1,)
     assert res.correctness.sum() == res.correct[0]
+
+
+# --------------------------------------------------------------------------
+# IB1, TAN and the voted perceptron in the engine
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ib1", "tan", "voted_perceptron"])
+def test_new_learner_ids_match_the_estimators(data, name):
+    from calibsim.learners import IB1, TAN, VotedPerceptron
+    make = {"ib1": IB1, "tan": TAN, "voted_perceptron": VotedPerceptron}[name]
+    X, y, n_values = data
+    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=3)
+    res = score_splits(X, y, masks, learners=("naive_bayes", name), n_values=n_values,
+                       return_correctness=True)
+    for r in range(2):
+        for f in range(5):
+            te = masks[r, f]
+            est = make().fit(X[~te], y[~te], **({} if name == "ib1" else
+                                                {"n_values": n_values}))
+            right = est.predict(X[te]) == y[te]
+            assert res.correct[1, r, f] == right.sum()
+            assert_array_equal(res.correctness[1, r, f, te], right)
+            size = est.n_perceptrons_ if name == "voted_perceptron" else 0
+            assert res.model_size[1, r, f] == size
+
+
+def test_new_learner_ids_leave_nb_and_c45_unchanged(data):
+    X, y, n_values = data
+    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=2).test_masks(y, rng=4)
+    base = score_splits(X, y, masks, n_values=n_values)
+    every = score_splits(X, y, masks, n_values=n_values,
+                         learners=("tan", "naive_bayes", "ib1", "c45", "voted_perceptron"))
+    assert_array_equal(every.correct[[1, 3]], base.correct)
+    assert_array_equal(every.model_size[[1, 3]], base.model_size)
+
+
+def test_all_pairs_on_table7_null_data():
+    # Table 7 of Bouckaert (2003): 300 x 10 binary null data, 10 x 10 cv.
+    from calibsim.evaluate import LEARNERS
+    X, y = NullSource().sample(rng=5)
+    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=10).test_masks(y, rng=6)
+    res = score_splits(X, y, masks, learners=LEARNERS)
+    assert res.correct.shape == (5, 10, 10)
+    acc = res.accuracy.mean(axis=(1, 2))
+    assert np.all((acc > 0.35) & (acc < 0.65))        # no learner beats chance by much
+
+
+def test_voted_perceptron_needs_binary_class(data):
+    X, y, n_values = data
+    masks = Holdout().test_masks(y, rng=1)
+    with pytest.raises(ValueError, match="'voted_perceptron', which needs a binary class"):
+        score_splits(X, y, masks, learners=("voted_perceptron",), n_classes=3)
