@@ -1,0 +1,505 @@
+"""Random Bayesian-network (BAN) data sources of Bouckaert (2003), Section 5.2.
+
+Bouckaert measured power and replicability on data drawn from four randomly
+generated Bayesian networks over a binary class and binary attributes: Set 1
+with no arrows at all (the calibration data) and Sets 2-4 "starting with a naive
+Bayes model and adding arrows while guaranteeing acyclicity" (Bouckaert & Frank
+2004, §4.4). How many arrows he added and how he drew the conditional
+probability tables (CPTs) is not published; :func:`random_ban` documents the
+choices made here.
+
+Networks are held as pgmpy ``DiscreteBayesianNetwork`` models and stored as BIF
+files (:func:`read_network`, :func:`write_network`). Sampling does not use
+pgmpy's samplers (they reseed numpy's global generator): :class:`BANSource`
+compiles the CPTs once into flat arrays and a numba kernel draws instances by
+forward sampling from uniforms drawn in Python from the caller's generator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import numbers
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from .._validation import check_int, check_probability
+from ._kernels_ban import _forward_sample
+
+__all__ = ["BANSource", "random_ban", "null_ban", "read_network", "write_network"]
+
+#: Name of the class variable in the networks written here.
+CLASS = "class"
+
+
+def _pgmpy():
+    """Import the pgmpy pieces used here, silencing pgmpy's own deprecation warnings.
+
+    pgmpy 1.1 warns on import of some submodules (``FutureWarning`` about its
+    own reorganisation); the test suite turns warnings into errors.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pgmpy.factors.discrete import TabularCPD
+        from pgmpy.models import DiscreteBayesianNetwork
+        from pgmpy.readwrite import BIFReader, BIFWriter
+    return DiscreteBayesianNetwork, TabularCPD, BIFReader, BIFWriter
+
+
+def _natural_key(name: str):
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def _attribute_names(n_attributes: int) -> list[str]:
+    return [f"a{j}" for j in range(n_attributes)]
+
+
+# ----------------------------------------------------------------------------------------
+# random networks
+
+
+def _max_arcs(n_attributes: int, max_parents: int) -> int:
+    """Most attribute -> attribute arcs a DAG can hold with <= max_parents per node."""
+    return sum(min(j, max_parents) for j in range(n_attributes))
+
+
+def random_ban(rng=None, *, n_attributes: int = 10, n_arcs: int = 0, max_parents: int = 2,
+               concentration: float = 1.0, class_prior: float = 0.5, class_arcs: bool = True,
+               decimals: int = 3):
+    """Draw a random BAN over a binary class and binary attributes.
+
+    Structure: the class is a root with an arc to every attribute (a naive Bayes
+    model; no class arcs with ``class_arcs=False``), plus ``n_arcs`` arcs among
+    the attributes. To keep the graph acyclic the attributes are put in a random
+    order and an arc may only go from an earlier to a later attribute; the
+    candidate arcs are visited in random order and each is kept unless its head
+    already has ``max_parents`` attribute parents, until ``n_arcs`` are kept.
+
+    CPTs: the class has ``P(class = 1) = class_prior``. For every attribute and
+    every configuration of its parents, ``P(attribute = 1 | parents)`` is drawn
+    from Beta(``concentration``, ``concentration``) and rounded to a multiple of
+    ``10**-decimals`` in ``[10**-decimals, 1 - 10**-decimals]``.
+    ``concentration = 1`` is Uniform(0, 1), the choice of Weka's
+    ``BayesNetGenerator`` (written by Bouckaert), which cuts [0, 1000) at a
+    uniform integer for a binary node; smaller values give sharper
+    (near-deterministic) tables, larger values flatter ones.
+
+    Parameters
+    ----------
+    rng : None, int, SeedSequence or Generator
+        Source of randomness. Draws, in order: the attribute order (a
+        permutation of ``n_attributes``), the visiting order of the candidate
+        arcs (a permutation of ``n_attributes * (n_attributes - 1) / 2``), and
+        the Beta variates of the attributes ``a0, a1, ...`` in turn, each
+        attribute's parent configurations in pgmpy's order (parents: the class
+        first, then attribute parents by index; the last parent varies fastest).
+    n_attributes : int, default 10
+        Number of binary attributes ``a0 .. a{n-1}`` (>= 1).
+    n_arcs : int, default 0
+        Arcs among attributes (0 .. the most that ``max_parents`` allows).
+    max_parents : int, default 2
+        Most attribute parents per attribute (besides the class; >= 0).
+    concentration : float, default 1.0
+        Beta parameter of the CPT entries (> 0); 1 is Uniform(0, 1).
+    class_prior : float, default 0.5
+        P(class = 1), in (0, 1).
+    class_arcs : bool, default True
+        Whether the class is a parent of every attribute. ``False`` with
+        ``n_arcs = 0`` gives Bouckaert's Set 1 (see :func:`null_ban`).
+    decimals : int, default 3
+        CPT entries are multiples of ``10**-decimals`` (1 .. 12), so the BIF
+        text holds them exactly.
+
+    Returns
+    -------
+    pgmpy.models.DiscreteBayesianNetwork
+        Nodes ``"class"`` and ``"a0" ..``, states ``"0"``, ``"1"`` (code 0 and
+        1), checked with ``check_model``.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range, e.g. ``n_arcs`` above what
+        ``max_parents`` allows.
+    TypeError
+        If an integer parameter is not an integer.
+
+    Examples
+    --------
+    >>> model = random_ban(0, n_attributes=4, n_arcs=2)
+    >>> sorted(model.nodes(), key=str)
+    ['a0', 'a1', 'a2', 'a3', 'class']
+    >>> sum(1 for u, v in model.edges() if u != "class")
+    2
+    """
+    n_attributes = check_int("n_attributes", n_attributes, min_value=1)
+    max_parents = check_int("max_parents", max_parents, min_value=0)
+    limit = _max_arcs(n_attributes, max_parents)
+    n_arcs = check_int("n_arcs", n_arcs, min_value=0)
+    if n_arcs > limit:
+        raise ValueError(f"`n_arcs` must be <= {limit} for {n_attributes} attributes with "
+                         f"`max_parents` = {max_parents}; got {n_arcs}.")
+    if (isinstance(concentration, bool) or not isinstance(concentration, numbers.Real)
+            or not np.isfinite(concentration) or concentration <= 0):
+        raise ValueError(f"`concentration` must be a finite number > 0; got {concentration!r}.")
+    class_prior = check_probability("class_prior", class_prior)
+    decimals = check_int("decimals", decimals, min_value=1, max_value=12)
+    if not isinstance(class_arcs, (bool, np.bool_)):
+        raise TypeError(f"`class_arcs` must be a bool; got {class_arcs!r}.")
+    rng = np.random.default_rng(rng)
+
+    names = _attribute_names(n_attributes)
+    order = rng.permutation(n_attributes)
+    pairs = [(order[i], order[j]) for i in range(n_attributes) for j in range(i + 1, n_attributes)]
+    visit = rng.permutation(len(pairs)) if pairs else np.empty(0, np.int64)
+    parents = [[] for _ in range(n_attributes)]
+    kept = 0
+    for idx in visit:
+        if kept == n_arcs:
+            break
+        tail, head = pairs[idx]
+        if len(parents[head]) < max_parents:
+            parents[head].append(int(tail))
+            kept += 1
+    scale = 10 ** decimals
+    tables = []
+    for j in range(n_attributes):
+        evidence = ([CLASS] if class_arcs else []) + [names[p] for p in sorted(parents[j])]
+        k = np.rint(rng.beta(concentration, concentration, 2 ** len(evidence)) * scale)
+        k = np.clip(k, 1, scale - 1)
+        tables.append((names[j], evidence, np.vstack([(scale - k) / scale, k / scale])))
+    prior = round(class_prior, 12)
+    return _build_model([(CLASS, [], np.array([[1 - prior], [prior]]))] + tables)
+
+
+def null_ban(rng=None, *, n_attributes: int = 10, class_prior: float = 0.5, decimals: int = 3):
+    """Bouckaert's Set 1: attributes independent of each other and of the class.
+
+    No arcs at all; ``P(attribute = 1)`` ~ Uniform(0, 1) per attribute
+    (rounded as in :func:`random_ban`), the "various different probabilities"
+    of Bouckaert (2003, §4) drawn as :class:`~calibsim.sources.NullSource` does.
+    Equivalent to ``random_ban(rng, n_arcs=0, class_arcs=False, concentration=1)``.
+
+    Examples
+    --------
+    >>> model = null_ban(0, n_attributes=3)
+    >>> list(model.edges())
+    []
+    """
+    return random_ban(rng, n_attributes=n_attributes, n_arcs=0, max_parents=0,
+                      concentration=1.0, class_prior=class_prior, class_arcs=False,
+                      decimals=decimals)
+
+
+def _build_model(tables):
+    """[(name, [parent names], values (card, n_configs))] of binary nodes -> checked model."""
+    DiscreteBayesianNetwork, TabularCPD, _, _ = _pgmpy()
+    model = DiscreteBayesianNetwork()
+    model.add_nodes_from([name for name, _, _ in tables])
+    model.add_edges_from([(p, name) for name, evidence, _ in tables for p in evidence])
+    states = {name: ["0", "1"] for name, _, _ in tables}
+    cpds = []
+    for name, evidence, values in tables:
+        cpds.append(TabularCPD(name, 2, values, evidence=evidence or None,
+                               evidence_card=[2] * len(evidence) or None,
+                               state_names={v: states[v] for v in [name, *evidence]}))
+    model.add_cpds(*cpds)
+    model.check_model()
+    return model
+
+
+# ----------------------------------------------------------------------------------------
+# files
+
+
+def read_network(path):
+    """Read a Bayesian network from a BIF file and validate it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A BIF file (as written by :func:`write_network` or pgmpy's ``BIFWriter``).
+
+    Returns
+    -------
+    pgmpy.models.DiscreteBayesianNetwork
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file does not exist.
+    ValueError
+        If the file does not parse as BIF (pgmpy's parser errors are wrapped,
+        and a file whose ``variable`` / ``probability`` blocks pgmpy silently
+        skips is rejected too), if its arcs form a directed cycle, or if a CPT
+        is invalid (see :class:`BANSource`).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "net.bif")
+    ...     _ = write_network(random_ban(1, n_attributes=3, n_arcs=1), path)
+    ...     sorted(read_network(path).nodes())
+    ['a0', 'a1', 'a2', 'class']
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"network file {path} does not exist.")
+    text = path.read_text(encoding="utf-8")
+    _, _, BIFReader, _ = _pgmpy()
+    try:
+        model = BIFReader(string=text).get_model()
+    except Exception as exc:       # pgmpy raises pyparsing, Key/Index and Value errors
+        what = ("its arcs form a directed cycle" if "loop" in str(exc).lower()
+                else "it is not a valid BIF network")
+        raise ValueError(f"network file {path}: {what} ({type(exc).__name__}: {exc}).") from exc
+    n_var = len(re.findall(r"^\s*variable\s", text, flags=re.M))
+    n_prob = len(re.findall(r"^\s*probability\s*\(", text, flags=re.M))
+    if n_var == 0 or n_var != model.number_of_nodes() or n_prob != len(model.get_cpds()):
+        raise ValueError(f"network file {path}: it is not a valid BIF network: it declares "
+                         f"{n_var} variable(s) and {n_prob} probability block(s) but "
+                         f"{model.number_of_nodes()} variable(s) and {len(model.get_cpds())} "
+                         f"CPT(s) could be parsed.")
+    try:
+        _check_network(model)
+    except ValueError as exc:
+        raise ValueError(f"network file {path}: {exc}") from exc
+    return model
+
+
+def write_network(model, path) -> Path:
+    """Validate ``model`` and write it as a BIF file; returns the path."""
+    _check_network(model)
+    _, _, _, BIFWriter = _pgmpy()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(str(BIFWriter(model)), encoding="utf-8")
+    return path
+
+
+# ----------------------------------------------------------------------------------------
+# compiled form
+
+
+class _Compiled(NamedTuple):
+    names: tuple            # node names: attributes (natural order), then the class
+    states: tuple           # state names per node
+    parent_names: tuple     # parent names per node, in CPT order
+    tables: tuple           # CPT values per node, (card, n_configs) float64
+    order: np.ndarray       # (m,) topological order of node indices
+    card: np.ndarray        # (m,)
+    parent_ptr: np.ndarray  # (m+1,)
+    parents: np.ndarray     # (P,)
+    strides: np.ndarray     # (P,)
+    cpt_ptr: np.ndarray     # (m+1,)
+    cum: np.ndarray         # (T,) cumulative CPT rows
+    digest: str             # sha256 of names, states, parents and CPT values
+
+
+def _check_network(model) -> None:
+    DiscreteBayesianNetwork = _pgmpy()[0]
+    import networkx as nx
+    if not isinstance(model, DiscreteBayesianNetwork):
+        raise TypeError(f"`network` must be a pgmpy DiscreteBayesianNetwork or a path to a "
+                        f"BIF file; got {type(model).__name__}.")
+    if not nx.is_directed_acyclic_graph(model):
+        raise ValueError("its arcs form a directed cycle; a Bayesian network must be acyclic.")
+    missing = [v for v in model.nodes() if model.get_cpds(v) is None]
+    if missing:
+        raise ValueError(f"node(s) {sorted(missing)} have no CPT.")
+    try:
+        model.check_model()
+    except Exception as exc:
+        raise ValueError(f"invalid network ({type(exc).__name__}: {exc})") from exc
+
+
+def _compile(model, class_variable: str) -> _Compiled:
+    _check_network(model)
+    nodes = [str(v) for v in model.nodes()]
+    if class_variable not in nodes:
+        raise ValueError(f"`class_variable` {class_variable!r} is not a node of the network; "
+                         f"nodes are {sorted(nodes, key=_natural_key)}.")
+    if len(nodes) < 2:
+        raise ValueError("the network must have at least one attribute besides the class.")
+    names = tuple(sorted((v for v in nodes if v != class_variable), key=_natural_key)
+                  ) + (class_variable,)
+    index = {v: i for i, v in enumerate(names)}
+    cpds = {str(c.variable): c for c in model.get_cpds()}
+    states = tuple(tuple(str(s) for s in cpds[v].state_names[v]) for v in names)
+    card = np.array([len(s) for s in states], np.int64)
+    parent_names, tables = [], []
+    parent_ptr, parents, strides, cpt_ptr, cum = [0], [], [], [0], []
+    h = hashlib.sha256()
+    for v in names:
+        cpd = cpds[v]
+        pars = tuple(str(p) for p in cpd.variables[1:])
+        for p in pars:
+            if tuple(str(s) for s in cpd.state_names[p]) != states[index[p]]:
+                raise ValueError(f"the CPT of {v!r} orders the states of parent {p!r} as "
+                                 f"{cpd.state_names[p]}, its own CPT as {list(states[index[p]])}.")
+        values = np.asarray(cpd.get_values(), dtype=np.float64)
+        if not np.all(np.isfinite(values)) or values.min() < 0 or not np.allclose(
+                values.sum(axis=0), 1.0, rtol=0, atol=1e-9):
+            raise ValueError(f"the CPT of {v!r} must hold finite non-negative "
+                             f"probabilities whose columns sum to 1.")
+        pcard = [int(card[index[p]]) for p in pars]
+        stride = np.cumprod([1] + pcard[::-1])[:-1][::-1] if pars else []
+        parents += [index[p] for p in pars]
+        strides += [int(s) for s in stride]
+        parent_ptr.append(len(parents))
+        c = np.cumsum(values.T, axis=1)         # one row per configuration
+        c[:, -1] = 1.0
+        cum.append(c.ravel())
+        cpt_ptr.append(cpt_ptr[-1] + c.size)
+        parent_names.append(pars)
+        tables.append(values)
+        h.update(repr((v, states[index[v]], pars, values.shape)).encode())
+        h.update(np.ascontiguousarray(values, dtype="<f8").tobytes())
+    import networkx as nx
+    sub = nx.DiGraph()
+    sub.add_nodes_from(range(len(names)))
+    sub.add_edges_from((index[p], i) for i, pars in enumerate(parent_names) for p in pars)
+    order = np.array(list(nx.lexicographical_topological_sort(sub)), np.int64)
+    return _Compiled(names, states, tuple(parent_names), tuple(tables), order, card,
+                     np.array(parent_ptr, np.int64), np.array(parents, np.int64),
+                     np.array(strides, np.int64), np.array(cpt_ptr, np.int64),
+                     np.concatenate(cum).astype(np.float64), h.hexdigest())
+
+
+@dataclass(frozen=True)
+class BANSource:
+    """Data sets drawn from a discrete Bayesian network by forward sampling.
+
+    Parameters
+    ----------
+    network : pgmpy DiscreteBayesianNetwork, str or path-like
+        The network, or a BIF file read with :func:`read_network`. It is
+        compiled once into flat arrays; later changes to a model object do not
+        affect the source.
+    n_instances : int, default 300
+        Instances per data set (>= 1).
+    class_variable : str, default "class"
+        The node returned as ``y``; every other node is an attribute.
+
+    Attributes
+    ----------
+    identity : str
+        ``"ban(network=<16 hex>, class=..., n_instances=...)"``: the hex digits
+        are a SHA-256 of the node names, states, parents and CPT values, so
+        different networks never share seeds and the same network read from a
+        file or held in memory always does.
+    attributes : tuple of str
+        Attribute names in column order (natural sort: ``a2`` before ``a10``).
+    n_values : ndarray of shape (n_attributes,), int64
+        Number of states of every attribute.
+    n_classes : int
+        Number of states of the class.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``network`` is a path that does not exist.
+    ValueError
+        If the network is cyclic, has a node without a CPT, a CPT with negative
+        entries or columns not summing to 1, inconsistent state orders, or no
+        node named ``class_variable``; if ``n_instances`` < 1.
+    TypeError
+        If ``network`` is neither a model nor a path.
+
+    Notes
+    -----
+    State codes are positions in the node's state list (the BIF order); for
+    the networks written by :func:`random_ban` state ``"0"`` is code 0.
+
+    Examples
+    --------
+    >>> src = BANSource(random_ban(0, n_attributes=4, n_arcs=2), n_instances=5)
+    >>> X, y = src.sample(rng=1)
+    >>> X.shape, y.shape, X.dtype.name, src.n_classes
+    ((5, 4), (5,), 'int64', 2)
+    """
+
+    network: object = field(compare=False)
+    n_instances: int = 300
+    class_variable: str = CLASS
+    _net: _Compiled = field(init=False, repr=False, compare=False)
+    _digest: str = field(init=False, repr=False)
+
+    def __post_init__(self):
+        check_int("n_instances", self.n_instances, min_value=1)
+        if not isinstance(self.class_variable, str):
+            raise TypeError(f"`class_variable` must be a str; got {self.class_variable!r}.")
+        net = self.network
+        if isinstance(net, (str, Path)):
+            net = read_network(net)
+        net = _compile(net, self.class_variable)
+        object.__setattr__(self, "_net", net)
+        object.__setattr__(self, "_digest", net.digest)
+
+    @property
+    def identity(self) -> str:
+        """Canonical description used to key the source's random streams."""
+        return (f"ban(network={self._digest[:16]}, class={self.class_variable!r}, "
+                f"n_instances={self.n_instances})")
+
+    @property
+    def attributes(self) -> tuple:
+        return self._net.names[:-1]
+
+    @property
+    def n_values(self) -> np.ndarray:
+        return self._net.card[:-1].copy()
+
+    @property
+    def n_classes(self) -> int:
+        return int(self._net.card[-1])
+
+    @property
+    def model(self):
+        """The network as a new pgmpy ``DiscreteBayesianNetwork`` (from the compiled CPTs)."""
+        DiscreteBayesianNetwork, TabularCPD, _, _ = _pgmpy()
+        net = self._net
+        model = DiscreteBayesianNetwork()
+        model.add_nodes_from(net.names)
+        model.add_edges_from((p, v) for v, pars in zip(net.names, net.parent_names)
+                             for p in pars)
+        st = dict(zip(net.names, (list(s) for s in net.states)))
+        index = {v: i for i, v in enumerate(net.names)}
+        model.add_cpds(*[TabularCPD(v, int(net.card[i]), net.tables[i], evidence=list(pars) or None,
+                                    evidence_card=[int(net.card[index[p]]) for p in pars] or None,
+                                    state_names={u: st[u] for u in [v, *pars]})
+                         for i, (v, pars) in enumerate(zip(net.names, net.parent_names))])
+        return model
+
+    def _draw(self, rng, n_instances: int):
+        rng = np.random.default_rng(rng)
+        net = self._net
+        u = rng.random((n_instances, len(net.names)))
+        values = _forward_sample(net.order, net.card, net.parent_ptr, net.parents, net.strides,
+                                 net.cpt_ptr, net.cum, u)
+        return np.ascontiguousarray(values[:, :-1]), values[:, -1].copy()
+
+    def sample(self, rng=None) -> tuple[np.ndarray, np.ndarray]:
+        """Draw one data set of ``n_instances`` instances.
+
+        Parameters
+        ----------
+        rng : None, int, SeedSequence or Generator
+            Source of randomness, normalised with ``numpy.random.default_rng``.
+            Draws one array of uniforms of shape (n_instances, n_attributes + 1):
+            column j drives attribute j, the last column the class.
+
+        Returns
+        -------
+        X : ndarray of shape (n_instances, n_attributes), int64
+            Attribute state codes, C-contiguous.
+        y : ndarray of shape (n_instances,), int64
+            Class state codes.
+        """
+        return self._draw(rng, self.n_instances)
