@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import time
-import tomllib
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -32,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._rng import dataset_seeds, source_key
+from ._studyfile import read_study_file
 from ._validation import check_int
 from .learners._kernels_c45 import _c45_fit, _c45_predict
 from .learners._kernels_nb import _nb_fit, _nb_predict
@@ -337,31 +337,8 @@ def load_study_file(path) -> BANAccuracyStudy:
         missing network file; the message names the file, the key and the value.
     """
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"study file {path} is not valid TOML: {exc}") from exc
-    for name, sec in doc.items():
-        if name not in _SCHEMA:
-            raise ValueError(f"study file {path}: unknown section [{name}]; known sections "
-                             f"are {sorted(_SCHEMA)}.")
-        if not isinstance(sec, dict):
-            raise ValueError(f"study file {path}: [{name}] must be a table; got {sec!r}.")
-        for key, value in sec.items():
-            want = str if _SCHEMA[name] is None else _SCHEMA[name].get(key)
-            if want is None:
-                raise ValueError(f"study file {path}: unknown key `{name}.{key}`; known keys "
-                                 f"are {sorted(_SCHEMA[name])}.")
-            if not isinstance(value, want) or isinstance(value, bool):
-                raise ValueError(f"study file {path}: `{name}.{key}` must be of type "
-                                 f"{want.__name__}; got {value!r}.")
+    doc = read_study_file(path, _SCHEMA, kind="ban_accuracy")
     st = doc.get("study", {})
-    for key in ("name", "seed", "n_datasets"):
-        if key not in st:
-            raise ValueError(f"study file {path}: [study] is missing required key `{key}`.")
-    if st.get("kind") != "ban_accuracy":
-        raise ValueError(f"study file {path}: `study.kind` must be 'ban_accuracy'; got "
-                         f"{st.get('kind')!r}.")
     nets = doc.get("networks", {})
     if not nets:
         raise ValueError(f"study file {path}: [networks] must map labels to BIF files; "

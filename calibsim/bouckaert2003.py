@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import time
-import tomllib
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._studyfile import read_study_file
 from .calibration import calibrate
 from .measures import rejection_rate, replicability
 from .schemes import RandomSubsampling, RepeatedStratifiedKFold
@@ -436,26 +436,9 @@ def load_study_file(path) -> TablesStudy:
         message names the file, the key, the rule and the value).
     """
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"study file {path} is not valid TOML: {exc}") from exc
-    for name, sec in doc.items():
-        if name not in _SCHEMA:
-            raise ValueError(f"study file {path}: unknown section [{name}]; known sections "
-                             f"are {sorted(_SCHEMA)}.")
-        for key, value in sec.items():
-            want = _SCHEMA[name].get(key)
-            if want is None:
-                raise ValueError(f"study file {path}: unknown key `{name}.{key}`; known keys "
-                                 f"are {sorted(_SCHEMA[name])}.")
-            if not isinstance(value, want) or isinstance(value, bool):
-                raise ValueError(f"study file {path}: `{name}.{key}` must be of type "
-                                 f"{want.__name__}; got {value!r}.")
-    st = doc.get("study", {})
-    for key in ("name", "table", "seed", "n_datasets"):
-        if key not in st:
-            raise ValueError(f"study file {path}: [study] is missing required key `{key}`.")
+    doc = read_study_file(path, _SCHEMA, required=("name", "table", "seed", "n_datasets"),
+                          kind="bouckaert2003_table")
+    st = doc["study"]
     if st["table"] not in TABLES:
         raise ValueError(f"study file {path}: `study.table` must be one of {list(TABLES)}; "
                          f"got {st['table']!r}.")

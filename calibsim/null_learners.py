@@ -22,7 +22,6 @@ calibration study, so results are bit-identical whatever the workers or block si
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -31,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ._rng import dataset_seeds, source_key
+from ._studyfile import read_study_file
 from ._validation import check_alpha, check_int, check_probability
 from .evaluate import LEARNERS, score_splits
 from .schemes import FiveByTwoCV, Holdout, RepeatedStratifiedKFold
@@ -364,27 +364,8 @@ def load_study_file(path) -> NullLearnersStudy:
         message names the file, the key, the rule and the value.
     """
     path = Path(path)
-    try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"study file {path} is not valid TOML: {exc}") from exc
-    for name, sec in doc.items():
-        if name not in _SCHEMA:
-            raise ValueError(f"study file {path}: unknown section [{name}]; known sections "
-                             f"are {sorted(_SCHEMA)}.")
-        for key, value in sec.items():
-            want = _SCHEMA[name].get(key)
-            if want is None:
-                raise ValueError(f"study file {path}: unknown key `{name}.{key}`; known keys "
-                                 f"are {sorted(_SCHEMA[name])}.")
-            ok = isinstance(value, want) or (want is float and isinstance(value, int))
-            if not ok or isinstance(value, bool):
-                raise ValueError(f"study file {path}: `{name}.{key}` must be of type "
-                                 f"{want.__name__}; got {value!r}.")
+    doc = read_study_file(path, _SCHEMA)
     st, src = doc.get("study", {}), doc.get("source", {})
-    for key in ("name", "seed", "n_datasets"):
-        if key not in st:
-            raise ValueError(f"study file {path}: [study] is missing required key `{key}`.")
     if st.get("kind") != "null_learners" or src.get("kind", "null") != "null":
         raise ValueError(f"study file {path}: `study.kind` must be 'null_learners' and "
                          f"`source.kind` 'null'; got {st.get('kind')!r} and "
