@@ -313,7 +313,8 @@ def _write(study, frames: dict, notes: list[str], wall) -> dict:
              "are percentages; ours with the Monte Carlo standard error in brackets, the "
              "paper's (Bouckaert 2003) beside them and the difference (ours − paper).\n\n"]
     if wall is not None:
-        lines.append(f"Wall time of the run that wrote this report: {wall:.1f} s.\n\n")
+        lines.append(f"Wall time of the run that wrote this report: {wall:.1f} s (collections "
+                     "saved by an earlier run are loaded, not recomputed).\n\n")
     for key, (raw, wide) in frames.items():
         csv = folder / f"{study.name}_{key}.csv"
         raw.to_csv(csv, index=False, float_format="%.6g")
@@ -331,11 +332,15 @@ def _figure4_plot(study, table) -> dict:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     sets = [s for s in dict.fromkeys(table["set"]) if s != "calibration data"]
-    fig, axes = plt.subplots(1, len(sets) + 1, figsize=(4.2 * (len(sets) + 1), 4.2),
-                             layout="constrained", sharex=True)
+    n_panels = len(sets) + 1
+    n_cols = 3
+    n_rows = -(-(n_panels + 1) // n_cols)          # one more cell for the legend
+    fig, grid = plt.subplots(n_rows, n_cols, figsize=(4.3 * n_cols, 3.6 * n_rows),
+                             layout="constrained", squeeze=False)
+    axes = grid.ravel()
     cmap = matplotlib.colormaps["tab10"]
-    panels = [("calibration data", "Type I error, calibration data (paper's way)")] + [
-        (s, ("Type I error, fresh null data" if i == 0 else "Power") + f": {s}")
+    panels = [("calibration data", "Type I error on the calibration data\n(the paper's way)")] + [
+        (s, ("Type I error on fresh null data" if i == 0 else "Power") + f": {s}")
         for i, s in enumerate(sets)]
     for ax, (set_name, title) in zip(axes, panels):
         sub = table[(table["set"] == set_name) & np.isclose(table["alpha"], 0.05)]
@@ -344,10 +349,13 @@ def _figure4_plot(study, table) -> dict:
                     label=g["label"].iloc[0])
         if "Type I" in title:
             ax.axhline(5, ls="--", lw=1, color="0.3")
-        ax.set(title=title, xlabel="number of runs r", ylabel="%")
+        ax.set(title=title, xlabel="number of runs r", ylabel="% of data sets rejected")
         ax.grid(True, lw=0.3, color="0.85")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside right center", fontsize=8, frameon=False)
+    for ax in axes[n_panels:]:
+        ax.axis("off")
+    axes[n_panels].legend(handles, labels, loc="center", fontsize=9, frameon=False,
+                          title="α = 0.05, 10 folds, calibrated df")
     paths = {}
     for ext in ("png", "pdf"):
         path = Path(study.folder) / f"{study.name}.{ext}"
@@ -369,6 +377,7 @@ def write_outputs(study: TablesStudy, table: pd.DataFrame, *, wall=None) -> dict
                                                     "label", "alpha"))}
         power = table[table["set"] != "Set 1"].pivot_table(
             index="label", columns=["set", "alpha"], values="rate", sort=False)
+        power.columns = [f"{s}, α={a:g}" for s, a in power.columns]
         frames["power_vs_alpha"] = (table, (100 * power).round(1).reset_index())
     elif study.table == "table56":
         t5 = table[np.isclose(table["alpha"], 0.05)].copy()
@@ -401,6 +410,7 @@ def write_outputs(study: TablesStudy, table: pd.DataFrame, *, wall=None) -> dict
     else:  # figure4
         wide = table[np.isclose(table["alpha"], 0.05)].pivot_table(
             index=["set", "label"], columns="n_runs", values="rate", sort=False)
+        wide.columns = [f"r={r}" for r in wide.columns]
         frames = {"type1_and_power_vs_runs": (table, (100 * wide).round(1).reset_index())}
     paths = _write(study, frames, notes, wall)
     if study.table == "figure4":
