@@ -146,7 +146,7 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
         ValueError
             If ``X`` is not a valid 2-D code array for the fitted model.
         """
-        return self._predict_proba_codes(_check_predict_input(X, self.n_values_))
+        return self._predict_proba_codes(self._prepare_X(X))
 
     def predict(self, X):
         """Return the predicted class, ties going to the first of ``classes_``.
@@ -166,4 +166,8 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
         ValueError
             If ``X`` is not a valid 2-D code array for the fitted model.
         """
-        return self.classes_[self._predict_codes(_check_predict_input(X, self.n_values_))]
+        return self.classes_[self._predict_codes(self._prepare_X(X))]
+
+    def _prepare_X(self, X):
+        """Validated int64 codes for the kernels (a learner may also fill missing values)."""
+        return _check_predict_input(X, self.n_values_)

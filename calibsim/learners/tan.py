@@ -184,45 +184,6 @@ class TAN(NominalClassifier):
     def _predict_proba_codes(self, X):
         return _tan_predict_proba(self.model_, self.n_values_, X)
 
-    def predict_proba(self, X):
-        """Return Weka's class probabilities of each instance.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``; NaN (missing) is replaced by
-            the training mode.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Probabilities in [0, 1], columns following ``classes_``.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
-        """
-        return self._predict_proba_codes(_nominal_predict_codes(X, self.n_values_, self.modes_))
-
-    def predict(self, X):
-        """Return the predicted class, ties going to the first of ``classes_``.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``; NaN (missing) is replaced by
-            the training mode.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
-        """
-        codes = self._predict_codes(_nominal_predict_codes(X, self.n_values_, self.modes_))
-        return self.classes_[codes]
+    def _prepare_X(self, X):
+        # missing values (NaN) become the training mode, as Weka's ReplaceMissingValues
+        return _nominal_predict_codes(X, self.n_values_, self.modes_)
