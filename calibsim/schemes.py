@@ -183,8 +183,36 @@ class FiveByTwoCV(RepeatedStratifiedKFold):
     tests = ("cv5x2_t", "cv5x2_f")
 
 
+class _RandomSplits:
+    """Splits, masks and counts shared by the random train/test schemes.
+
+    Subclasses are frozen dataclasses with ``n_runs``, ``stratified`` and a
+    method ``n_test(n)`` giving the test-set size for ``n`` instances.
+    """
+
+    def get_n_splits(self) -> int:
+        """Number of train/test splits, ``n_runs``."""
+        return self.n_runs
+
+    def test_masks(self, y, rng=None) -> np.ndarray:
+        """Boolean test-set masks of shape ``(n_runs, n)``.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` is not 1-D, or the split would leave a side empty.
+        """
+        y = _check_y(y)
+        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
+
+    def split(self, X, y, rng=None):
+        """Yield ``(train_index, test_index)`` pairs, one per run."""
+        for mask in self.test_masks(y, rng):
+            yield np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
 @dataclass(frozen=True)
-class RandomSubsampling:
+class RandomSubsampling(_RandomSplits):
     """``n_runs`` random train/test splits ("resampling", Dietterich 1998).
 
     Each run puts the instances in a random order and tests on the first
@@ -237,29 +265,9 @@ class RandomSubsampling:
         n_test = self.n_test(n)
         return n_test / (n - n_test)
 
-    def get_n_splits(self) -> int:
-        """Number of train/test splits, ``n_runs``."""
-        return self.n_runs
-
-    def test_masks(self, y, rng=None) -> np.ndarray:
-        """Boolean test-set masks of shape ``(n_runs, n)``.
-
-        Raises
-        ------
-        ValueError
-            If ``y`` is not 1-D, or the split would leave a side empty.
-        """
-        y = _check_y(y)
-        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
-
-    def split(self, X, y, rng=None):
-        """Yield ``(train_index, test_index)`` pairs, one per run."""
-        for mask in self.test_masks(y, rng):
-            yield np.flatnonzero(~mask), np.flatnonzero(mask)
-
 
 @dataclass(frozen=True)
-class Holdout:
+class Holdout(_RandomSplits):
     """Hold-out: train on a share of the data, test on the rest (Dietterich 1998).
 
     Each run puts the instances in a random order and trains on
@@ -319,23 +327,3 @@ class Holdout:
         """n2/n1 for ``n`` instances."""
         n_train = self.n_train(n)
         return (n - n_train) / n_train
-
-    def get_n_splits(self) -> int:
-        """Number of train/test splits, ``n_runs``."""
-        return self.n_runs
-
-    def test_masks(self, y, rng=None) -> np.ndarray:
-        """Boolean test-set masks of shape ``(n_runs, n)``.
-
-        Raises
-        ------
-        ValueError
-            If ``y`` is not 1-D, or the split would leave a side empty.
-        """
-        y = _check_y(y)
-        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
-
-    def split(self, X, y, rng=None):
-        """Yield ``(train_index, test_index)`` pairs, one per run."""
-        for mask in self.test_masks(y, rng):
-            yield np.flatnonzero(~mask), np.flatnonzero(mask)

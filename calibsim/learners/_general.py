@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import _check_codes, _check_fit_inputs
+from ._base import _check_fit_inputs, _check_predict_input
 
 __all__ = []
 
@@ -127,17 +127,7 @@ def _check_general_predict_input(X, n_values):
     arr = np.asarray(X)
     if (n_values > 0).all() and arr.dtype != object and not (
             np.issubdtype(arr.dtype, np.floating) and np.isnan(arr).any()):
-        Xc = _check_codes("X", arr)
-        if Xc.shape[1] != n_values.shape[0]:
-            raise ValueError(f"`X` must have {n_values.shape[0]} columns, as in `fit`; "
-                             f"got {Xc.shape[1]}.")
-        too_big = Xc >= n_values
-        if too_big.any():
-            i, j = np.argwhere(too_big)[0]
-            raise ValueError(f"`X` must hold codes below `n_values_` of the fitted model; got "
-                             f"code {int(Xc[i, j])} in column {int(j)}, where n_values_[{int(j)}] "
-                             f"= {int(n_values[j])}.")
-        return Xc, True
+        return _check_predict_input(arr, n_values), True
     Xf = _check_float_X(arr)
     if Xf.shape[1] != n_values.shape[0]:
         raise ValueError(f"`X` must have {n_values.shape[0]} columns, as in `fit`; "
