@@ -8,6 +8,8 @@ of its *scheme*:
   the FIRST run ``x[..., 0, :]`` is used (a single k-fold cv);
 - ``"subsampling"``: an array of shape (..., n) of n random-subsampling runs.
 - ``"cv5x2"``: five replications of 2-fold cross-validation, (..., 5, 2).
+- ``"holdout"``: McNemar's counts (..., 4) = n00, n01, n10, n11 of one train/test
+  split (Dietterich 1998); these tests have no df (``df`` must be None).
 
 ``spec.default_df(n_runs, n_folds)`` is the textbook df (for subsampling,
 ``n_runs`` is the number n of subsampling runs and ``n_folds`` is ignored).
@@ -16,10 +18,12 @@ of its *scheme*:
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 from typing import Callable
 
 from .._validation import check_finite_array
-from ._classic import ClassicTestResult, cv5x2_ftest, cv5x2_ttest
+from ._classic import ClassicTestResult, cv5x2_ftest, cv5x2_ttest, mcnemar_test, proportions_test
 from ._results import TTestResult
 from ._ttests import (
     CV_METHODS,
@@ -33,7 +37,7 @@ from ._ttests import (
 
 __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test"]
 
-SCHEMES = ("cv", "kfold", "subsampling", "cv5x2")
+SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout")
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,7 @@ class TestSpec:
         Registry key, e.g. ``"use_all_data"``.
     label : str
         The paper's human-readable name, e.g. ``"use all data"``.
-    scheme : {"cv", "kfold", "subsampling", "cv5x2"}
+    scheme : {"cv", "kfold", "subsampling", "cv5x2", "holdout"}
         Which data ``func`` takes (see the module docstring).
     func : callable
         ``func(x, df=None, **kwargs) -> TTestResult`` (``ClassicTestResult``
@@ -125,6 +129,33 @@ def _cv5x2_f(x, df=None, *, alternative="two-sided"):
     return cv5x2_ftest(x, df=df)
 
 
+def _counts(x, df):
+    x = np.asarray(x)
+    if x.shape[-1:] != (4,):
+        raise ValueError("`x` must hold McNemar's counts n00, n01, n10, n11 along its last "
+                         f"axis, shape (..., 4); got shape {x.shape}.")
+    if df is not None:
+        raise ValueError(f"`df` must be None for a test without degrees of freedom; got {df!r}.")
+    return x[..., 0], x[..., 1], x[..., 2], x[..., 3]
+
+
+def _mcnemar(x, df=None, *, alternative="two-sided"):
+    """McNemar's chi-square test with continuity correction on counts x (..., 4)."""
+    _, n01, n10, _ = _counts(x, df)
+    return mcnemar_test(n01, n10, correction=True, alternative=alternative)
+
+
+def _mcnemar_exact(x, df=None, *, alternative="two-sided"):
+    """McNemar's exact (binomial) test on counts x (..., 4)."""
+    _, n01, n10, _ = _counts(x, df)
+    return mcnemar_test(n01, n10, exact=True, alternative=alternative)
+
+
+def _proportions(x, df=None, *, alternative="two-sided"):
+    """Dietterich's difference of two proportions on counts x (..., 4)."""
+    return proportions_test(*_counts(x, df), alternative=alternative)
+
+
 def _build():
     # Labels as in the paper: "use all data", "folds averaged var", "runs averaged T", ...
     specs = [TestSpec(m, m.replace("_", " ").removesuffix(" t") + (" T" if m.endswith("_t") else ""),
@@ -142,6 +173,12 @@ def _build():
         # Dietterich (1998) and Alpaydin (1999): df 5 whatever the scheme's size.
         TestSpec("cv5x2_t", "5x2cv t", "cv5x2", _cv5x2_t, lambda n_runs, n_folds: 5),
         TestSpec("cv5x2_f", "5x2cv F", "cv5x2", _cv5x2_f, lambda n_runs, n_folds: 5),
+        # Dietterich (1998) on one holdout split: no df.
+        TestSpec("mcnemar", "McNemar", "holdout", _mcnemar, lambda n_runs, n_folds: None),
+        TestSpec("mcnemar_exact", "McNemar exact", "holdout", _mcnemar_exact,
+                 lambda n_runs, n_folds: None),
+        TestSpec("proportions", "difference of proportions", "holdout", _proportions,
+                 lambda n_runs, n_folds: None),
     ]
     return {s.name: s for s in specs}
 
@@ -150,7 +187,9 @@ def _build():
 #: Figure 2 (the ten Table-1 tests, k-fold cv, resampling, corrected
 #: resampling), Bouckaert & Frank's (2004) corrected repeated cv, then
 #: Dietterich's (1998) 5x2cv t and Alpaydin's (1999) 5x2cv F (default df 5;
-#: for the F test df is the denominator df, the numerator df stays 10).
+#: for the F test df is the denominator df, the numerator df stays 10), and
+#: Dietterich's holdout tests: McNemar (continuity corrected, and exact) and the
+#: difference of two proportions.
 TESTS: dict[str, TestSpec] = _build()
 
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.

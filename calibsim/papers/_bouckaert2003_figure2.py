@@ -1,24 +1,19 @@
-"""Calibration tables, figures and the side-by-side report of a calibration study.
+"""Bouckaert (2003) Figure 2: its figure layout, its report and the rules that check its claims.
 
-Everything here starts from saved score arrays (:class:`calibsim.study.StudyScores`),
-so tables and figures can be redrawn without rerunning the learners.
+Everything here starts from the ``calibrate`` analysis table of the engine
+(:func:`calibsim.engine.analyses.calibration_rows`) and the saved scores, so the
+figure and report can be redrawn without rerunning the learners.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
-
-from .calibration import calibrate, calibrated_df
-from .stats import get_test
-
-__all__ = ["calibration_table", "write_outputs", "paper_comparison", "PAPER_GROUPS"]
+__all__ = ["write_figure2", "paper_comparison", "PAPER_GROUPS"]
 
 #: Groups of tests as the text of Bouckaert (2003, §4) speaks of them.
 PAPER_GROUPS = {
@@ -26,108 +21,6 @@ PAPER_GROUPS = {
                  "runs_averaged_var", "runs_averaged_t", "sorted_runs"),
     "very low": ("folds", "runs", "sorted_runs_averaged_var", "sorted_runs_averaged_t"),
 }
-
-
-def _test_data(spec, scores, n_runs):
-    if spec.scheme == "subsampling":
-        return scores.subsampling_difference(n_runs)
-    return scores.cv_difference(n_runs)
-
-
-def _test_callable(spec, study):
-    """The registry test with the study's own n2/n1 for corrected resampling."""
-    if spec.name == "corrected_resampling":
-        ratio = study.subsampling.test_train_ratio_for(study.source.n_instances)
-        func = functools.partial(spec.func, test_train_ratio=ratio)
-        func.__name__ = spec.name
-        return func
-    return spec
-
-
-def _bootstrap_df(spec_or_func, x, dfs, alphas, n_boot, rng):
-    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df.
-
-    Each resample draws N data sets with replacement; its Type I error curve is
-    the rejection matrix weighted by how often each data set was drawn.
-    """
-    p = spec_or_func(x, dfs[:, None]).pvalue                       # (n_df, N)
-    n = x.shape[0]
-    draws = rng.integers(0, n, size=(n_boot, n))
-    weights = np.stack([np.bincount(row, minlength=n) for row in draws], axis=1).astype(float)
-    out = []
-    for alpha in alphas:
-        # small product: a multi-threaded BLAS is far slower here when the cores are busy
-        with threadpool_limits(limits=1, user_api="blas"):
-            curves = ((p <= alpha).astype(float) @ weights) / n      # (n_df, B)
-        boot = calibrated_df(dfs, curves.T, np.full(n_boot, alpha))
-        out.append((boot.std(ddof=1), *np.percentile(boot, [2.5, 97.5])))
-    return out
-
-
-def calibration_table(study, scores, *, n_boot: int = 200) -> pd.DataFrame:
-    """Calibrate every test of ``study`` at every number of runs and α.
-
-    Parameters
-    ----------
-    study : calibsim.study.CalibrationStudy
-    scores : calibsim.study.StudyScores
-        Its saved score arrays.
-    n_boot : int, default 200
-        Bootstrap resamples of the N data sets used to give the calibrated df
-        a Monte Carlo error (0 to skip).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per test x runs x α with columns ``test, label, scheme,
-        n_runs, n_folds, alpha, df_max, default_df, type1_default, calibrated_df,
-        df_boot_se, df_boot_low, df_boot_high, type1_error, mc_se, ci_low,
-        ci_high, n_datasets``. Type I errors are proportions in [0, 1];
-        ``type1_default`` is the Type I error at the textbook df; ``df_boot_*``
-        are the bootstrap standard error and 95% percentile interval of the
-        calibrated df; ``calibrated_df`` is 0 where no df in the grid keeps the
-        Type I error at or below α (then ``type1_error`` is NaN).
-    """
-    dfs = study.dfs
-    rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
-    rows = []
-    for name in study.tests:
-        spec = get_test(name)
-        test = _test_callable(spec, study)
-        for r in study.runs:
-            x = _test_data(spec, scores, r)
-            res = calibrate(test, x, alphas=list(study.alphas), dfs=dfs)
-            p_default = test(x).pvalue
-            boot = (_bootstrap_df(test, x, dfs, study.alphas, n_boot, rng) if n_boot
-                    else [(np.nan, np.nan, np.nan)] * len(study.alphas))
-            for i, alpha in enumerate(study.alphas):
-                rows.append({
-                    "test": name, "label": spec.label, "scheme": spec.scheme,
-                    "n_runs": r, "n_folds": study.cv.n_folds, "alpha": alpha,
-                    "df_max": int(dfs[-1]),
-                    "default_df": spec.default_df(r, study.cv.n_folds),
-                    "type1_default": float(np.mean(p_default <= alpha)),
-                    "calibrated_df": int(res.calibrated_df[i]),
-                    "df_boot_se": boot[i][0], "df_boot_low": boot[i][1],
-                    "df_boot_high": boot[i][2],
-                    "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
-                    "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
-                    "n_datasets": res.n_datasets})
-    return pd.DataFrame(rows)
-
-
-def type1_curves(study, scores, *, n_runs: int) -> pd.DataFrame:
-    """Type I error against df for every test at ``n_runs`` runs (tidy table)."""
-    from .calibration import type1_error_curve
-    frames = []
-    for name in study.tests:
-        spec = get_test(name)
-        curve = type1_error_curve(_test_callable(spec, study), _test_data(spec, scores, n_runs),
-                                  alphas=list(study.alphas), dfs=study.dfs)
-        for i, alpha in enumerate(study.alphas):
-            frames.append(pd.DataFrame({"test": name, "n_runs": n_runs, "alpha": alpha,
-                                        "df": study.dfs, "type1_error": curve[i]}))
-    return pd.concat(frames, ignore_index=True)
 
 
 def _pivot(table, value, alpha, fmt):
@@ -275,16 +168,19 @@ def _alpha_constancy(table: pd.DataFrame) -> pd.DataFrame:
                          "median spread": spread.median()})
 
 
-def write_outputs(study, scores, table: pd.DataFrame, *, wall_seconds: float | None = None,
-                  n_computed: int | None = None, discussion: str | None = None) -> dict:
-    """Write the CSV/Markdown tables, Figure 2 (PNG, PDF) and the report.
+def write_figure2(study, scores, table: pd.DataFrame, folder, *,
+                  wall_seconds: float | None = None, n_computed: int | None = None,
+                  discussion: str | None = None) -> dict:
+    """Write the Markdown tables, Figure 2 (PNG, PDF) and the report beside the paper.
 
     Parameters
     ----------
-    study : calibsim.study.CalibrationStudy
-    scores : calibsim.study.StudyScores
+    study : calibsim.engine.Study
+        A study with one null source, one pair, an r x k cv and a subsampling scheme.
+    scores : calibsim.engine.Scores
     table : pandas.DataFrame
-        From :func:`calibration_table`.
+        Its ``calibrate`` analysis table.
+    folder : pathlib.Path
     wall_seconds : float, optional
         Wall time of the run, printed in the report.
     n_computed : int, optional
@@ -301,16 +197,20 @@ def write_outputs(study, scores, table: pd.DataFrame, *, wall_seconds: float | N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plotting import figure2
+    from ..plotting import figure2
 
-    figures, tables = Path(study.figures_dir), Path(study.tables_dir)
+    figures = tables = Path(folder)
     figures.mkdir(parents=True, exist_ok=True)
-    tables.mkdir(parents=True, exist_ok=True)
     stem = study.name
-    paths = {"csv": tables / f"{stem}_calibration.csv", "md": tables / f"{stem}_calibration.md",
+    cal = next(a for a in study.analyses if a.kind == "calibrate")
+    src = study.source(cal.sources[0])
+    source = dict(src.params)
+    cv = next(s for s in study.schemes if s.kind == "repeated_kfold").p
+    sub = next(s for s in study.schemes if s.kind == "subsampling").p
+    pair = cal.pairs[0]
+    paths = {"csv": tables / f"{stem}_{cal.name}.csv", "md": tables / f"{stem}_{cal.name}.md",
              "report": tables / f"{stem}_report.md"}
-    table.to_csv(paths["csv"], index=False, float_format="%.6g")
-    for alpha in study.alphas:
+    for alpha in cal.alphas:
         fig = figure2(table, alpha=alpha)
         tag = "" if np.isclose(alpha, 0.05) else f"_alpha{alpha:g}"
         for ext in ("png", "pdf"):
@@ -322,7 +222,7 @@ def write_outputs(study, scores, table: pd.DataFrame, *, wall_seconds: float | N
         plt.close(fig)
 
     md = []
-    for alpha in study.alphas:
+    for alpha in cal.alphas:
         md.append(f"## α = {alpha:g}\n\n### Calibrated df (bootstrap SE in brackets)\n")
         both = table[np.isclose(table["alpha"], alpha)].copy()
         both["cell"] = [f"{d} ({s:.1f})" if np.isfinite(s) else f"{d}"
@@ -338,25 +238,30 @@ def write_outputs(study, scores, table: pd.DataFrame, *, wall_seconds: float | N
     paths["md"].write_text("".join(md), encoding="utf-8")
 
     claims = paper_comparison(table)
-    sizes = scores.c45_size[scores.c45_size >= 0]
+    c45 = [lrn.label for lrn in study.learners if lrn.kind == "c45"]
+    cv_name = next(s.name for s in study.schemes if s.kind == "repeated_kfold")
+    sizes = (scores.model_size(src.label, cv_name, c45[0]).ravel() if c45
+             else np.empty(0, np.int64))
     ref = resources.files("calibsim") / "data/reference/bouckaert2003/figure2_claims.md"
     lines = [
         f"# {study.title or study.name}: calibsim beside the paper\n",
-        f"Generated by `calibsim run` from `studies/{study.name}.toml`. N = {study.n_datasets} "
-        f"null data sets of {study.source.n_instances} instances x "
-        f"{study.source.n_attributes} binary attributes, class prior "
-        f"{study.source.class_prior}; learners {study.learners[0]} (a) and "
-        f"{study.learners[1]} (b); {study.cv.n_folds} folds; runs {list(study.runs)}; "
-        f"subsampling {int(100 * (1 - study.subsampling.test_fraction))}%/"
-        f"{int(100 * study.subsampling.test_fraction)}% with n = r runs; df searched "
-        f"{study.df_min}..{study.df_max}; seed {study.seed}.\n",
-        f"C4.5 tree size over all {sizes.size} folds: median {np.median(sizes):.0f} nodes "
-        f"(quartiles {np.percentile(sizes, 25):.0f}–{np.percentile(sizes, 75):.0f}).\n",
+        f"Generated by `calibsim run` from `studies/{study.path.name}`. N = {src.n_datasets} "
+        f"null data sets of {source.get('n_instances', 300)} instances x "
+        f"{source.get('n_attributes', 10)} binary attributes, class prior "
+        f"{source.get('class_prior', 0.5)}; learners {pair[0]} (a) and "
+        f"{pair[1]} (b); {cv['n_folds']} folds; runs {list(cal.runs)}; "
+        f"subsampling {int(100 * (1 - sub['test_fraction']))}%/"
+        f"{int(100 * sub['test_fraction'])}% with n = r runs; df searched "
+        f"{cal.df_min}..{cal.df_max}; seed {src.seed}.\n",
     ]
+    if sizes.size:
+        lines.append(f"C4.5 tree size over all {sizes.size} folds: median "
+                     f"{np.median(sizes):.0f} nodes (quartiles {np.percentile(sizes, 25):.0f}"
+                     f"–{np.percentile(sizes, 75):.0f}).\n")
     if wall_seconds is not None:
         done = ("" if n_computed is None else
-                f", computing all {n_computed} data sets" if n_computed == study.n_datasets else
-                f", computing {n_computed} of {study.n_datasets} data sets (the rest were "
+                f", computing all {n_computed} data sets" if n_computed == src.n_datasets else
+                f", computing {n_computed} of {src.n_datasets} data sets (the rest were "
                 f"loaded from saved blocks)")
         lines.append(f"Wall time of the run that wrote this report (scores, calibration and "
                      f"outputs): {wall_seconds:.1f} s on {os.cpu_count()} cores{done}.\n")

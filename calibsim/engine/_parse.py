@@ -1,0 +1,306 @@
+"""Parsing the sections of a study file into specs (used by :func:`calibsim.engine.spec.load_study`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._schema import closest, expand_grid
+from .spec import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
+                   ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
+                   SchemeSpec, SourceSpec)
+
+
+def _schemes(c, table) -> tuple:
+    if not table:
+        c.fail("schemes", "must declare at least one scheme ([schemes.<name>] with `kind`)", table)
+    out = []
+    for name, sec in table.items():
+        key = f"schemes.{name}"
+        sec = c.table(key, sec)
+        c.keys(key, sec, set(), required=()) if "kind" not in sec and not sec else None
+        if "kind" not in sec:
+            c.fail(f"{key}.kind", "is required but missing", show_value=False)
+        kind = c.value(f"{key}.kind", sec["kind"], str, choices=tuple(SCHEME_KINDS))
+        allowed = SCHEME_KINDS[kind]
+        c.keys(key, sec, set(allowed) | _SCHEME_COMMON)
+        params = dict(_SCHEME_DEFAULTS[kind])
+        for k, (want, rules) in allowed.items():
+            if k in sec:
+                params[k] = c.value(f"{key}.{k}", sec[k], want, **rules)
+        correctness = c.value(f"{key}.correctness", sec.get("correctness", False), bool)
+        out.append(SchemeSpec(name, kind, tuple(sorted(params.items())), correctness))
+    return tuple(out)
+
+
+def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
+    if not table:
+        c.fail("sources", "must declare at least one source ([sources.<name>] with `kind`)",
+               table)
+    scheme_names = [s.name for s in schemes]
+    out = []
+    for group, sec in table.items():
+        key = f"sources.{group}"
+        sec = c.table(key, sec)
+        if "kind" not in sec:
+            c.fail(f"{key}.kind", "is required but missing", show_value=False)
+        kind = c.value(f"{key}.kind", sec["kind"], str, choices=tuple(SOURCE_KINDS))
+        allowed = SOURCE_KINDS[kind]
+        c.keys(key, sec, set(allowed) | _SOURCE_COMMON)
+        default_n = 1 if kind == "dataset" else None
+        if "n_datasets" not in sec and default_n is None:
+            c.fail(f"{key}.n_datasets", "is required but missing", show_value=False)
+        n = c.value(f"{key}.n_datasets", sec.get("n_datasets", default_n), int, min_value=1)
+        src_seed = c.value(f"{key}.seed", sec.get("seed", seed), int, min_value=0)
+        runs_on = tuple(c.values(f"{key}.schemes", sec.get("schemes", scheme_names), str,
+                                 choices=tuple(scheme_names)))
+        params = {}
+        for k, (want, rules) in allowed.items():
+            if k not in sec:
+                continue
+            v = sec[k]
+            if k in _NOT_GRID:
+                params[k] = tuple(c.values(f"{key}.{k}", v, str, allow_scalar=False))
+            elif isinstance(v, list):
+                params[k] = c.values(f"{key}.{k}", v, want, **rules)
+            else:
+                params[k] = c.value(f"{key}.{k}", v, want, **rules)
+        if kind == "dataset" and sum(k in params for k in ("name", "path", "sklearn")) != 1:
+            c.fail(key, "must give exactly one of `name` (a shipped UCI data set), `path` (an "
+                   "ARFF file) or `sklearn` (a loader of sklearn.datasets)",
+                   sorted(k for k in ("name", "path", "sklearn") if k in params))
+        if kind == "ban" and "network" not in params:
+            c.fail(f"{key}.network", "is required but missing", show_value=False)
+        for k in ("network", "path"):             # paths relative to the study file
+            if k in params:
+                vals = params[k] if isinstance(params[k], list) else [params[k]]
+                res = []
+                for v in vals:
+                    p = (root / v).resolve()
+                    if not p.is_file():
+                        raise FileNotFoundError(f"study file {c.path}: `{key}.{k}` names "
+                                                f"{v!r}, which does not exist at {p}.")
+                    res.append(str(p))
+                params[k] = res if isinstance(params[k], list) else res[0]
+        try:
+            expanded = expand_grid(params, set(params) - _NOT_GRID, zip_keys=kind in _ZIPPED)
+        except ValueError as exc:
+            c.fail(key, str(exc), show_value=False)
+        for p, grid in expanded:
+            label = group if not grid else group + "[" + ", ".join(
+                f"{k}={Path(v).stem if k in ('network', 'path') else v}"
+                for k, v in grid.items()) + "]"
+            spec = SourceSpec(label, group, kind, tuple(sorted(p.items())), n, src_seed,
+                              runs_on, tuple(grid.items()))
+            try:
+                spec.build()
+            except (TypeError, ValueError) as exc:
+                c.fail(key, f"does not describe a valid {kind} source: {exc}", show_value=False)
+            out.append(spec)
+    labels = [s.label for s in out]
+    if len(set(labels)) != len(labels):
+        c.fail("sources", "expand to duplicate labels", labels)
+    return tuple(out)
+
+
+def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
+    from ..stats import TESTS
+    if isinstance(entries, dict):
+        entries = [entries]
+    if not isinstance(entries, list):
+        c.fail("analysis", "must be a list of tables ([[analysis]] entries)", entries)
+    out, names = [], set()
+    by_kind = {}
+    for s in schemes:
+        by_kind.setdefault(s.kind, []).append(s.name)
+    for i, sec in enumerate(entries):
+        key = f"analysis[{i}]"
+        sec = c.table(key, sec)
+        c.keys(key, sec, ANALYSIS_KEYS, required=("kind",))
+        kind = c.value(f"{key}.kind", sec["kind"], str, choices=ANALYSIS_KINDS)
+        name = c.value(f"{key}.name", sec.get("name", kind), str)
+        if name in names:
+            c.fail(f"{key}.name", "must be unique among the analyses (give `name`)", name)
+        names.add(name)
+        kw = {"kind": kind, "name": name}
+        only = c.values(f"{key}.schemes", sec["schemes"], str,
+                        choices=tuple(s.name for s in schemes)) if "schemes" in sec else None
+        if kind == "accuracy":
+            tests = ()
+            use = only or [s.name for s in schemes]
+            kw["schemes"] = tuple(("accuracy", s) for s in use)
+        else:
+            if "tests" not in sec:
+                c.fail(f"{key}.tests", "is required but missing", show_value=False)
+            tests = tuple(c.values(f"{key}.tests", sec["tests"], str, choices=tuple(TESTS)))
+            kw["tests"] = tests
+            kw["schemes"] = tuple((t, _scheme_for(c, key, t, by_kind, only)) for t in tests)
+            kw["alphas"] = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float,
+                                          min_value=0, max_value=1, open_low=True,
+                                          open_high=True))
+        labels = [s.label for s in sources]
+        if "sources" in sec:
+            want = c.values(f"{key}.sources", sec["sources"], str)
+            chosen = []
+            for w in want:
+                hit = [s.label for s in sources if s.label == w or s.group == w]
+                if not hit:
+                    c.fail(f"{key}.sources", f"must name declared sources or groups "
+                           f"{sorted(set(labels) | {s.group for s in sources})}", w)
+                chosen += hit
+            kw["sources"] = tuple(dict.fromkeys(chosen))
+        else:
+            kw["sources"] = tuple(labels)
+        if "pairs" in sec:
+            kw["pairs"] = _pairs(c, f"{key}.pairs", sec["pairs"], pairs)
+        else:
+            kw["pairs"] = pairs
+        if "runs" in sec:
+            kw["runs"] = tuple(c.values(f"{key}.runs", sec["runs"], int, min_value=1))
+        kw["repeats"] = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
+        if kind == "replicability" and kw["repeats"] < 2 and not any(
+                dict(schemes_by_name(schemes))[s].kind == "cv5x2" for _, s in kw["schemes"]):
+            c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
+        _check_runs(c, key, kw, schemes)
+        df = sec.get("df", "textbook" if kind != "calibrate" else None)
+        if kind != "calibrate":
+            if isinstance(df, str):
+                c.value(f"{key}.df", df, str, choices=("textbook", "calibrated"))
+            else:
+                df = c.value(f"{key}.df", df, float, min_value=0, open_low=True)
+            kw["df"] = df
+        elif "df" in sec:
+            c.fail(f"{key}.df", "is not used by a calibrate analysis (it finds the df; use "
+                   "`df_min` and `df_max` for the grid)", sec["df"])
+        kw["df_min"] = c.value(f"{key}.df_min", sec.get("df_min", 2), int, min_value=1)
+        kw["df_max"] = c.value(f"{key}.df_max", sec.get("df_max", 100), int,
+                               min_value=kw["df_min"])
+        if "calibration" in sec:
+            cal = (root / c.value(f"{key}.calibration", sec["calibration"], str)).resolve()
+            if not cal.is_file():
+                raise FileNotFoundError(f"study file {c.path}: `{key}.calibration` names "
+                                        f"{sec['calibration']!r}, which does not exist at {cal}.")
+            kw["calibration"] = cal
+        out.append(AnalysisSpec(**kw))
+    for a in out:
+        if a.df == "calibrated" and a.calibration is None and not any(
+                b.kind == "calibrate" for b in out):
+            c.fail(f"analysis.{a.name}.df", "is 'calibrated' but the study has no calibrate "
+                   "analysis and the entry no `calibration` study file", a.df)
+    return tuple(out)
+
+
+_BUILTIN = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron")
+
+
+def _learners(c, table):
+    """``names`` (built-ins or labels of ``[learners.<label>]`` tables) and ``pairs``."""
+    from .learners import LearnerSpec
+    subs = {k: v for k, v in table.items() if isinstance(v, dict)}
+    c.keys("learners", {k: v for k, v in table.items() if k not in subs}, {"names", "pairs"},
+           required=("names",))
+    names = c.values("learners.names", table["names"], str, allow_scalar=False)
+    if len(set(names)) != len(names):
+        c.fail("learners.names", "must not repeat a learner", names)
+    specs = []
+    for label in names:
+        if label in subs:
+            sec = subs[label]
+            key = f"learners.{label}"
+            if ("kind" in sec) == ("estimator" in sec):
+                c.fail(key, "must give exactly one of `kind` (a built-in learner: "
+                       f"{list(_BUILTIN)}) or `estimator` (an import path such as "
+                       "'sklearn.linear_model.LogisticRegression')", sorted(sec))
+            params = {k: v for k, v in sec.items() if k not in ("kind", "estimator")}
+            if "kind" in sec:
+                kind = c.value(f"{key}.kind", sec["kind"], str, choices=_BUILTIN)
+                specs.append(LearnerSpec(label, kind, None, tuple(sorted(params.items()))))
+            else:
+                est = c.value(f"{key}.estimator", sec["estimator"], str)
+                specs.append(LearnerSpec(label, "estimator", est, tuple(sorted(params.items()))))
+        elif label in _BUILTIN:
+            specs.append(LearnerSpec(label, label, None, ()))
+        else:
+            c.fail("learners.names", f"holds {label!r}, neither a built-in learner "
+                   f"{list(_BUILTIN)} nor a [learners.{label}] table"
+                   f"{closest(label, list(_BUILTIN) + list(subs))}", names)
+    for label in subs:
+        if label not in names:
+            c.fail(f"learners.{label}", "is declared but not listed in `learners.names`",
+                   names)
+    for spec in specs:
+        try:
+            spec.make()
+        except (TypeError, ValueError, ImportError) as exc:
+            c.fail(f"learners.{spec.label}", f"cannot be made: {exc}", show_value=False)
+    if len(specs) < 2 and "pairs" not in table:
+        pairs = ()
+    elif "pairs" in table:
+        pairs = _pairs(c, "learners.pairs", table["pairs"], [(n, n) for n in names])
+    else:
+        pairs = tuple((a, b) for i, a in enumerate(names) for b in names[i + 1:])
+    for a, b in pairs:
+        if a == b:
+            c.fail("learners.pairs", "must pair two different learners", [a, b])
+    return tuple(specs), pairs
+
+
+def schemes_by_name(schemes):
+    return [(s.name, s) for s in schemes]
+
+
+# registry scheme kind -> scheme kinds of a study that can feed it
+_FEEDS = {"cv": ("repeated_kfold",), "kfold": ("repeated_kfold",),
+          "subsampling": ("subsampling", "holdout"), "cv5x2": ("cv5x2",),
+          "holdout": ("holdout",)}
+
+
+def _scheme_for(c, key, test, by_kind, only):
+    """The study scheme a test runs on: the first kind it prefers that the study has once."""
+    from ..stats import get_test
+    kinds = _FEEDS[get_test(test).scheme]
+    for kind in kinds:
+        cands = [n for n in by_kind.get(kind, []) if only is None or n in only]
+        if len(cands) == 1:
+            return cands[0]
+        if len(cands) > 1:
+            c.fail(f"{key}.tests", f"holds {test!r}, which could run on several schemes "
+                   f"{cands}: list the one to use in `schemes`", test)
+    c.fail(f"{key}.tests", f"holds {test!r}, which needs a scheme of kind "
+           f"{' or '.join(kinds)}; the study has none", test)
+
+
+def _pairs(c, key, value, declared):
+    if not isinstance(value, list) or not value:
+        c.fail(key, "must be a non-empty list of [a, b] learner pairs", value)
+    names = {x for p in declared for x in p}
+    out = []
+    for i, p in enumerate(value):
+        if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)):
+            c.fail(f"{key}[{i}]", "must be a pair [a, b] of learner names", p)
+        for x in p:
+            if x not in names:
+                c.fail(f"{key}[{i}]", f"names an unknown learner{closest(x, names)}; known: "
+                       f"{sorted(names)}", x)
+        out.append(tuple(p))
+    return tuple(out)
+
+
+def _check_runs(c, key, kw, schemes):
+    by_name = dict(schemes_by_name(schemes))
+    for test, sname in kw["schemes"]:
+        s = by_name[sname]
+        if s.kind in ("cv5x2", "test_set"):
+            if kw.get("runs") and all(by_name[n].kind in ("cv5x2", "test_set")
+                                      for _, n in kw["schemes"]):
+                c.fail(f"{key}.runs", f"does not apply to scheme {sname!r} of kind {s.kind} "
+                       "(its size is fixed)", list(kw["runs"]))
+            continue
+        size = s.p["n_runs"]
+        for r in kw.get("runs") or (size // kw["repeats"],):
+            if r * kw["repeats"] > size:
+                c.fail(f"{key}.runs", f"times `repeats` = {kw['repeats']} must not exceed "
+                       f"scheme {sname!r}'s n_runs = {size}", r)
+            if test != "accuracy" and r < 2 and s.kind != "repeated_kfold":
+                c.fail(f"{key}.runs", f"must be >= 2 for {test!r} on {sname!r}", r)
+
+

@@ -1,0 +1,306 @@
+"""The analyses a study file can declare, each returning one tidy table.
+
+- ``calibrate``: the calibrated df of every test at every number of runs and α,
+  with the Type I error at the calibrated and the textbook df and a bootstrap
+  error of the df (Bouckaert 2003, §3-4);
+- ``rejection_rate``: Type I error (null sources) or power, at the textbook df, a
+  fixed df or the df calibrated by a ``calibrate`` analysis of this or another
+  study file, with Monte Carlo SE and Clopper–Pearson interval;
+- ``replicability``: how often ``repeats`` independent runs of a test on the same
+  data set agree (Bouckaert 2003, §5.3; Bouckaert & Frank 2004);
+- ``accuracy``: mean accuracy of every learner with its SE over data sets, model
+  size and fit/predict time.
+
+Every table shares one set of column names: ``source`` (the source label),
+``group`` and the source's grid keys (e.g. ``class_prior``, ``network``,
+``epsilon``), ``pair_a``, ``pair_b``, ``test``, ``label``, ``scheme``, ``n_runs``,
+``n_folds``, ``alpha``, ``df``, then the measure's columns. Rates are proportions
+in [0, 1].
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..calibration import calibrate
+from ..measures import rejection_rate, replicability
+from ..stats import get_test
+
+__all__ = ["run_analyses", "test_data", "test_callable", "CalibratedDF", "calibration_rows"]
+
+
+def _n_instances(source) -> int:
+    src = source.build()
+    return int(getattr(src, "n_instances", getattr(src, "n_points", 0)))
+
+
+def test_callable(test: str, study, source, scheme_name: str):
+    """The registry test with the scheme's own n2/n1 for the corrected resampled t."""
+    spec = get_test(test)
+    if test == "corrected_resampling":
+        ratio = study.scheme(scheme_name).splitter().test_train_ratio_for(_n_instances(source))
+        func = functools.partial(spec.func, test_train_ratio=ratio)
+        func.__name__ = spec.name
+        return func
+    return spec
+
+
+def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None, group=0):
+    """The data of ``test``: the ``group``-th block of ``runs`` runs of the scheme.
+
+    Returns (N, r, k) for r x k cv, (N, r) for subsampling and holdout, (N, 5, 2) for
+    5 x 2 cv (``group`` = the repeat) and (N, 4) McNemar counts for the holdout tests.
+    """
+    spec = get_test(test)
+    scheme = scores.study.scheme(scheme_name)
+    if spec.scheme == "holdout":
+        return scores.mcnemar_counts(source, scheme_name, pair)
+    x = scores.difference(source, scheme_name, pair)
+    if scheme.kind == "cv5x2":
+        return x[:, group]
+    r = runs if runs else x.shape[1]
+    return x[:, group * r:(group + 1) * r]
+
+
+def _n_folds(study, scheme_name):
+    s = study.scheme(scheme_name)
+    return {"repeated_kfold": lambda: s.p["n_folds"], "cv5x2": lambda: 2}.get(
+        s.kind, lambda: 0)()
+
+
+def _runs_of(analysis, study, scheme_name):
+    s = study.scheme(scheme_name)
+    if s.kind in ("cv5x2", "test_set"):
+        return (5 if s.kind == "cv5x2" else 1,)
+    return analysis.runs or (s.p["n_runs"] // analysis.repeats,)
+
+
+def _base(study, source_label, pair, test, scheme_name, r):
+    src = study.source(source_label)
+    row = {"source": source_label, "group": src.group}
+    row.update({k: (Path(v).stem if k in ("network", "path") else v) for k, v in src.grid})
+    row.update({"pair_a": pair[0], "pair_b": pair[1], "test": test,
+                "label": get_test(test).label if test != "accuracy" else "accuracy",
+                "scheme": scheme_name, "n_runs": r, "n_folds": _n_folds(study, scheme_name)})
+    return row
+
+
+# ---------------------------------------------------------------------------
+# calibrate
+
+def _bootstrap_df(test, x, dfs, alphas, n_boot, rng):
+    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df."""
+    from threadpoolctl import threadpool_limits
+    from ..calibration import calibrated_df
+    p = test(x, dfs[:, None]).pvalue                                  # (n_df, N)
+    n = x.shape[0]
+    draws = rng.integers(0, n, size=(n_boot, n))
+    weights = np.stack([np.bincount(row, minlength=n) for row in draws], axis=1).astype(float)
+    out = []
+    for alpha in alphas:
+        with threadpool_limits(limits=1, user_api="blas"):     # small product: 1 thread is faster
+            curves = ((p <= alpha).astype(float) @ weights) / n
+        boot = calibrated_df(dfs, curves.T, np.full(n_boot, alpha))
+        out.append((boot.std(ddof=1), *np.percentile(boot, [2.5, 97.5])))
+    return out
+
+
+def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFrame:
+    """The ``calibrate`` analysis: one row per source x pair x test x runs x α.
+
+    Columns (besides the shared ones): ``df_min, df_max, default_df,
+    type1_default, calibrated_df, df_boot_se, df_boot_low, df_boot_high,
+    type1_error, mc_se, ci_low, ci_high, n_datasets``; ``calibrated_df`` is 0 where
+    no df of the grid keeps the Type I error at or below α (``type1_error`` is then
+    NaN). The bootstrap draws from ``SeedSequence(seed, spawn_key=(2**31,))``.
+    """
+    dfs = np.arange(analysis.df_min, analysis.df_max + 1, dtype=np.int64)
+    rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
+    rows = []
+    for source in analysis.sources:
+        for pair in analysis.pairs:
+            for test in analysis.tests:
+                sname = analysis.scheme_of(test)
+                func = test_callable(test, study, study.source(source), sname)
+                spec = get_test(test)
+                for r in _runs_of(analysis, study, sname):
+                    x = test_data(scores, source, sname, test, pair, r)
+                    res = calibrate(func, x, alphas=list(analysis.alphas), dfs=dfs)
+                    p_default = func(x).pvalue
+                    boot = (_bootstrap_df(func, x, dfs, analysis.alphas, n_boot, rng) if n_boot
+                            else [(np.nan,) * 3] * len(analysis.alphas))
+                    k = _n_folds(study, sname)
+                    for i, alpha in enumerate(analysis.alphas):
+                        rows.append({**_base(study, source, pair, test, sname, r),
+                                     "alpha": alpha, "df_min": int(dfs[0]),
+                                     "df_max": int(dfs[-1]),
+                                     "default_df": spec.default_df(r, k),
+                                     "type1_default": float(np.mean(p_default <= alpha)),
+                                     "calibrated_df": int(res.calibrated_df[i]),
+                                     "df_boot_se": boot[i][0], "df_boot_low": boot[i][1],
+                                     "df_boot_high": boot[i][2],
+                                     "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
+                                     "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
+                                     "n_datasets": res.n_datasets})
+    return pd.DataFrame(rows)
+
+
+class CalibratedDF:
+    """Calibrated df looked up on a study's null data at any test, runs and α.
+
+    The df is calibrated anew (cheap once the scores exist) on the first source and
+    pair of the study's first ``calibrate`` analysis, with that analysis's df grid.
+    """
+
+    def __init__(self, study, scores):
+        cals = [a for a in study.analyses if a.kind == "calibrate"]
+        if not cals:
+            raise ValueError(f"study {study.name!r} ({study.path}) has no calibrate analysis to "
+                             "take calibrated df from.")
+        self.study, self.scores, self.analysis = study, scores, cals[0]
+        self._cache = {}
+
+    def __call__(self, test: str, r: int, alpha: float) -> int:
+        key = (test, r, float(alpha))
+        if key not in self._cache:
+            a = self.analysis
+            if test not in a.tests:
+                raise ValueError(f"test {test!r} is not calibrated by study {self.study.name!r}; "
+                                 f"it calibrates {list(a.tests)}.")
+            sname = a.scheme_of(test)
+            source, pair = a.sources[0], a.pairs[0]
+            func = test_callable(test, self.study, self.study.source(source), sname)
+            x = test_data(self.scores, source, sname, test, pair, r)
+            dfs = np.arange(a.df_min, a.df_max + 1, dtype=np.int64)
+            self._cache[key] = int(calibrate(func, x, alphas=[alpha], dfs=dfs).calibrated_df[0])
+        return self._cache[key]
+
+
+def _df_for(analysis, test, r, alpha, lookup, k):
+    if analysis.df == "calibrated":
+        return lookup(test, r, alpha), "calibrated"
+    if analysis.df == "textbook":
+        return get_test(test).default_df(r, k), "textbook"
+    return analysis.df, "given"
+
+
+def _pvalues(study, scores, source, sname, test, pair, r, df, group=0):
+    func = test_callable(test, study, study.source(source), sname)
+    x = test_data(scores, source, sname, test, pair, r, group)
+    res = func(x) if df is None else func(x, df)
+    return np.asarray(res.pvalue, dtype=float)
+
+
+def _rate_rows(study, analysis, scores, lookup) -> pd.DataFrame:
+    rows = []
+    for source in analysis.sources:
+        for pair in analysis.pairs:
+            for test in analysis.tests:
+                sname = analysis.scheme_of(test)
+                k = _n_folds(study, sname)
+                for r in _runs_of(analysis, study, sname):
+                    for alpha in analysis.alphas:
+                        df, rule = _df_for(analysis, test, r, alpha, lookup, k)
+                        p = _pvalues(study, scores, source, sname, test, pair, r, df)
+                        rr = rejection_rate(p, alpha)
+                        rows.append({**_base(study, source, pair, test, sname, r), "alpha": alpha,
+                                     "df": df, "df_rule": rule, "rate": rr.rate,
+                                     "mc_se": rr.mc_se, "ci_low": rr.ci_low,
+                                     "ci_high": rr.ci_high, "n": rr.n})
+    return pd.DataFrame(rows)
+
+
+def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
+    rows = []
+    for source in analysis.sources:
+        for pair in analysis.pairs:
+            for test in analysis.tests:
+                sname = analysis.scheme_of(test)
+                scheme = study.scheme(sname)
+                k = _n_folds(study, sname)
+                groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else analysis.repeats
+                for r in _runs_of(analysis, study, sname):
+                    for alpha in analysis.alphas:
+                        df, rule = _df_for(analysis, test, r, alpha, lookup, k)
+                        p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
+                                      for g in range(groups)], axis=1)
+                        rep = replicability(p <= alpha)
+                        rows.append({**_base(study, source, pair, test, sname, r), "alpha": alpha,
+                                     "df": df, "df_rule": rule, "repeats": groups,
+                                     "consistent": rep.consistent,
+                                     "consistent_se": rep.consistent_se,
+                                     "almost_consistent": rep.almost_consistent,
+                                     "almost_consistent_se": rep.almost_consistent_se,
+                                     "R": rep.R, "R_se": rep.R_se, "n": rep.n_datasets})
+    return pd.DataFrame(rows)
+
+
+def _accuracy_rows(study, analysis, scores) -> pd.DataFrame:
+    rows = []
+    labels = [lrn.label for lrn in study.learners] or ["A", "B"]
+    for source in analysis.sources:
+        for _, sname in analysis.schemes:
+            if sname not in study.source(source).schemes:
+                continue
+            for learner in labels:
+                acc = scores.accuracy(source, sname, learner)
+                per_ds = acc.reshape(acc.shape[0], -1).mean(axis=1)
+                n = per_ds.size
+                size = scores.model_size(source, sname, learner)
+                cost = scores.costs(source, sname, learner)
+                rows.append({"source": source, "group": study.source(source).group,
+                             **{k: (Path(v).stem if k in ("network", "path") else v)
+                                for k, v in study.source(source).grid},
+                             "learner": learner, "scheme": sname,
+                             "accuracy": float(per_ds.mean()),
+                             "accuracy_se": float(per_ds.std(ddof=1) / np.sqrt(n)) if n > 1
+                             else np.nan,
+                             "accuracy_sd": float(per_ds.std(ddof=1)) if n > 1 else np.nan,
+                             "model_size": float(np.mean(size)),
+                             "fit_time": float(np.mean(cost["fit_time"])),
+                             "predict_time": float(np.mean(cost["predict_time"])),
+                             "n": n})
+    return pd.DataFrame(rows)
+
+
+def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200) -> dict:
+    """Run every analysis of ``study`` on its scores.
+
+    Parameters
+    ----------
+    study : Study
+    scores : Scores
+    calibrations : dict of pathlib.Path to CalibratedDF, optional
+        Calibrated-df lookups of other study files named by ``calibration`` keys.
+    n_boot : int, default 200
+        Bootstrap resamples for the calibrated df's error (0 to skip).
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Analysis name -> tidy table.
+    """
+    calibrations = calibrations or {}
+    own = None
+    out = {}
+    for a in study.analyses:
+        if a.kind == "calibrate":
+            out[a.name] = calibration_rows(study, a, scores, n_boot=n_boot)
+            continue
+        if a.kind == "accuracy":
+            out[a.name] = _accuracy_rows(study, a, scores)
+            continue
+        lookup = None
+        if a.df == "calibrated":
+            if a.calibration is not None:
+                lookup = calibrations[a.calibration]
+            else:
+                own = own or CalibratedDF(study, scores)
+                lookup = own
+        fn = _rate_rows if a.kind == "rejection_rate" else _replicability_rows
+        out[a.name] = fn(study, a, scores, lookup)
+    return out

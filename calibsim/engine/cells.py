@@ -1,0 +1,147 @@
+"""The one cell function: a block of data sets of one source, every learner, every scheme.
+
+A cell is a :class:`CellSpec`: one source, the study's learners, the schemes still
+to compute and a block ``start .. stop - 1`` of data-set indices. :func:`run_cell`
+is pure: data set i draws its data and its partitions from
+``SeedSequence(seed, spawn_key=(source_key, i))`` (streams ``data``, ``cv``,
+``subsampling``, ``holdout``, ``cv5x2``; see :mod:`calibsim._rng`), so results are
+bit-identical whatever the worker count, the block size or the order of execution.
+All learners are fitted once on the same splits; pairs are derived afterwards.
+
+Arrays returned per scheme, first axis the block's data sets (m):
+
+- ``correct`` (m, L, *split) int16: correct test predictions of each learner;
+- ``n_test`` (m, *split) int16: test-set sizes;
+- ``model_size`` (m, L, *split) int32: C4.5 tree nodes, voted-perceptron
+  perceptrons, a scikit-learn estimator's size (see
+  :func:`calibsim.engine.learners.score_general`), 0 or -1 where undefined;
+- ``fit_time``, ``predict_time`` (m, L) float64 seconds per data set, summed over the
+  scheme's splits (NaN unless ``[study] costs = true`` or a general-path learner);
+- ``correctness`` (m, L, *split, ceil(n / 8)) uint8, only for schemes with
+  ``correctness = true``: per-instance correctness packed with ``numpy.packbits``.
+
+An ε-point source (Dietterich 1998) simulates its two learners A and B; its cells
+return ``difference`` (m, *split) float64 (accuracy of A minus B) and, for a
+holdout scheme, ``mcnemar`` (m, 4) int64: n00, n01, n10, n11 of the first split.
+A ``test_set`` scheme trains on the data set and tests on one independent set of
+``n_test`` instances per source, drawn from ``SeedSequence(seed, spawn_key=(key,))``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._rng import dataset_seeds, source_key
+
+__all__ = ["CellSpec", "run_cell", "STREAM_OF"]
+
+#: Random stream of each scheme kind (``calibsim._rng.STREAMS``).
+STREAM_OF = {"repeated_kfold": "cv", "subsampling": "subsampling", "holdout": "holdout",
+             "cv5x2": "cv5x2"}
+
+
+@dataclass(frozen=True)
+class CellSpec:
+    """Everything :func:`run_cell` needs; picklable, so it can go to any Dask worker."""
+
+    source: object          # SourceSpec
+    learners: tuple         # LearnerSpec, ...
+    schemes: tuple          # SchemeSpec, ...
+    start: int
+    stop: int
+    costs: bool = False
+
+    @property
+    def key(self) -> str:
+        """Stable, unique task name."""
+        return (f"{self.source.label}|{'+'.join(s.name for s in self.schemes)}|"
+                f"datasets={self.start}-{self.stop}")
+
+
+def test_set(source, seed: int, n_test: int):
+    """The independent test set of a ``test_set`` scheme: ``(X, y)`` of ``n_test`` rows."""
+    ss = np.random.SeedSequence(seed, spawn_key=(source_key(source.identity),))
+    return source._draw(ss, n_test)
+
+
+def run_cell(spec: CellSpec) -> dict:
+    """Compute the score arrays of one cell (a pure function of ``spec``).
+
+    Returns
+    -------
+    dict of str to dict of str to ndarray
+        Scheme name -> arrays described in the module docstring.
+    """
+    src = spec.source.build()
+    if spec.source.simulated_scores:
+        return _simulated(spec, src)
+    from .learners import score_fast, score_general
+    m = spec.stop - spec.start
+    L = len(spec.learners)
+    fast = getattr(src, "is_nominal_codes", True) and all(
+        lrn.fast_path(True) for lrn in spec.learners)
+    out = {}
+    for s in spec.schemes:
+        split = s.split_shape
+        out[s.name] = {"correct": np.empty((m, L) + split, np.int16),
+                       "n_test": np.empty((m,) + split, np.int16),
+                       "model_size": np.empty((m, L) + split, np.int32),
+                       "fit_time": np.empty((m, L)), "predict_time": np.empty((m, L))}
+    held = {s.name: test_set(src, spec.source.seed, s.p["n_test"])
+            for s in spec.schemes if s.kind == "test_set"}
+    key = source_key(src.identity)
+    for row, index in enumerate(range(spec.start, spec.stop)):
+        seeds = dataset_seeds(spec.source.seed, key, index)
+        X, y = src.sample(seeds["data"])
+        if fast and X.dtype.kind == "f":
+            X = src.X_int()
+        for s in spec.schemes:
+            Xs, ys = X, y
+            if s.kind == "test_set":
+                Xt, yt = held[s.name]
+                Xs, ys = np.concatenate([X, Xt.astype(X.dtype)]), np.concatenate([y, yt])
+                masks = np.zeros((1, len(ys)), bool)
+                masks[0, len(y):] = True
+            else:
+                masks = s.splitter().test_masks(y, seeds[STREAM_OF[s.kind]])
+                masks = masks.reshape(s.split_shape + (len(y),))
+            kw = dict(n_values=src.n_values, n_classes=src.n_classes,
+                      return_correctness=s.correctness, costs=spec.costs)
+            res = (score_fast(Xs, ys, masks, spec.learners, **kw) if fast
+                   else score_general(Xs, ys, masks, spec.learners, **kw))
+            o = out[s.name]
+            o["correct"][row] = res["correct"]
+            o["n_test"][row] = res["n_test"]
+            o["model_size"][row] = res["model_size"]
+            axes = tuple(range(1, res["fit_time"].ndim))
+            o["fit_time"][row] = res["fit_time"].sum(axis=axes)
+            o["predict_time"][row] = res["predict_time"].sum(axis=axes)
+            if s.correctness:
+                packed = np.packbits(res["correctness"], axis=-1)
+                o.setdefault("correctness", np.empty((m,) + packed.shape, np.uint8))[row] = packed
+    return out
+
+
+def _simulated(spec: CellSpec, src) -> dict:
+    """ε-point cells: the source simulates A and B on every scheme (Dietterich 1998, §4)."""
+    n_res = max([s.p["n_runs"] for s in spec.schemes if s.kind in ("holdout", "subsampling")]
+                or [2])
+    trials = src.simulate(spec.source.seed, range(spec.start, spec.stop), n_resamples=n_res)
+    out = {}
+    for s in spec.schemes:
+        if s.kind in ("holdout", "subsampling"):
+            o = {"difference": np.asarray(trials.resampling_diff)[:, :s.p["n_runs"]]}
+            if s.kind == "holdout":
+                o["mcnemar"] = np.asarray(trials.holdout_counts, np.int64)
+        elif s.kind == "repeated_kfold":
+            o = {"difference": np.asarray(trials.kfold_diff)[:, None, :]}
+        elif s.kind == "cv5x2":
+            o = {"difference": np.asarray(trials.cv5x2_diff)[:, None]}
+        else:
+            raise ValueError(f"scheme {s.name!r} of kind {s.kind!r} cannot run on an ε-point "
+                             "source (it simulates holdout, subsampling, repeated_kfold with "
+                             "one run and cv5x2).")
+        out[s.name] = o
+    return out

@@ -1,0 +1,106 @@
+"""A study file from end to end: load, compute (or resume) scores, analyse, write outputs.
+
+``calibsim run`` and ``calibsim report`` are :func:`run_study_file` with and
+without computing. Outputs go to the study's ``[outputs] figures`` folder, to
+``out`` when given, and — for a reduced run (``n_datasets`` below what the file
+declares) without ``out`` — to ``<results>/reduced/<name>_n<N>/``, so a quick look
+never overwrites published outputs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from .analyses import CalibratedDF, run_analyses
+from .outputs import write_figures, write_tables
+from .run import compute_scores, load_scores
+from .spec import load_study
+
+__all__ = ["run_study_file", "output_folder"]
+
+logger = logging.getLogger(__name__)
+
+
+def output_folder(study, out=None) -> Path:
+    """Where a run of ``study`` writes its tables, figures and report."""
+    if out is not None:
+        return Path(out).resolve()
+    if study.reduced:
+        n = max(s.n_datasets for s in study.sources)
+        return study.results / "reduced" / f"{study.name}_n{n}"
+    return study.figures
+
+
+def _load(path, n_datasets, results):
+    study = load_study(path, n_datasets=n_datasets)
+    return study if results is None else replace(study, results=Path(results).resolve())
+
+
+def _calibration_studies(study, n_datasets, results):
+    paths = {a.calibration for a in study.analyses if a.calibration is not None}
+    return {p: _load(p, n_datasets, results) for p in sorted(paths)}
+
+
+def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=None,
+                   n_workers=None, progress=None, compute=True, n_boot: int = 200) -> dict:
+    """Run (or only report) one study file; returns ``{label: written path}``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The study file.
+    n_datasets : int, optional
+        Data sets per simulated source, for this study and the studies it takes
+        calibrated df from (a quick look).
+    out : path-like, optional
+        Folder for tables, figures and report (default: see the module docstring).
+    results : path-like, optional
+        The store's parent folder, for this study and the studies it takes calibrated
+        df from (default: each file's ``[outputs] results``).
+    scheduler, n_workers
+        As for :func:`calibsim.engine.runner.cluster`.
+    progress : calibsim.engine.runner.Progress, optional
+    compute : bool, default True
+        False: use saved scores only (``calibsim report``); a missing block raises
+        ``FileNotFoundError`` naming the study and the number of data sets missing.
+    n_boot : int, default 200
+        Bootstrap resamples of calibrated df errors.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+    """
+    from .runner import cluster, warm_up
+    t0 = time.perf_counter()
+    study = _load(path, n_datasets, results)
+    nested = _calibration_studies(study, n_datasets, results)
+    if compute:
+        with cluster(scheduler=scheduler, n_workers=n_workers) as client:
+            if progress is not None:
+                progress.phase("compiling kernels")
+            warm_up(client)
+            cal_scores = {p: compute_scores(s, client=client, progress=progress)
+                          for p, s in nested.items()}
+            scores = compute_scores(study, client=client, progress=progress)
+    else:
+        cal_scores = {p: load_scores(s) for p, s in nested.items()}
+        scores = load_scores(study)
+    if progress is not None:
+        progress.phase("analyses")
+    lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
+    tables = run_analyses(study, scores, calibrations=lookups, n_boot=n_boot)
+    if progress is not None:
+        progress.phase("writing outputs")
+    folder = output_folder(study, out)
+    paths = write_tables(study, tables, folder)
+    paths.update(write_figures(study, study.analyses, tables, folder))
+    if study.paper:
+        from ..papers import get_paper
+        paths.update(get_paper(study.paper).write(
+            study=study, tables=tables, scores=scores, folder=folder,
+            wall=time.perf_counter() - t0 if compute else None,
+            calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
+    return paths

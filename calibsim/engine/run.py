@@ -1,0 +1,179 @@
+"""Run a study: find what the store lacks, compute it on Dask, return the scores.
+
+This is the one runner of calibsim: every study file, whatever its sources,
+learners, schemes or analyses, goes through :func:`compute_scores`; studies whose
+analyses take calibrated df from another study file compute that study's scores
+too, on the same cluster.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from .cells import CellSpec, run_cell
+from .scores import Scores
+from .store import Store, fingerprint
+
+__all__ = ["compute_scores", "load_scores", "store_key", "store_of", "null_differences"]
+
+logger = logging.getLogger(__name__)
+
+
+def store_of(study) -> Store:
+    """The store of ``study``: ``<results>/store``, shared by every study writing there."""
+    return Store(study.results / "store")
+
+
+def _learner_ids(study, source):
+    if source.simulated_scores:
+        return ["A", "B"]
+    return [lrn.identity() for lrn in study.learners]
+
+
+def store_key(study, source, scheme) -> tuple[str, dict]:
+    """Fingerprint and identity of one source's scores under one scheme.
+
+    Everything that determines the arrays is in the identity (seed, source, scheme,
+    learners and their order, costs); nothing else is, so studies declaring the same
+    collection share its saved blocks.
+    """
+    src = source.build()
+    identity = {"seed": source.seed, "source": src.identity, "scheme": scheme.identity,
+                "learners": _learner_ids(study, source),
+                "costs": bool(study.costs) and not source.simulated_scores}
+    return fingerprint(identity), identity
+
+
+def _plan(study, store):
+    """Cells for every block of every source that misses a scheme's scores."""
+    cells, n_missing = [], 0
+    for src in study.sources:
+        keys = {name: store_key(study, src, study.scheme(name)) for name in src.schemes}
+        have = {name: store.available(k) for name, (k, _) in keys.items()}
+        n = src.n_datasets
+        for start in range(0, n, study.block_size):
+            stop = min(start + study.block_size, n)
+            block = np.arange(start, stop)
+            todo = tuple(study.scheme(name) for name in src.schemes
+                         if not np.isin(block, have[name]).all())
+            if todo:
+                cells.append(CellSpec(src, study.learners, todo, start, stop, study.costs))
+                n_missing += stop - start
+    return cells, n_missing
+
+
+def compute_scores(study, *, client=None, progress=None) -> Scores:
+    """Compute (or resume) every missing block of ``study`` and load its scores.
+
+    Parameters
+    ----------
+    study : calibsim.engine.spec.Study
+    client : distributed.Client, optional
+        Run the cells on this cluster; None runs them in this process.
+    progress : calibsim.engine.runner.Progress, optional
+
+    Returns
+    -------
+    Scores
+        The arrays of data sets ``0 .. n_datasets - 1`` of every source and scheme.
+    """
+    from .runner import map_blocks
+    store = store_of(study)
+    cells, n_missing = _plan(study, store)
+    total = sum(s.n_datasets for s in study.sources)
+    if progress is not None:
+        progress.phase(f"{study.name}: data sets")
+        progress.start(total, done=total - n_missing)
+    keys = {}
+
+    def on_result(cell, result):
+        for scheme in cell.schemes:
+            if scheme.name not in keys.setdefault(cell.source.label, {}):
+                keys[cell.source.label][scheme.name] = store_key(study, cell.source, scheme)
+            key, identity = keys[cell.source.label][scheme.name]
+            store.save(key, cell.start, cell.stop, result[scheme.name], identity=identity)
+        if progress is not None:
+            progress.advance(cell.stop - cell.start)
+
+    if cells:
+        logger.info("%s: computing %d cells (%d data sets)", study.name, len(cells), n_missing)
+        map_blocks(run_cell, cells, client=client, on_result=on_result)
+    return load_scores(study, store)
+
+
+def load_scores(study, store=None) -> Scores:
+    """The saved scores of ``study`` (raises ``FileNotFoundError`` naming what is missing)."""
+    store = store_of(study) if store is None else store
+    arrays = {}
+    for src in study.sources:
+        for name in src.schemes:
+            key, _ = store_key(study, src, study.scheme(name))
+            try:
+                arrays[(src.label, name)] = store.load(key, src.n_datasets)
+            except FileNotFoundError as exc:
+                raise FileNotFoundError(f"study {study.name!r}: scores of source {src.label!r} "
+                                        f"under scheme {name!r} are missing: {exc}") from None
+    return Scores(study, arrays)
+
+
+def null_differences(n_datasets: int = 1000, *, n_runs: int = 10, n_folds: int = 10,
+                     n_instances: int = 300, n_attributes: int = 10, class_prior: float = 0.5,
+                     learners=("naive_bayes", "c45"), seed: int = 20030821,
+                     scheduler: str | None = None, n_workers: int | None = 0):
+    """Accuracy differences of two learners on simulated null data, for calibration.
+
+    With the defaults these are the data sets, partitions and learners of the
+    Bouckaert (2003) Figure 2 study (``studies/bouckaert2003_figure2.toml``): the same
+    seed and source give the same data sets, and its first ``n_runs`` runs are exactly
+    the runs returned here. Nothing is saved.
+
+    Parameters
+    ----------
+    n_datasets : int, default 1000
+        Number N of null data sets.
+    n_runs, n_folds : int, default 10
+        r runs of stratified k-fold cross-validation (r >= 1, k >= 2).
+    n_instances, n_attributes, class_prior
+        The null source (:class:`calibsim.sources.NullSource`).
+    learners : pair of str, default ("naive_bayes", "c45")
+    seed : int, default 20030821
+        Root entropy (the Figure 2 study's).
+    scheduler, n_workers
+        As for :func:`calibsim.engine.runner.cluster`; the default ``n_workers=0``
+        runs here without Dask.
+
+    Returns
+    -------
+    ndarray of shape (n_datasets, n_runs, n_folds)
+        x_ij = accuracy(a) - accuracy(b) on fold i of run j, accuracies in [0, 1].
+
+    Examples
+    --------
+    >>> x = null_differences(3, n_runs=2, n_folds=5, n_instances=50)
+    >>> x.shape
+    (3, 2, 5)
+    """
+    from pathlib import Path
+
+    from .runner import cluster, map_blocks
+    from .spec import study_from_dict
+    doc = {"study": {"name": "null_differences", "seed": seed},
+           "sources": {"null": {"kind": "null", "n_instances": n_instances,
+                                "n_attributes": n_attributes, "class_prior": class_prior,
+                                "n_datasets": n_datasets}},
+           "learners": {"names": list(learners), "pairs": [list(learners)]},
+           "schemes": {"cv": {"kind": "repeated_kfold", "n_folds": n_folds, "n_runs": n_runs}}}
+    study = study_from_dict(doc, Path.cwd() / "null_differences.toml")
+    src = study.sources[0]
+    cells = [CellSpec(src, study.learners, study.schemes, s, min(s + study.block_size,
+                                                                 n_datasets))
+             for s in range(0, n_datasets, study.block_size)]
+    parts = {}
+    with cluster(scheduler=scheduler, n_workers=n_workers) as client:
+        map_blocks(run_cell, cells, client=client,
+                   on_result=lambda cell, res: parts.__setitem__(cell.start, res["cv"]))
+    arrays = {k: np.concatenate([parts[s][k] for s in sorted(parts)]) for k in parts[0]}
+    scores = Scores(study, {(src.label, "cv"): arrays})
+    return scores.difference(src.label, "cv", tuple(learners))

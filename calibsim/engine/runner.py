@@ -1,0 +1,179 @@
+"""The one Dask runner: one cluster builder, one map over cells, one progress display.
+
+Dask only maps the pure cell function over frozen cell specs (conventions.md,
+item 14); each cell's randomness comes from its identity, so results do not depend
+on the number of workers or the order in which cells finish.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import time
+
+__all__ = ["cluster", "map_blocks", "warm_up", "Progress"]
+
+logger = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
+            processes: bool = True):
+    """A Dask client for a study run, or None to run in this process.
+
+    Parameters
+    ----------
+    scheduler : str, optional
+        Address of an existing scheduler (``tcp://host:port``); its workers are used.
+    n_workers : int, optional
+        Single-thread workers of a local cluster (default: all cores); 0 runs every
+        cell in this process, without Dask.
+    processes : bool, default True
+        Local workers as processes (True) or threads.
+
+    Yields
+    ------
+    distributed.Client or None
+
+    Raises
+    ------
+    ValueError
+        If ``n_workers`` is not an integer >= 0.
+    OSError
+        If ``scheduler`` cannot be reached within 10 s (the message names it).
+    """
+    if n_workers is not None and (isinstance(n_workers, bool) or not isinstance(n_workers, int)
+                                  or n_workers < 0):
+        raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
+    if scheduler is None and n_workers == 0:
+        yield None
+        return
+    from distributed import Client, LocalCluster
+    local = None
+    if scheduler is None:
+        local = LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=1,
+                             processes=processes, dashboard_address=":0")  # never clash on 8787
+        client = Client(local)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise OSError(f"no Dask scheduler answered at {scheduler!r} ({exc})") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+
+
+def map_blocks(func, specs, *, client=None, on_result=None) -> None:
+    """Run ``func(spec)`` for every spec and hand each result to ``on_result(spec, result)``.
+
+    Specs need a unique string attribute ``key``. Without a client the specs run here,
+    in order; with one, on its workers, and ``on_result`` is called in this process in
+    completion order (e.g. to save each block at once, so an interrupted study resumes).
+
+    Raises
+    ------
+    ValueError
+        If two specs share a key.
+    """
+    specs = list(specs)
+    keys = [spec.key for spec in specs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("`specs` must have unique `key` attributes; got duplicates.")
+    if not specs:
+        return
+    if client is None:
+        for spec in specs:
+            result = func(spec)
+            if on_result is not None:
+                on_result(spec, result)
+        return
+    from distributed import as_completed
+    by_key = dict(zip(keys, specs))
+    futures = client.map(func, specs, key=keys, pure=False)
+    for future in as_completed(futures):
+        result = future.result()
+        if on_result is not None:
+            on_result(by_key[future.key], result)
+        future.release()
+
+
+def _compile_kernels():
+    """Compile (or load from numba's cache) the evaluation kernels on a tiny data set."""
+    from ..evaluate import score_splits
+    from ..schemes import RepeatedStratifiedKFold
+    from ..sources import NullSource
+    X, y = NullSource(n_instances=20, n_attributes=3).sample(0)
+    score_splits(X, y, RepeatedStratifiedKFold(n_folds=2, n_runs=1).test_masks(y, 0),
+                 learners=("naive_bayes", "c45", "ib1", "tan", "voted_perceptron"))
+    return True
+
+
+def warm_up(client=None) -> float:
+    """Compile the kernels once per worker (here without a client); returns seconds."""
+    t0 = time.perf_counter()
+    if client is None:
+        _compile_kernels()
+    else:
+        client.run(_compile_kernels)
+    return time.perf_counter() - t0
+
+
+class Progress:
+    """Progress of a study run on stderr (tqdm), or silent.
+
+    Parameters
+    ----------
+    enabled : bool
+        Show a bar; when False every method only logs.
+    desc : str
+        What runs (e.g. the study name).
+
+    Examples
+    --------
+    >>> with Progress(False, "demo") as bar:
+    ...     bar.phase("data sets"); bar.start(10); bar.advance(10)
+    """
+
+    def __init__(self, enabled: bool, desc: str):
+        self.enabled, self.desc, self._bar = bool(enabled), desc, None
+
+    def phase(self, text: str):
+        """Say what is being done now (compiling kernels, data sets, analyses, ...)."""
+        logger.info("%s: %s", self.desc, text)
+        if not self.enabled:
+            return
+        if self._bar is None:
+            print(f"{self.desc}: {text}", file=sys.stderr, flush=True)
+        else:
+            self._bar.set_description_str(f"{self.desc}: {text}")
+
+    def start(self, total: int, done: int = 0):
+        """A bar over ``total`` data sets, ``done`` of them already saved."""
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+        if self._bar is not None:
+            self._bar.close()
+        self._bar = tqdm(total=total, initial=done, desc=self.desc, unit="data set",
+                         file=sys.stderr, dynamic_ncols=True)
+
+    def advance(self, n: int):
+        if self._bar is not None:
+            self._bar.update(n)
+
+    def close(self):
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

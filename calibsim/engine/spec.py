@@ -1,0 +1,434 @@
+"""One study schema and one loader: a study file becomes frozen specs.
+
+A study file (TOML) declares named **sources**, **learners**, **schemes** and a
+list of **analyses**::
+
+    [study]
+    name = "ban_tan_ib1"            # file names of outputs
+    seed = 2024                     # root entropy of every data set's SeedSequence
+    paper = "bouckaert2003.table7"  # optional: paper module and layout (values beside the paper's)
+
+    [sources.set1]                  # kind: null | ban | epsilon_point | dataset
+    kind = "ban"
+    network = "networks/set1.bif"   # relative to this file; a list expands into several sources
+    n_datasets = 1000
+
+    [learners]
+    names = ["tan", "ib1"]          # all pairs (a before b) unless `pairs` says otherwise
+
+    [schemes.cv5x2]                 # kind: repeated_kfold | subsampling | holdout | cv5x2 | test_set
+    kind = "cv5x2"
+
+    [[analysis]]                    # kind: calibrate | rejection_rate | replicability | accuracy
+    kind = "calibrate"
+    tests = ["cv5x2_t"]
+    alphas = [0.01]
+
+:func:`load_study` validates it (every error names the key, the rule and the
+value; unknown keys name the closest valid one), expands grids (a list given
+for a source parameter such as ``class_prior``, ``network``, ``epsilon`` or a
+data set ``name``), resolves paths against the study file and checks sizes
+against memory before anything is allocated. The keys of every section are
+listed in :data:`SOURCE_KINDS`, :data:`SCHEME_KINDS` and :data:`ANALYSIS_KEYS`
+(``calibsim list`` prints them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ._schema import Checker, StudyFileError, expand_grid, gib, memory_limit
+
+__all__ = ["Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "load_study", "study_from_dict",
+           "SOURCE_KINDS", "SCHEME_KINDS", "ANALYSIS_KINDS", "ANALYSIS_KEYS", "StudyFileError"]
+
+# parameter -> (type, rules); "grid" marks parameters a list expands into several sources
+_F, _I, _S = float, int, str
+SOURCE_KINDS = {
+    "null": {"n_instances": (_I, {"min_value": 2}), "n_attributes": (_I, {"min_value": 1}),
+             "class_prior": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                  "open_high": True})},
+    "ban": {"network": (_S, {}), "n_instances": (_I, {"min_value": 1}),
+            "class_variable": (_S, {})},
+    "epsilon_point": {"epsilon": (_F, {"min_value": 0, "max_value": 1}),
+                      "e1": (_F, {"min_value": 0, "max_value": 1}),
+                      "e2": (_F, {"min_value": 0, "max_value": 1}),
+                      "gap": (_S, {"choices": ("widest", "balanced")}),
+                      "n_points": (_I, {"min_value": 6}), "n_folds": (_I, {"min_value": 2}),
+                      "beta": (_F, {"min_value": 0, "max_value": 1}),
+                      "beta_schemes": (list, {})},
+    "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
+                "class_attribute": (_S, {})},
+}
+_SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
+_NOT_GRID = {"beta_schemes"}
+#: Sources whose parameters given as equal-length lists go together (zip), not crossed.
+_ZIPPED = {"epsilon_point"}
+
+SCHEME_KINDS = {
+    "repeated_kfold": {"n_folds": (_I, {"min_value": 2}), "n_runs": (_I, {"min_value": 1})},
+    "subsampling": {"n_runs": (_I, {"min_value": 1}),
+                    "test_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                           "open_high": True})},
+    "holdout": {"n_runs": (_I, {"min_value": 1}),
+                "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                        "open_high": True})},
+    "cv5x2": {"repeats": (_I, {"min_value": 1})},
+    "test_set": {"n_test": (_I, {"min_value": 1})},
+}
+_SCHEME_COMMON = {"kind", "correctness"}
+_SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
+                    "subsampling": {"n_runs": 10, "test_fraction": 0.1},
+                    "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
+                    "test_set": {"n_test": 10_000}}
+
+ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy")
+ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
+                 "alphas", "df", "calibration", "df_min", "df_max"}
+_STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
+_TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One data source after grid expansion.
+
+    Attributes
+    ----------
+    label : str
+        Unique name: the ``[sources.<group>]`` name, followed by ``[key=value]`` for
+        the grid values it was expanded with.
+    group : str
+        The ``[sources.<group>]`` name.
+    kind : str
+        One of :data:`SOURCE_KINDS`.
+    params : tuple of (str, object)
+        Sorted parameters (paths absolute).
+    n_datasets : int
+        Data sets N drawn from it (for ``dataset`` sources: independent repeats of
+        every scheme on the same data).
+    seed : int
+        Root entropy; data set i draws from ``SeedSequence(seed, spawn_key=(key, i))``.
+    schemes : tuple of str
+        Names of the schemes run on it.
+    grid : tuple of (str, object)
+        The grid values of this source (empty when nothing was expanded).
+    """
+
+    label: str
+    group: str
+    kind: str
+    params: tuple
+    n_datasets: int
+    seed: int
+    schemes: tuple
+    grid: tuple = ()
+
+    def build(self):
+        """The source object (``NullSource``, ``BANSource``, ``EpsilonPointSource``, ``DatasetSource``)."""
+        return _build_source(self.kind, self.params)
+
+    @property
+    def simulated_scores(self) -> bool:
+        """True for sources that simulate two learners' scores directly (ε-point)."""
+        return self.kind == "epsilon_point"
+
+
+_SOURCE_CACHE: dict = {}
+
+
+def _build_source(kind, params):
+    key = (kind, params)
+    if key not in _SOURCE_CACHE:                 # a BIF file takes ~0.7 s to parse
+        from .. import sources
+        p = dict(params)
+        if kind == "null":
+            src = sources.NullSource(**p)
+        elif kind == "ban":
+            src = sources.BANSource(p.pop("network"), **p)
+        elif kind == "epsilon_point":
+            src = sources.EpsilonPointSource(**p)
+        else:
+            src = sources.DatasetSource(**p)
+        _SOURCE_CACHE[key] = src
+    return _SOURCE_CACHE[key]
+
+
+@dataclass(frozen=True)
+class SchemeSpec:
+    """A resampling scheme: its kind, parameters and whether per-instance correctness is kept.
+
+    ``split_shape`` is the shape of one data set's score arrays: (n_runs, n_folds)
+    for ``repeated_kfold``, (n_runs,) for ``subsampling`` and ``holdout``,
+    (repeats, 5, 2) for ``cv5x2`` and (1,) for ``test_set``.
+    """
+
+    name: str
+    kind: str
+    params: tuple
+    correctness: bool = False
+
+    @property
+    def p(self) -> dict:
+        return dict(self.params)
+
+    @property
+    def split_shape(self) -> tuple:
+        p = self.p
+        return {"repeated_kfold": lambda: (p["n_runs"], p["n_folds"]),
+                "subsampling": lambda: (p["n_runs"],), "holdout": lambda: (p["n_runs"],),
+                "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,)}[self.kind]()
+
+    @property
+    def identity(self) -> str:
+        return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self.params)})" + (
+            "+correctness" if self.correctness else "")
+
+    def splitter(self):
+        """The :mod:`calibsim.schemes` object that draws this scheme's test masks."""
+        from .. import schemes
+        p = self.p
+        if self.kind == "repeated_kfold":
+            return schemes.RepeatedStratifiedKFold(n_folds=p["n_folds"], n_runs=p["n_runs"])
+        if self.kind == "subsampling":
+            return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"])
+        if self.kind == "holdout":
+            kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
+            return schemes.Holdout(n_runs=p["n_runs"], **kw)
+        if self.kind == "cv5x2":
+            return schemes.RepeatedStratifiedKFold(n_folds=2, n_runs=5 * p["repeats"])
+        return None
+
+
+@dataclass(frozen=True)
+class AnalysisSpec:
+    """One ``[[analysis]]`` entry; see :data:`ANALYSIS_KEYS` and :mod:`calibsim.engine.analyses`."""
+
+    kind: str
+    name: str
+    tests: tuple = ()
+    schemes: tuple = ()          # (test, scheme name) resolved at load
+    sources: tuple = ()          # source labels
+    pairs: tuple = ()
+    runs: tuple = ()             # () = the scheme's full size
+    repeats: int = 1
+    alphas: tuple = (0.05,)
+    df: object = "textbook"      # "textbook" | "calibrated" | number
+    calibration: Path | None = None
+    df_min: int = 2
+    df_max: int = 100
+
+    def scheme_of(self, test: str) -> str:
+        return dict(self.schemes)[test]
+
+
+@dataclass(frozen=True)
+class Study:
+    """A validated study file (see the module docstring).
+
+    Attributes
+    ----------
+    name, title, paper : str
+    path : pathlib.Path
+        The study file (paths in it are relative to its folder).
+    seed : int
+    sources : tuple of SourceSpec
+    learners : tuple of calibsim.engine.learners.LearnerSpec
+        Empty when every source simulates its learners (ε-point).
+    pairs : tuple of (str, str)
+        Learner label pairs (a, b); x = accuracy(a) - accuracy(b).
+    schemes : tuple of SchemeSpec
+    analyses : tuple of AnalysisSpec
+    block_size : int
+        Data sets per task (results do not depend on it).
+    costs : bool
+        Time every learner separately (fit and predict seconds); slower on the fast path.
+    results, figures : pathlib.Path
+        The store's folder and the folder of tables, figures and reports.
+    declared_n_datasets : tuple of int
+        The file's ``n_datasets`` per source, before any ``--n-datasets`` override.
+    """
+
+    name: str
+    path: Path
+    seed: int
+    sources: tuple
+    learners: tuple
+    pairs: tuple
+    schemes: tuple
+    analyses: tuple
+    title: str = ""
+    paper: str = ""
+    description: str = ""
+    block_size: int = 20
+    costs: bool = False
+    results: Path = Path("results")
+    figures: Path = Path("figures")
+    declared_n_datasets: tuple = ()
+
+    def scheme(self, name: str) -> SchemeSpec:
+        for s in self.schemes:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def source(self, label: str) -> SourceSpec:
+        for s in self.sources:
+            if s.label == label:
+                return s
+        raise KeyError(label)
+
+    def analysis(self, name: str) -> AnalysisSpec:
+        for a in self.analyses:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    @property
+    def reduced(self) -> bool:
+        """True when ``--n-datasets`` asked for fewer data sets than the file declares."""
+        return any(s.n_datasets < n for s, n in zip(self.sources, self.declared_n_datasets))
+
+    def with_n_datasets(self, n: int) -> Study:
+        """The same study with ``n`` data sets per simulated source (real data sets keep theirs)."""
+        return replace(self, sources=tuple(
+            s if s.kind == "dataset" else replace(s, n_datasets=int(n)) for s in self.sources))
+
+    @property
+    def fingerprint(self) -> str:
+        data = [self.seed, [s.label for s in self.sources], [s.identity for s in self.schemes]]
+        return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:12]
+
+
+# ---------------------------------------------------------------------------
+# loading
+
+def load_study(path, *, n_datasets: int | None = None) -> Study:
+    """Read, validate and expand a study file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A TOML study file (see the module docstring).
+    n_datasets : int, optional
+        Override every simulated source's ``n_datasets`` (a quick look); the
+        declared values stay in ``Study.declared_n_datasets``.
+
+    Returns
+    -------
+    Study
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file (or a network or ARFF file it names) does not exist.
+    StudyFileError
+        A ``ValueError`` naming the file, the key, the rule and the value: invalid
+        TOML, an unknown section or key (with the closest valid name), a wrong type,
+        a missing required key, an invalid value, an unknown test or learner, or a
+        study whose arrays would not fit in memory (with the estimate and the limit).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"study file {path} does not exist.")
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise StudyFileError(f"study file {path} is not valid TOML: {exc}.") from exc
+    return study_from_dict(doc, path, n_datasets=n_datasets)
+
+
+def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
+    """Validate a parsed study file (``doc``) as if read from ``path`` (see :func:`load_study`)."""
+    path = Path(path)
+    c = Checker(path)
+    c.keys("", doc, _TOP, required=("study", "sources", "schemes"))
+    st = c.table("study", doc["study"])
+    c.keys("study", st, _STUDY_KEYS, required=("name", "seed"))
+    name = c.value("study.name", st["name"], str)
+    if not name or any(ch in name for ch in "/\\ "):
+        c.fail("study.name", "must be a non-empty name without spaces or slashes", name)
+    seed = c.value("study.seed", st["seed"], int, min_value=0)
+    block_size = c.value("study.block_size", st.get("block_size", 20), int, min_value=1)
+    costs = c.value("study.costs", st.get("costs", False), bool)
+    paper = c.value("study.paper", st.get("paper", ""), str)
+    if paper:
+        from ..papers import PAPERS, layouts
+        mod, _, layout = paper.partition(".")
+        c.value("study.paper", mod, str, choices=PAPERS)
+        c.value("study.paper", paper, str, choices=tuple(f"{mod}.{k}" for k in layouts(mod)))
+    root = path.parent
+    from ._parse import _analyses, _learners, _schemes, _sources
+    schemes = _schemes(c, c.table("schemes", doc["schemes"]))
+    sources = _sources(c, c.table("sources", doc["sources"]), root, seed, schemes)
+    simulated = all(s.simulated_scores for s in sources)
+    if "learners" in doc:
+        learners, pairs = _learners(c, c.table("learners", doc["learners"]))
+    elif simulated:
+        learners, pairs = (), (("A", "B"),)
+    else:
+        c.fail("learners", "is required (a [learners] section with `names`) unless every "
+               "source is an ε-point source", show_value=False)
+    if simulated and "learners" in doc:
+        c.fail("learners", "must be left out when every source is an ε-point source (it "
+               "simulates its two learners A and B)", show_value=False)
+    if any(s.simulated_scores for s in sources) and not simulated:
+        c.fail("sources", "must not mix ε-point sources with sources that need learners",
+               show_value=False)
+    analyses = _analyses(c, doc.get("analysis", []), root, sources, schemes, pairs)
+    out = c.table("outputs", doc.get("outputs", {}))
+    c.keys("outputs", out, {"results", "figures"})
+    results = root / c.value("outputs.results", out.get("results", "results"), str)
+    figures = root / c.value("outputs.figures", out.get("figures", "figures"), str)
+    study = Study(name=name, path=path, seed=seed, sources=sources, learners=learners,
+                  pairs=pairs, schemes=schemes, analyses=analyses,
+                  title=c.value("study.title", st.get("title", name), str), paper=paper,
+                  description=c.value("study.description", st.get("description", ""), str),
+                  block_size=block_size, costs=costs, results=results.resolve(),
+                  figures=figures.resolve(),
+                  declared_n_datasets=tuple(s.n_datasets for s in sources))
+    if n_datasets is not None:
+        c.value("n_datasets", n_datasets, int, min_value=1)
+        study = study.with_n_datasets(n_datasets)
+    check_memory(study, c)
+    return study
+
+
+def check_memory(study: Study, c: Checker | None = None) -> int:
+    """Estimate the bytes the study's score arrays need; fail clearly above the limit.
+
+    The estimate counts, per source and scheme, the saved counts (2 bytes per learner
+    and split), test sizes, model sizes (4 bytes), costs (8 bytes per learner and
+    data set when timed) and per-instance correctness (1 bit), for all data sets;
+    analyses need at most twice that again. The limit is :func:`memory_limit`
+    (``CALIBSIM_MEMORY_LIMIT`` bytes, or half this machine's memory).
+    """
+    import numpy as np
+    total = 0
+    n_learners = max(len(study.learners), 2)
+    for src in study.sources:
+        n_inst = dict(src.params).get("n_instances", dict(src.params).get("n_points", 1000))
+        for sname in src.schemes:
+            s = study.scheme(sname)
+            split = int(np.prod(s.split_shape))
+            per = split * (2 * n_learners + 2 + 4 * n_learners + 16 * n_learners)
+            if s.correctness:
+                per += split * n_learners * (n_inst if isinstance(n_inst, int) else 1000) / 8
+            total += src.n_datasets * per
+    total *= 3
+    limit = memory_limit()
+    if total > limit:
+        msg = (f"needs an estimated {gib(total)} of memory for its score arrays and analyses, "
+               f"more than the limit of {gib(limit)} (half this machine's memory, or "
+               "CALIBSIM_MEMORY_LIMIT); lower `n_datasets` or the schemes' sizes")
+        if c is None:
+            raise StudyFileError(f"study {study.name}: {msg}.")
+        c.fail("sources", msg, show_value=False)
+    return int(total)
+
+
+_ = field  # dataclasses.field kept for subclasses' use

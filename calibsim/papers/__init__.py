@@ -1,0 +1,45 @@
+"""What is specific to each paper: reference values, the rules that check its claims, figure layouts.
+
+One module per paper; each has ``LAYOUTS``, a mapping of layout name to a function
+``write(*, study, tables, scores, folder, wall, calibrations) -> {label: path}``
+that a study file selects with ``[study] paper = "<module>.<layout>"``. The engine
+never imports a paper module except through :func:`get_paper`, so deleting one
+breaks only the study files that name it.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["PAPERS", "get_paper", "layouts"]
+
+#: Paper modules, by the name study files use.
+PAPERS = ("bouckaert2003", "dietterich1998")
+
+
+def layouts(paper: str) -> tuple:
+    """Layout names of ``paper``."""
+    return tuple(importlib.import_module(f".{paper}", __name__).LAYOUTS)
+
+
+class _Layout:
+    def __init__(self, func):
+        self.write = func
+
+
+def get_paper(name: str):
+    """The layout ``"<paper>.<layout>"``: an object whose ``write(...)`` writes its outputs.
+
+    Raises
+    ------
+    ValueError
+        If the paper or the layout is unknown (the message lists the known ones).
+    """
+    paper, _, layout = name.partition(".")
+    if paper not in PAPERS:
+        raise ValueError(f"`paper` must name one of {list(PAPERS)}; got {paper!r}.")
+    module = importlib.import_module(f".{paper}", __name__)
+    if layout not in module.LAYOUTS:
+        raise ValueError(f"`paper` layout must be one of "
+                         f"{[f'{paper}.{k}' for k in module.LAYOUTS]}; got {name!r}.")
+    return _Layout(module.LAYOUTS[layout])

@@ -1,0 +1,104 @@
+"""A real data set as a study source: the same data in every repeat, new partitions each time."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["DatasetSource"]
+
+
+class DatasetSource:
+    """A fixed classification data set: shipped UCI file, ARFF file or scikit-learn loader.
+
+    Give exactly one of ``name``, ``path`` or ``sklearn``. Data set index i of a study
+    source is the same data for every i (``sample`` ignores its ``rng``); what differs
+    between indices are the partitions, drawn from the index's own seeds, so i is an
+    independent repeat of every scheme on the same data.
+
+    Parameters
+    ----------
+    name : str, optional
+        A shipped UCI data set (:data:`calibsim.datasets.UCI_DATASETS`).
+    path : str or path-like, optional
+        An ARFF file (:func:`calibsim.datasets.load_arff`).
+    sklearn : str, optional
+        A loader of :mod:`sklearn.datasets` that ships its data, e.g. ``"load_iris"``.
+    class_attribute : str, optional
+        Class attribute of an ARFF file (default: the last).
+
+    Raises
+    ------
+    ValueError
+        If not exactly one of ``name``, ``path``, ``sklearn`` is given, or the name or
+        loader is unknown (the message names the closest known one).
+    FileNotFoundError
+        If ``path`` does not exist.
+
+    Examples
+    --------
+    >>> src = DatasetSource("iris")
+    >>> src.identity, src.n_instances, src.n_classes, src.is_nominal_codes
+    ('dataset(name=iris)', 150, 3, False)
+    """
+
+    def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None):
+        given = [k for k, v in (("name", name), ("path", path), ("sklearn", sklearn))
+                 if v is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of `name`, `path` or `sklearn`; got "
+                             f"{given or 'none'}.")
+        from ..datasets import UCI_DATASETS, from_sklearn, load_arff, load_uci
+        if name is not None:
+            if name not in UCI_DATASETS:
+                hit = difflib.get_close_matches(name, UCI_DATASETS, n=1)
+                raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}"
+                                 + (f" (did you mean {hit[0]!r}?)." if hit else "."))
+            self.dataset = load_uci(name)
+            self.identity = f"dataset(name={name})"
+        elif path is not None:
+            p = Path(path)
+            if not p.is_file():
+                raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")
+            self.dataset = load_arff(p, class_attribute=class_attribute)
+            digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
+            self.identity = f"dataset(path={p.name}, sha256={digest})"
+        else:
+            import sklearn.datasets as skd
+            loader = getattr(skd, sklearn, None) if sklearn.startswith("load_") else None
+            if loader is None:
+                known = [n for n in dir(skd) if n.startswith("load_")]
+                hit = difflib.get_close_matches(sklearn, known, n=1)
+                raise ValueError(f"`sklearn` must name a loader of sklearn.datasets; got "
+                                 f"{sklearn!r}" + (f" (did you mean {hit[0]!r}?)." if hit
+                                                   else "."))
+            self.dataset = from_sklearn(loader(), name=sklearn.removeprefix("load_"))
+            self.identity = f"dataset(sklearn={sklearn})"
+        self.n_values = np.asarray(self.dataset.n_values, np.int64)
+        self.n_classes = int(self.dataset.n_classes)
+        self.n_instances = int(self.dataset.X.shape[0])
+
+    @property
+    def is_nominal_codes(self) -> bool:
+        """True when every attribute is nominal and nothing is missing (the fast path)."""
+        return bool((self.n_values > 0).all() and not self.dataset.has_missing)
+
+    def X_int(self) -> np.ndarray:
+        """The attributes as int64 codes (only when :attr:`is_nominal_codes`)."""
+        return self.dataset.nominal_codes()
+
+    def sample(self, rng=None):
+        """The data ``(X, y)``: float64 (n, a) and int64 (n,), the same for every ``rng``."""
+        return np.array(self.dataset.X), np.array(self.dataset.y)
+
+    def __eq__(self, other):
+        return isinstance(other, DatasetSource) and other.identity == self.identity
+
+    def __hash__(self):
+        return hash(self.identity)
+
+    def __repr__(self):
+        return f"DatasetSource({self.identity})"

@@ -1,0 +1,276 @@
+"""The engine end to end: one cell function, one store, one runner, every analysis kind."""
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from calibsim.cli import main
+from calibsim.engine import compute_scores, load_study, run_analyses
+from calibsim.engine.pipeline import run_study_file
+from calibsim.engine.run import store_key, store_of
+from calibsim.engine.runner import cluster
+
+REPO = Path(__file__).resolve().parents[2]
+
+SMALL = """
+[study]
+name = "small"
+seed = 7
+block_size = 4
+
+[sources.null]
+kind = "null"
+n_instances = 60
+n_datasets = 10
+
+[learners]
+names = ["naive_bayes", "c45"]
+
+[schemes.cv]
+kind = "repeated_kfold"
+n_folds = 5
+n_runs = 4
+
+[schemes.subsampling]
+kind = "subsampling"
+n_runs = 4
+test_fraction = 0.2
+
+[schemes.holdout]
+kind = "holdout"
+n_runs = 3
+correctness = true
+
+[schemes.cv5x2]
+kind = "cv5x2"
+repeats = 2
+
+[[analysis]]
+kind = "calibrate"
+tests = ["use_all_data", "corrected_resampling", "kfold_cv"]
+runs = [2, 4]
+alphas = [0.05, 0.1]
+df_max = 20
+
+[[analysis]]
+kind = "rejection_rate"
+name = "classic"
+tests = ["mcnemar", "proportions", "cv5x2_t", "resampling"]
+alphas = [0.05]
+
+[[analysis]]
+kind = "rejection_rate"
+name = "calibrated"
+tests = ["use_all_data"]
+runs = [4]
+df = "calibrated"
+
+[[analysis]]
+kind = "replicability"
+tests = ["use_all_data", "cv5x2_t"]
+schemes = ["cv", "cv5x2"]
+runs = [2]
+repeats = 2
+alphas = [0.05]
+
+[[analysis]]
+kind = "accuracy"
+
+[outputs]
+results = "results"
+figures = "figures"
+"""
+
+
+@pytest.fixture
+def small(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(textwrap.dedent(SMALL), encoding="utf-8")
+    return path
+
+
+def _arrays(scores):
+    return {k: {n: a.copy() for n, a in v.items()} for k, v in scores.arrays.items()}
+
+
+def _equal(a, b):
+    assert a.keys() == b.keys()
+    for k in a:
+        assert a[k].keys() == b[k].keys(), k
+        for n in a[k]:
+            if n in ("fit_time", "predict_time"):
+                continue
+            np.testing.assert_array_equal(a[k][n], b[k][n], err_msg=f"{k} {n}")
+
+
+def test_scores_shapes_and_ranges(small):
+    study = load_study(small)
+    scores = compute_scores(study)
+    cv = scores.arrays[("null", "cv")]
+    assert cv["correct"].shape == (10, 2, 4, 5) and cv["n_test"].shape == (10, 4, 5)
+    assert (cv["correct"] <= cv["n_test"][:, None]).all() and (cv["n_test"] == 12).all()
+    assert scores.arrays[("null", "cv5x2")]["correct"].shape == (10, 2, 2, 5, 2)
+    counts = scores.mcnemar_counts("null", "holdout", ("naive_bayes", "c45"))
+    n_test = scores.arrays[("null", "holdout")]["n_test"][:, 0]
+    np.testing.assert_array_equal(counts.sum(axis=1), n_test)
+    acc = scores.accuracy("null", "holdout", "naive_bayes")[:, 0]
+    np.testing.assert_allclose(acc, (counts[:, 2] + counts[:, 3]) / n_test)
+    assert (scores.model_size("null", "cv", "c45") >= 1).all()
+
+
+def test_results_do_not_depend_on_block_size_or_workers(small, tmp_path):
+    from dataclasses import replace
+    ref = _arrays(compute_scores(load_study(small)))
+    for block_size, n_workers in ((3, 0), (10, 2)):
+        study = replace(load_study(small), block_size=block_size,
+                        results=tmp_path / f"r{block_size}")
+        with cluster(n_workers=n_workers, processes=False) as client:
+            _equal(ref, _arrays(compute_scores(study, client=client)))
+
+
+def test_common_random_numbers_across_learner_sets(small, tmp_path):
+    """Adding a learner changes nothing for the others: seeds are keyed by data set only."""
+    from dataclasses import replace
+    a = compute_scores(load_study(small))
+    text = small.read_text().replace('names = ["naive_bayes", "c45"]',
+                                     'names = ["ib1", "naive_bayes", "c45"]')
+    other = tmp_path / "three.toml"
+    other.write_text(text)
+    b = compute_scores(replace(load_study(other), results=tmp_path / "three"))
+    np.testing.assert_array_equal(a.difference("null", "cv", ("naive_bayes", "c45")),
+                                  b.difference("null", "cv", ("naive_bayes", "c45")))
+
+
+def test_interrupted_study_resumes_and_recomputes_only_what_is_missing(small, monkeypatch):
+    study = load_study(small)
+    ref = _arrays(compute_scores(study))
+    key, _ = store_key(study, study.sources[0], study.scheme("cv"))
+    blocks = sorted((study.results / "store" / key).glob("*.npz"))
+    assert len(blocks) == 3                      # 10 data sets in blocks of 4
+    blocks[1].unlink()
+    import calibsim.engine.run as run_mod
+    calls = []
+    real = run_mod.run_cell
+    monkeypatch.setattr(run_mod, "run_cell", lambda cell: calls.append(cell) or real(cell))
+    _equal(ref, _arrays(compute_scores(study)))
+    assert [(c.start, c.stop, [s.name for s in c.schemes]) for c in calls] == [(4, 8, ["cv"])]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_corrupted_block_is_detected_and_recomputed(small, damage):
+    study = load_study(small)
+    ref = _arrays(compute_scores(study))
+    key, _ = store_key(study, study.sources[0], study.scheme("subsampling"))
+    block = sorted((study.results / "store" / key).glob("*.npz"))[0]
+    data = bytearray(block.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    else:
+        data[len(data) // 3] ^= 0xFF
+    block.write_bytes(bytes(data))
+    _equal(ref, _arrays(compute_scores(study)))
+    assert any((study.results / "store" / key / "quarantine").iterdir())
+
+
+def test_code_version_change_recomputes(small, monkeypatch):
+    from calibsim.engine import store
+    study = load_study(small)
+    ref = _arrays(compute_scores(study))
+    monkeypatch.setenv("CALIBSIM_CODE_VERSION", "another-version")
+    store.code_version.cache_clear()
+    try:
+        _equal(ref, _arrays(compute_scores(study)))
+        key, _ = store_key(study, study.sources[0], study.scheme("cv"))
+        assert any((study.results / "store" / key / "stale").iterdir())
+    finally:
+        monkeypatch.delenv("CALIBSIM_CODE_VERSION")
+        store.code_version.cache_clear()
+
+
+def test_every_analysis_kind_has_a_tidy_table(small):
+    study = load_study(small)
+    tables = run_analyses(study, compute_scores(study), n_boot=20)
+    assert set(tables) == {"calibrate", "classic", "calibrated", "replicability", "accuracy"}
+    cal = tables["calibrate"]
+    assert len(cal) == 3 * 2 * 2 and set(cal["n_runs"]) == {2, 4}
+    assert cal["calibrated_df"].between(0, 20).all()
+    classic = tables["classic"]
+    assert set(classic["test"]) == {"mcnemar", "proportions", "cv5x2_t", "resampling"}
+    assert classic["rate"].between(0, 1).all() and (classic["n"] == 10).all()
+    calibrated = tables["calibrated"]
+    expected = cal[(cal["test"] == "use_all_data") & (cal["n_runs"] == 4)
+                   & np.isclose(cal["alpha"], 0.05)]["calibrated_df"].iloc[0]
+    assert calibrated["df"].iloc[0] == expected
+    rep = tables["replicability"]
+    assert list(rep["repeats"]) == [2, 2]
+    acc = tables["accuracy"]
+    assert set(acc["learner"]) == {"naive_bayes", "c45"} and acc["accuracy"].between(0, 1).all()
+    shared = {"source", "group", "pair_a", "pair_b", "test", "label", "scheme", "n_runs",
+              "alpha"}
+    for name in ("calibrate", "classic", "calibrated", "replicability"):
+        assert shared <= set(tables[name].columns), name
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_cli_run_honours_n_datasets_workers_and_out(small, tmp_path, workers, capsys):
+    out = tmp_path / f"out{workers}"
+    assert main(["run", str(small), "--n-datasets", "6", "--workers", workers,
+                 "--out", str(out), "--no-progress"]) == 0
+    for name in ("calibrate", "classic", "calibrated", "replicability", "accuracy"):
+        table = pd.read_csv(out / f"small_{name}.csv")
+        if "n" in table:
+            assert (table["n"] == 6).all(), name
+        if "n_datasets" in table:
+            assert (table["n_datasets"] == 6).all(), name
+    assert main(["report", str(small), "--n-datasets", "6", "--out", str(out)]) == 0
+
+
+def test_reduced_run_never_overwrites_published_outputs(small, capsys):
+    assert main(["run", str(small), "--n-datasets", "3", "--workers", "0",
+                 "--no-progress"]) == 0
+    published = small.parent / "figures"
+    assert not published.exists()
+    assert (small.parent / "results" / "reduced" / "small_n3" / "small_accuracy.csv").is_file()
+
+
+def test_report_without_scores_is_a_clear_error(small, capsys):
+    assert main(["report", str(small)]) == 2
+    err = capsys.readouterr().err
+    assert "calibsim report: error" in err and "missing" in err
+
+
+def test_unreachable_scheduler_is_a_clear_error(small, capsys):
+    assert main(["run", str(small), "--scheduler", "tcp://127.0.0.1:1",
+                 "--no-progress"]) == 2
+    assert "--scheduler" in capsys.readouterr().err
+
+
+def test_cli_list_and_version(capsys):
+    assert main(["list", "tests", "--studies-dir", str(REPO / "studies")]) == 0
+    out = capsys.readouterr().out
+    assert "use_all_data" in out and "mcnemar" in out
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert "calibsim" in capsys.readouterr().out
+
+
+def test_cli_calibrate_prints_calibrated_df(tmp_path, capsys):
+    assert main(["calibrate", "--test", "use_all_data", "--folds", "5", "--runs", "2",
+                 "--n-datasets", "8", "--n-instances", "60", "--workers", "0",
+                 "--results", str(tmp_path), "--no-progress"]) == 0
+    assert "use all data" in capsys.readouterr().out
+
+
+def test_run_study_file_with_paper_layout_and_calibration_from_another_file(tmp_path):
+    """A table study of Bouckaert (2003) at reduced size, calibrated df from Figure 2's file."""
+    paths = run_study_file(REPO / "studies" / "bouckaert2003_table7.toml", n_datasets=4,
+                           out=tmp_path / "out", results=tmp_path / "results", n_workers=0)
+    assert paths["report"].is_file()
+    table = pd.read_csv(tmp_path / "out" / "bouckaert2003_table7_type1.csv")
+    assert len(table) == 10 and (table["n"] == 4).all()
+    # the Figure 2 study's scores were computed in the results override, not in the repo
+    assert any((tmp_path / "results" / "store").iterdir())
