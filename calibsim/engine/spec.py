@@ -41,7 +41,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ._schema import Checker, StudyFileError, expand_grid, gib, memory_limit
+from ._schema import Checker, StudyFileError, gib, memory_limit
 
 __all__ = ["Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "load_study", "study_from_dict",
            "SOURCE_KINDS", "SCHEME_KINDS", "ANALYSIS_KINDS", "ANALYSIS_KEYS", "StudyFileError"]

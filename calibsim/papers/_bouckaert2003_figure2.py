@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ..stats import get_test
 __all__ = ["write_figure2", "paper_comparison", "PAPER_GROUPS"]
 
 #: Groups of tests as the text of Bouckaert (2003, §4) speaks of them.
