@@ -109,12 +109,12 @@ def full_study(workers):
     study = ROOT / "studies" / "bouckaert2003_figure2.toml"
     with tempfile.TemporaryDirectory() as tmp:
         warm = [sys.executable, "-m", "calibsim.cli", "run", str(study), "--n-datasets", "4",
-                "--results", f"{tmp}/warm", "--outputs", f"{tmp}/warm_out", "--no-progress"]
+                "--results", f"{tmp}/warm", "--out", f"{tmp}/warm_out", "--no-progress"]
         if workers is not None:
             warm += ["--workers", str(workers)]
         subprocess.run(warm, check=True, cwd=ROOT, capture_output=True)
         cmd = [sys.executable, "-m", "calibsim.cli", "run", str(study), "--results",
-               f"{tmp}/res", "--outputs", f"{tmp}/out", "--no-progress"]
+               f"{tmp}/res", "--out", f"{tmp}/out", "--no-progress"]
         if workers is not None:
             cmd += ["--workers", str(workers)]
         t0 = time.perf_counter()

@@ -37,7 +37,7 @@ def plot_calibrated_df(table, *, alpha: float = 0.05, ax=None):
     table : pandas.DataFrame
         Tidy calibration table with columns ``test``, ``label``, ``n_runs``,
         ``alpha`` and ``calibrated_df`` (as written by
-        :func:`calibsim.report.calibration_table`).
+        the ``calibrate`` analysis, :func:`calibsim.engine.analyses.calibration_rows`).
     alpha : float, default 0.05
         Significance level to draw.
     ax : matplotlib.axes.Axes, optional

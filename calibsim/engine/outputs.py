@@ -4,8 +4,8 @@ Every analysis gets ``<study>_<analysis>.csv`` (tidy, all columns) and ``.md``;
 analyses with something to plot get a PNG: calibrated df against runs
 (``calibrate``), the rate against runs or the sources' grid value with 95%
 Clopper–Pearson bars (``rejection_rate``), consistency per test (``replicability``)
-and accuracy per learner with ±2 SE (``accuracy``). Tests are faceted, never
-stacked more than 6 to a panel, and every colour comes from one qualitative map.
+and accuracy per learner with ±2 SE (``accuracy``). Tests are faceted (one panel
+per test), so error bars of different tests never stack.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ def write_tables(study, tables: dict, folder: Path) -> dict:
     return paths
 
 
-def _facets(n, n_cols=3):
+def _facets(n, n_cols=3, sharey=False):
     import matplotlib.pyplot as plt
     n_cols = min(n_cols, n)
     n_rows = -(-n // n_cols)
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.2 * n_cols, 3.3 * n_rows),
-                             layout="constrained", squeeze=False)
+                             layout="constrained", squeeze=False, sharey=sharey)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     return fig, axes.ravel()[:n]
@@ -68,21 +68,27 @@ def _plot_calibrate(table, ax_list):
 
 
 def _plot_rate(table, ax_list, xcol, xlabel, ylabel):
+    """One panel per test; one line per source (or source group), pair and α."""
     import matplotlib
     cmap = matplotlib.colormaps["tab10"]
-    panels = list(table.groupby(["source", "alpha"], sort=False))
-    for ax, ((source, alpha), g) in zip(ax_list, panels):
-        for i, (label, h) in enumerate(g.groupby("label", sort=False)):
+    who = "group" if xcol not in ("n_runs", "source") else "source"
+    parts = [who] + [c for c in ("pair_a", "pair_b", "alpha") if table[c].nunique() > 1]
+    series = table[parts].astype(str).agg(", ".join, axis=1)
+    table = table.assign(_series=series)
+    for ax, (label, g) in zip(ax_list, table.groupby("label", sort=False)):
+        for i, (name, h) in enumerate(g.groupby("_series", sort=False)):
             x = h[xcol].to_numpy()
             xs = np.arange(len(x)) if x.dtype == object else x
             y = 100 * h["rate"].to_numpy()
             err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
             ax.errorbar(xs, y, yerr=err, marker="o", ms=3, capsize=2, color=cmap(i % 10),
-                        ls="-" if i < 10 else "--", label=label)
+                        ls="-" if i < 10 else "--", label=name)
             if x.dtype == object:
                 ax.set_xticks(xs, x, rotation=20, ha="right", fontsize=7)
-        ax.axhline(100 * alpha, ls=":", lw=1, color="0.3")
-        ax.set(title=f"{source}, α = {alpha:g}", xlabel=xlabel, ylabel=ylabel)
+        for alpha in g["alpha"].unique():
+            ax.axhline(100 * alpha, ls=":", lw=1, color="0.3")
+        ax.set(title=label, xlabel=xlabel, ylabel=ylabel)
+        ax.grid(True, lw=0.3, color="0.85")
     ax_list[0].legend(fontsize=7, frameon=False)
 
 
@@ -104,11 +110,9 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
             _plot_calibrate(table, axes)
         elif a.kind == "rejection_rate":
             xcol, xlabel = _x_axis(table)
-            if xcol == "source":
-                table = table.assign(source="all sources")
-            fig, axes = _facets(len(table.groupby(["source", "alpha"])))
+            fig, axes = _facets(table["label"].nunique(), sharey=True)
             _plot_rate(table.sort_values(xcol, kind="stable") if xcol != "source" else table,
-                       axes, xcol, xlabel, "rejection rate (%) with 95% CI")
+                       axes, xcol, xlabel, "rejection rate (%), 95% Clopper–Pearson")
         elif a.kind == "replicability":
             g = table.groupby("label", sort=False)["consistent"].min()
             fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")

@@ -274,3 +274,44 @@ def test_run_study_file_with_paper_layout_and_calibration_from_another_file(tmp_
     assert len(table) == 10 and (table["n"] == 4).all()
     # the Figure 2 study's scores were computed in the results override, not in the repo
     assert any((tmp_path / "results" / "store").iterdir())
+
+
+def test_null_differences_pin_the_figure2_stream():
+    """Regression: the first data sets of the Figure 2 stream (same values as the old driver)."""
+    from calibsim.engine import null_differences
+    x = null_differences(2, n_runs=1)
+    np.testing.assert_array_equal(np.round(x[:, 0] * 30).astype(int),
+                                  [[0, -4, 2, -3, 0, -7, 2, -2, -6, -3],
+                                   [0, 0, 3, -9, -2, -2, 2, -9, 0, -5]])
+
+
+def test_null_differences_are_the_studys_first_runs(small):
+    from calibsim.engine import null_differences
+    study = load_study(small)
+    scores = compute_scores(study)
+    x = null_differences(10, n_runs=2, n_folds=5, n_instances=60, seed=7)
+    np.testing.assert_array_equal(x, scores.difference("null", "cv", ("naive_bayes", "c45"))[:, :2])
+
+
+def test_fewer_datasets_reuse_a_larger_saved_run(small, monkeypatch):
+    study = load_study(small)
+    ref = compute_scores(study)
+    import calibsim.engine.run as run_mod
+    monkeypatch.setattr(run_mod, "run_cell", lambda cell: pytest.fail("recomputed"))
+    fewer = compute_scores(load_study(small, n_datasets=6))
+    np.testing.assert_array_equal(fewer.arrays[("null", "cv")]["correct"],
+                                  ref.arrays[("null", "cv")]["correct"][:6])
+
+
+def test_cv5x2_repeats_are_independent_experiments(small):
+    scores = compute_scores(load_study(small))
+    x = scores.difference("null", "cv5x2", ("naive_bayes", "c45"))
+    assert x.shape == (10, 2, 5, 2) and not np.array_equal(x[:, 0], x[:, 1])
+
+
+def test_store_keys_are_shared_between_studies_that_declare_the_same_collection():
+    fig2 = load_study(REPO / "studies" / "bouckaert2003_figure2.toml")
+    fig4 = load_study(REPO / "studies" / "bouckaert2003_figure4.toml")
+    for name in ("cv", "subsampling"):
+        assert (store_key(fig2, fig2.source("null"), fig2.scheme(name))[0]
+                == store_key(fig4, fig4.source("calibration_data"), fig4.scheme(name))[0])
