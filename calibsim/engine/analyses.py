@@ -195,8 +195,8 @@ def _pvalues(study, scores, source, sname, test, pair, r, df, group=0):
     return np.asarray(res.pvalue, dtype=float)
 
 
-def _rate_rows(study, analysis, scores, lookup) -> pd.DataFrame:
-    rows = []
+def _test_cells(study, analysis, lookup):
+    """Every (source, pair, test, scheme, runs, α, df, df rule, base row) of an analysis."""
     for source in analysis.sources:
         for pair in analysis.pairs:
             for test in analysis.tests:
@@ -205,37 +205,33 @@ def _rate_rows(study, analysis, scores, lookup) -> pd.DataFrame:
                 for r in _runs_of(analysis, study, sname):
                     for alpha in analysis.alphas:
                         df, rule = _df_for(analysis, test, r, alpha, lookup, k)
-                        p = _pvalues(study, scores, source, sname, test, pair, r, df)
-                        rr = rejection_rate(p, alpha)
-                        rows.append({**_base(study, source, pair, test, sname, r), "alpha": alpha,
-                                     "df": df, "df_rule": rule, "rate": rr.rate,
-                                     "mc_se": rr.mc_se, "ci_low": rr.ci_low,
-                                     "ci_high": rr.ci_high, "n": rr.n})
+                        base = {**_base(study, source, pair, test, sname, r), "alpha": alpha,
+                                "df": df, "df_rule": rule}
+                        yield source, pair, test, sname, r, alpha, df, base
+
+
+def _rate_rows(study, analysis, scores, lookup) -> pd.DataFrame:
+    rows = []
+    for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
+        rr = rejection_rate(_pvalues(study, scores, source, sname, test, pair, r, df), alpha)
+        rows.append({**base, "rate": rr.rate, "mc_se": rr.mc_se, "ci_low": rr.ci_low,
+                     "ci_high": rr.ci_high, "n": rr.n})
     return pd.DataFrame(rows)
 
 
 def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
     rows = []
-    for source in analysis.sources:
-        for pair in analysis.pairs:
-            for test in analysis.tests:
-                sname = analysis.scheme_of(test)
-                scheme = study.scheme(sname)
-                k = _n_folds(study, sname)
-                groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else analysis.repeats
-                for r in _runs_of(analysis, study, sname):
-                    for alpha in analysis.alphas:
-                        df, rule = _df_for(analysis, test, r, alpha, lookup, k)
-                        p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
-                                      for g in range(groups)], axis=1)
-                        rep = replicability(p <= alpha)
-                        rows.append({**_base(study, source, pair, test, sname, r), "alpha": alpha,
-                                     "df": df, "df_rule": rule, "repeats": groups,
-                                     "consistent": rep.consistent,
-                                     "consistent_se": rep.consistent_se,
-                                     "almost_consistent": rep.almost_consistent,
-                                     "almost_consistent_se": rep.almost_consistent_se,
-                                     "R": rep.R, "R_se": rep.R_se, "n": rep.n_datasets})
+    for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
+        scheme = study.scheme(sname)
+        groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else analysis.repeats
+        p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
+                      for g in range(groups)], axis=1)
+        rep = replicability(p <= alpha)
+        rows.append({**base, "repeats": groups, "consistent": rep.consistent,
+                     "consistent_se": rep.consistent_se,
+                     "almost_consistent": rep.almost_consistent,
+                     "almost_consistent_se": rep.almost_consistent_se,
+                     "R": rep.R, "R_se": rep.R_se, "n": rep.n_datasets})
     return pd.DataFrame(rows)
 
 
