@@ -170,6 +170,40 @@ def _alpha_constancy(table: pd.DataFrame) -> pd.DataFrame:
                          "median spread": spread.median()})
 
 
+#: Figure panels: tests grouped as the paper's text speaks of them, at most 7 to a panel.
+PANELS = (("resampling tests: df grows with r", ("resampling", "corrected_resampling")),
+          ("tests whose df settles (paper: about 11)",
+           ("kfold_cv",) + PAPER_GROUPS["about 11"]),
+          ("tests whose df stays very low", PAPER_GROUPS["very low"]))
+
+
+def figure2(table, *, alpha: float = 0.05):
+    """Bouckaert (2003) Figure 2 as three groups of tests: calibrated df (top) and Type I error.
+
+    Each column is one group of tests with its own linear df axis (the resampling
+    tests' df grows to 100, the others stay below 15), so no panel holds more than
+    seven tests and no axis changes scale.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..plotting import plot_calibrated_df, plot_type1_at_calibrated_df
+    panels = [(t, [x for x in tests if x in set(table["test"])]) for t, tests in PANELS]
+    panels = [(t, tests) for t, tests in panels if tests]
+    fig, axes = plt.subplots(2, len(panels), figsize=(5 * len(panels), 8), layout="constrained",
+                             squeeze=False, sharex=True)
+    for j, (title, tests) in enumerate(panels):
+        plot_calibrated_df(table, alpha=alpha, tests=tests, ax=axes[0, j],
+                           textbook_line=j == 0)
+        axes[0, j].set_title(title, fontsize=10)
+        axes[0, j].legend(fontsize=7, frameon=False)
+        plot_type1_at_calibrated_df(table, alpha=alpha, tests=tests, ax=axes[1, j])
+        axes[1, j].set_title("Type I error at the calibrated df, 95% CI", fontsize=10)
+    k = int(table["n_folds"].max())
+    fig.suptitle(f"Bouckaert (2003) Figure 2: calibrated df and its Type I error, α = {alpha:g}, "
+                 f"{k} folds")
+    return fig
+
+
 def write_figure2(study, scores, table: pd.DataFrame, folder, *,
                   wall_seconds: float | None = None, n_computed: int | None = None,
                   discussion: str | None = None) -> dict:
@@ -199,7 +233,6 @@ def write_figure2(study, scores, table: pd.DataFrame, folder, *,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..plotting import figure2
 
     figures = tables = Path(folder)
     figures.mkdir(parents=True, exist_ok=True)
