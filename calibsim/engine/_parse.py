@@ -210,13 +210,16 @@ def _learners(c, table):
                 c.fail(key, "must give exactly one of `kind` (a built-in learner: "
                        f"{list(_BUILTIN)}) or `estimator` (an import path such as "
                        "'sklearn.linear_model.LogisticRegression')", sorted(sec))
-            params = {k: v for k, v in sec.items() if k not in ("kind", "estimator")}
+            params = {k: v for k, v in sec.items() if k not in ("kind", "estimator", "pipeline")}
+            steps = tuple(c.values(f"{key}.pipeline", sec["pipeline"], str, allow_scalar=False)
+                          ) if "pipeline" in sec else ()
             if "kind" in sec:
                 kind = c.value(f"{key}.kind", sec["kind"], str, choices=_BUILTIN)
-                specs.append(LearnerSpec(label, kind, None, tuple(sorted(params.items()))))
+                specs.append(LearnerSpec(label, kind, None, tuple(sorted(params.items())), steps))
             else:
                 est = c.value(f"{key}.estimator", sec["estimator"], str)
-                specs.append(LearnerSpec(label, "estimator", est, tuple(sorted(params.items()))))
+                specs.append(LearnerSpec(label, "estimator", est, tuple(sorted(params.items())),
+                                         steps))
         elif label in _BUILTIN:
             specs.append(LearnerSpec(label, label, None, ()))
         else:
@@ -230,7 +233,7 @@ def _learners(c, table):
     for spec in specs:
         try:
             spec.make()
-        except (TypeError, ValueError, ImportError) as exc:
+        except (TypeError, ValueError, ImportError) as exc:  # a bad parameter or import path
             c.fail(f"learners.{spec.label}", f"cannot be made: {exc}", show_value=False)
     if len(specs) < 2 and "pairs" not in table:
         pairs = ()

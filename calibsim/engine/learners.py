@@ -62,17 +62,23 @@ class LearnerSpec:
         Import path of a scikit-learn-compatible classifier (``kind = "estimator"``).
     params : tuple of (str, object)
         Sorted constructor parameters.
+    pipeline : tuple of str
+        Import paths of transformers applied first (e.g.
+        ``"sklearn.preprocessing.StandardScaler"``), with their default parameters;
+        the learner is then ``sklearn.pipeline.make_pipeline(*pipeline, estimator)``.
     """
 
     label: str
     kind: str
     estimator: str | None = None
     params: tuple = ()
+    pipeline: tuple = ()
 
     def identity(self) -> str:
         """Stable text naming the learner and its parameters (part of the store's key)."""
         name = self.estimator if self.kind == "estimator" else self.kind
-        return f"{name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"
+        steps = "".join(f"{p}() | " for p in self.pipeline)
+        return f"{steps}{name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"
 
     @property
     def is_builtin(self) -> bool:
@@ -88,15 +94,19 @@ class LearnerSpec:
         """
         cls = _import(BUILTIN_LEARNERS[self.kind][0] if self.is_builtin else self.estimator)
         try:
-            return cls(**dict(self.params))
+            est = cls(**dict(self.params))
         except TypeError as exc:
             raise ValueError(f"learner {self.label!r} does not take parameters "
                              f"{dict(self.params)} ({exc}).") from None
+        if not self.pipeline:
+            return est
+        from sklearn.pipeline import make_pipeline
+        return make_pipeline(*(_import(p)() for p in self.pipeline), est)
 
     def fast_path(self, nominal_codes: bool = True) -> bool:
         """True when the numba evaluation kernel can run this learner."""
         allowed = _FAST_PARAMS.get(self.kind, {})
-        return (nominal_codes and self.is_builtin
+        return (nominal_codes and self.is_builtin and not self.pipeline
                 and all(k in allowed for k, _ in self.params))
 
 
@@ -165,6 +175,7 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
 
 
 def _model_size(est) -> int:
+    est = est[-1] if hasattr(est, "steps") else est
     if hasattr(est, "tree_size_"):
         return int(est.tree_size_[0])
     if hasattr(est, "n_perceptrons_"):
@@ -204,7 +215,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         for i, lrn in enumerate(learners):
             est = lrn.make()
             t0 = time.perf_counter()
-            if lrn.is_builtin:
+            if lrn.is_builtin and not lrn.pipeline:
                 est.fit(Xtr, ytr, n_values=n_values)
             else:
                 est.fit(Xtr, ytr)
