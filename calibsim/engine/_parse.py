@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._schema import closest, expand_grid
+from ._schema import StudyFileError, closest, expand_grid, gib, memory_limit
 from .spec import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
                    ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
                    SchemeSpec, SourceSpec)
@@ -307,3 +307,34 @@ def _check_runs(c, key, kw, schemes):
                 c.fail(f"{key}.runs", f"must be >= 2 for {test!r} on {sname!r}", r)
 
 
+def check_memory(study, c=None) -> int:
+    """Estimate the bytes the study's score arrays need; fail clearly above the limit.
+
+    The estimate counts, per source and scheme, the saved counts (2 bytes per learner
+    and split), test sizes, model sizes (4 bytes), costs (8 bytes per learner and
+    data set when timed) and per-instance correctness (1 bit), for all data sets;
+    analyses need at most twice that again. The limit is :func:`memory_limit`
+    (``CALIBSIM_MEMORY_LIMIT`` bytes, or half this machine's memory).
+    """
+    import numpy as np
+    total = 0
+    n_learners = max(len(study.learners), 2)
+    for src in study.sources:
+        n_inst = dict(src.params).get("n_instances", dict(src.params).get("n_points", 1000))
+        for sname in src.schemes:
+            s = study.scheme(sname)
+            split = int(np.prod(s.split_shape))
+            per = split * (2 * n_learners + 2 + 4 * n_learners + 16 * n_learners)
+            if s.correctness:
+                per += split * n_learners * (n_inst if isinstance(n_inst, int) else 1000) / 8
+            total += src.n_datasets * per
+    total *= 3
+    limit = memory_limit()
+    if total > limit:
+        msg = (f"needs an estimated {gib(total)} of memory for its score arrays and analyses, "
+               f"more than the limit of {gib(limit)} (half this machine's memory, or "
+               "CALIBSIM_MEMORY_LIMIT); lower `n_datasets` or the schemes' sizes")
+        if c is None:
+            raise StudyFileError(f"study {study.name}: {msg}.")
+        c.fail("sources", msg, show_value=False)
+    return int(total)

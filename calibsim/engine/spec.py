@@ -38,10 +38,10 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ._schema import Checker, StudyFileError, gib, memory_limit
+from ._schema import Checker, StudyFileError
 
 __all__ = ["Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "load_study", "study_from_dict",
            "SOURCE_KINDS", "SCHEME_KINDS", "ANALYSIS_KINDS", "ANALYSIS_KEYS", "StudyFileError"]
@@ -394,41 +394,6 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     if n_datasets is not None:
         c.value("n_datasets", n_datasets, int, min_value=1)
         study = study.with_n_datasets(n_datasets)
+    from ._parse import check_memory
     check_memory(study, c)
     return study
-
-
-def check_memory(study: Study, c: Checker | None = None) -> int:
-    """Estimate the bytes the study's score arrays need; fail clearly above the limit.
-
-    The estimate counts, per source and scheme, the saved counts (2 bytes per learner
-    and split), test sizes, model sizes (4 bytes), costs (8 bytes per learner and
-    data set when timed) and per-instance correctness (1 bit), for all data sets;
-    analyses need at most twice that again. The limit is :func:`memory_limit`
-    (``CALIBSIM_MEMORY_LIMIT`` bytes, or half this machine's memory).
-    """
-    import numpy as np
-    total = 0
-    n_learners = max(len(study.learners), 2)
-    for src in study.sources:
-        n_inst = dict(src.params).get("n_instances", dict(src.params).get("n_points", 1000))
-        for sname in src.schemes:
-            s = study.scheme(sname)
-            split = int(np.prod(s.split_shape))
-            per = split * (2 * n_learners + 2 + 4 * n_learners + 16 * n_learners)
-            if s.correctness:
-                per += split * n_learners * (n_inst if isinstance(n_inst, int) else 1000) / 8
-            total += src.n_datasets * per
-    total *= 3
-    limit = memory_limit()
-    if total > limit:
-        msg = (f"needs an estimated {gib(total)} of memory for its score arrays and analyses, "
-               f"more than the limit of {gib(limit)} (half this machine's memory, or "
-               "CALIBSIM_MEMORY_LIMIT); lower `n_datasets` or the schemes' sizes")
-        if c is None:
-            raise StudyFileError(f"study {study.name}: {msg}.")
-        c.fail("sources", msg, show_value=False)
-    return int(total)
-
-
-_ = field  # dataclasses.field kept for subclasses' use
