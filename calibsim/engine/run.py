@@ -84,7 +84,7 @@ def compute_scores(study, *, client=None, progress=None) -> Scores:
     cells, n_missing = _plan(study, store)
     total = sum(s.n_datasets for s in study.sources)
     if progress is not None:
-        progress.phase(f"{study.name}: data sets")
+        progress.phase(f"data sets of {study.name}")
         progress.start(total, done=total - n_missing)
     keys = {}
 

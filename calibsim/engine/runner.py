@@ -141,13 +141,16 @@ class Progress:
     """
 
     def __init__(self, enabled: bool, desc: str):
-        self.enabled, self.desc, self._bar = bool(enabled), desc, None
+        self.enabled, self.desc, self._bar, self._phase = bool(enabled), desc, None, ""
 
     def phase(self, text: str):
         """Say what is being done now (compiling kernels, data sets, analyses, ...)."""
         logger.info("%s: %s", self.desc, text)
+        self._phase = text
         if not self.enabled:
             return
+        if self._bar is not None and self._bar.total and self._bar.n >= self._bar.total:
+            self.close()                     # a finished bar keeps its own description
         if self._bar is None:
             print(f"{self.desc}: {text}", file=sys.stderr, flush=True)
         else:
@@ -160,7 +163,8 @@ class Progress:
         from tqdm import tqdm
         if self._bar is not None:
             self._bar.close()
-        self._bar = tqdm(total=total, initial=done, desc=self.desc, unit="data set",
+        self._bar = tqdm(total=total, initial=done, desc=f"{self.desc}: {self._phase}".rstrip(": "),
+                         unit="data set",
                          file=sys.stderr, dynamic_ncols=True)
 
     def advance(self, n: int):
