@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["write_table3", "paper_table3", "accuracy_table"]
+__all__ = ["accuracy_table", "paper_table3", "write_table3"]
 
 #: Engine learner label -> the paper's row name.
 LEARNERS = {"naive_bayes": "naive Bayes", "c45": "C4.5"}
