@@ -46,8 +46,8 @@ def _facets(n, n_cols=3, sharey=False):
 
 def _x_axis(table):
     """The column that varies: runs, else the first grid column that varies, else the source."""
-    if table["n_runs"].nunique() > 1:
-        return "n_runs", "runs r"
+    if table.groupby("label", sort=False)["n_runs"].nunique().max() > 1:
+        return "n_runs", "runs r"           # runs vary within a test, not only between schemes
     shared = {"source", "group", "pair_a", "pair_b", "test", "label", "scheme", "n_runs",
               "n_folds", "alpha", "df", "df_rule", "rate", "mc_se", "ci_low", "ci_high", "n"}
     for col in table.columns:

@@ -13,10 +13,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._dietterich1998_figures import (plot_null_learners, plot_type1_by_epsilon,
-                                      plot_type1_vs_resamples, save_figure)
-from ._dietterich1998_tables import (LABELS, counts_markdown, epsilon_markdown, label,
-                                     paper_comparison, type1_table)
+from ._dietterich1998_figures import (
+    plot_null_learners,
+    plot_type1_by_epsilon,
+    plot_type1_vs_resamples,
+    save_figure,
+)
+from ._dietterich1998_tables import (
+    LABELS,
+    counts_markdown,
+    epsilon_markdown,
+    label,
+    paper_comparison,
+    type1_table,
+)
 
 __all__ = ["write_epsilon_point", "write_null_learners", "df_curves"]
 
@@ -240,7 +250,7 @@ def write_null_learners(study, tables: dict, scores, folder, *, wall=None) -> di
     shown = [d for d in (2, 5, 10, 50, top) if dfs[0] <= d <= top]
     lines += [
         "\n## Can df calibrate the 5x2cv tests?\n\n",
-        f"Type I error of the 5x2cv t at df = "
+        "Type I error of the 5x2cv t at df = "
         + ", ".join(f"{d}" + (" (textbook)" if d == 5 else "") for d in shown) + ": "
         + ", ".join(f"{100 * t_curve[np.searchsorted(dfs, d)]:.1f}%" for d in shown) + ". ",
         f"Calibrated df (closest to and not above α on {int(dfs[0])}..{top}): "

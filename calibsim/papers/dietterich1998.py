@@ -1,3 +1,55 @@
-"""Dietterich (1998): Figures 4 and 5 and the tests on null data with real learners (stub)."""
+"""Dietterich (1998): Figures 4 and 5 (ε-point simulated learners) and his tests on real learners.
 
-LAYOUTS = {"figure4": lambda **kw: {}, "figure5": lambda **kw: {}, "null_learners": lambda **kw: {}}
+Only what is the paper's own lives here: its names of the tests, the rules that
+check its qualitative findings (§4) and the layouts of its figures. Every number
+comes from the engine's analyses of a study file:
+
+- ``figure4`` (``studies/dietterich1998_figure4.toml``): Type I error of McNemar's
+  test, the difference of two proportions, the resampled t, the 10-fold cv t and the
+  5x2cv t (with Alpaydin's 5x2cv F and the exact McNemar test) on ε-point sources,
+  one bar per test and ε; further source groups (other ``gap`` rules) appear as
+  sensitivity tables in the report;
+- ``figure5`` (``studies/dietterich1998_figure5.toml``): the resampled t's Type I
+  error against the number of resampled splits, the 10-fold cv t for contrast;
+- ``null_learners`` (``studies/dietterich1998_null_learners.toml``): the same tests
+  with naive Bayes and C4.5 on the null data of the Bouckaert (2003) Figure 2 study,
+  and the Type I error of the 5x2cv tests against df.
+
+Each layout writes ``<study>_type1.csv`` / ``.md`` (the engine's table with
+``type1_error``, ``n_rejected``, ``n_resamples`` and the paper's test labels), the
+figure (``<study>.png`` and ``.pdf``) and ``<study>_report.md``; ``null_learners``
+also ``<study>_5x2cv_df.csv``.
+
+References
+----------
+.. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
+       supervised classification learning algorithms. Neural Computation 10(7),
+       1895-1923. doi:10.1162/089976698300017197
+.. [2] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised
+       classification learning algorithms. Neural Computation 11(8), 1885-1892.
+       doi:10.1162/089976699300016007
+"""
+
+from __future__ import annotations
+
+from ._dietterich1998_reports import write_epsilon_point, write_null_learners
+
+__all__ = ["LAYOUTS"]
+
+
+def _figure4(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """Figure 4: Type I error per test and ε (bars), the paper's findings beside ours."""
+    return write_epsilon_point(study, tables, folder, figure="figure4", wall=wall)
+
+
+def _figure5(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """Figure 5: the resampled t's Type I error against the number of resampled splits."""
+    return write_epsilon_point(study, tables, folder, figure="figure5", wall=wall)
+
+
+def _null_learners(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """Dietterich's tests with naive Bayes and C4.5 on null data; 5x2cv Type I error vs df."""
+    return write_null_learners(study, tables, scores, folder, wall=wall)
+
+
+LAYOUTS = {"figure4": _figure4, "figure5": _figure5, "null_learners": _null_learners}

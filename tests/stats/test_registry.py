@@ -31,7 +31,8 @@ def rng():
 def test_names_order_and_figure2_set():
     assert FIGURE2_TESTS == CV_METHODS + ("kfold_cv", "resampling", "corrected_resampling")
     assert len(FIGURE2_TESTS) == 13
-    assert list(TESTS) == list(FIGURE2_TESTS) + ["corrected_repeated_cv", "cv5x2_t", "cv5x2_f"]
+    assert list(TESTS) == list(FIGURE2_TESTS) + ["corrected_repeated_cv", "cv5x2_t", "cv5x2_f",
+                                                 "mcnemar", "mcnemar_exact", "proportions"]
     for name, spec in TESTS.items():
         assert isinstance(spec, TestSpec) and spec.name == name
 
@@ -48,13 +49,15 @@ def test_labels_and_schemes():
         "kfold_cv": "k-fold cv", "resampling": "resampling",
         "corrected_resampling": "corrected resampling",
         "corrected_repeated_cv": "corrected repeated cv",
-        "cv5x2_t": "5x2cv t", "cv5x2_f": "5x2cv F",
+        "cv5x2_t": "5x2cv t", "cv5x2_f": "5x2cv F", "mcnemar": "McNemar",
+        "mcnemar_exact": "McNemar exact", "proportions": "difference of proportions",
     }
     assert {n: s.label for n, s in TESTS.items()} == expected
     schemes = {n: s.scheme for n, s in TESTS.items()}
     assert schemes.pop("kfold_cv") == "kfold"
     assert schemes.pop("resampling") == schemes.pop("corrected_resampling") == "subsampling"
     assert schemes.pop("cv5x2_t") == schemes.pop("cv5x2_f") == "cv5x2"
+    assert {schemes.pop(n) for n in ("mcnemar", "mcnemar_exact", "proportions")} == {"holdout"}
     assert set(schemes.values()) == {"cv"}
 
 
@@ -65,7 +68,8 @@ def test_default_df():
         "runs": 9, "runs_averaged_var": 9, "runs_averaged_t": 4, "sorted_runs": 9,
         "sorted_runs_averaged_var": 9, "sorted_runs_averaged_t": 4, "kfold_cv": 9,
         "resampling": 4, "corrected_resampling": 4, "corrected_repeated_cv": 49,
-        "cv5x2_t": 5, "cv5x2_f": 5,
+        "cv5x2_t": 5, "cv5x2_f": 5, "mcnemar": None, "mcnemar_exact": None,
+        "proportions": None,
     }
     assert {n: s.default_df(r, k) for n, s in TESTS.items()} == expected
 
@@ -73,8 +77,8 @@ def test_default_df():
 def test_default_df_agrees_with_function_default(rng):
     x = rng.normal(size=(7, 6))                                  # r = 7, k = 6
     for name, spec in TESTS.items():
-        if spec.scheme == "cv5x2":
-            continue                                              # see test_cv5x2_entries
+        if spec.scheme in ("cv5x2", "holdout"):
+            continue                          # see test_cv5x2_entries and the holdout test
         xx = x[:, 0] if spec.scheme == "subsampling" else x       # n = 7 subsampling runs
         assert spec.func(xx, None).df == spec.default_df(7, 6), name
 
@@ -140,3 +144,19 @@ def test_get_test():
 def test_spec_is_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         TESTS["folds"].label = "mean folds"
+
+
+def test_holdout_tests_take_mcnemar_counts():
+    from calibsim.stats import mcnemar_test, proportions_test
+    counts = np.array([[10, 5, 15, 70], [3, 9, 2, 86]])
+    np.testing.assert_allclose(TESTS["mcnemar"](counts).pvalue,
+                               mcnemar_test(counts[:, 1], counts[:, 2]).pvalue)
+    np.testing.assert_allclose(TESTS["mcnemar_exact"](counts).pvalue,
+                               mcnemar_test(counts[:, 1], counts[:, 2], exact=True).pvalue)
+    np.testing.assert_allclose(TESTS["proportions"](counts).pvalue,
+                               proportions_test(*counts.T).pvalue)
+    assert TESTS["mcnemar"].default_df(1, 1) is None
+    with pytest.raises(ValueError, match="shape \\(..., 4\\)"):
+        TESTS["mcnemar"](np.ones((3, 5)))
+    with pytest.raises(ValueError, match="`df` must be None"):
+        TESTS["proportions"](counts, 5)
