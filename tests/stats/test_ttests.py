@@ -244,7 +244,9 @@ def test_calibration_sized_call_is_fast(rng):
 
 # The 5x2cv tests (scheme "cv5x2") are checked in test_classic.py: their df is
 # not part of the statistic, and their data have the fixed shape (..., 5, 2).
-@pytest.mark.parametrize("name", [n for n, s in TESTS.items() if s.scheme != "cv5x2"])
+# The holdout tests (McNemar, proportions) have no df: see tests/stats/test_registry.py.
+@pytest.mark.parametrize("name", [n for n, s in TESTS.items()
+                                  if s.scheme not in ("cv5x2", "holdout")])
 def test_statistic_and_rejection_monotone_in_df(rng, name):
     spec = TESTS[name]
     x = rng.normal(0.0, 0.05, size=(200, 5, 10))
@@ -355,7 +357,7 @@ def test_pvalues_in_unit_interval_never_nan(rng):
     x[:10] = 0.0
     x[10:20] = 0.3
     for name, spec in TESTS.items():
-        if spec.scheme == "cv5x2":
+        if spec.scheme in ("cv5x2", "holdout"):
             continue                                     # see test_classic.py
         xx = x[:, 0, :] if spec.scheme == "subsampling" else x
         for alternative in ALTS:
