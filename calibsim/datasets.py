@@ -18,7 +18,6 @@ Weka 3.6) are read with :func:`load_uci`.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -170,122 +169,6 @@ def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
                    value_labels=tuple(None if v is None else tuple(map(str, v))
                                       for v in value_labels),
                    class_name=str(class_name), class_values=tuple(map(str, class_values)))
-
-
-def load_arff(path, *, class_attribute=None) -> Dataset:
-    """Read an ARFF file (Weka's format) into a :class:`Dataset`.
-
-    Parameters
-    ----------
-    path : str or path-like or file-like
-        The ARFF file, or an open text stream.
-    class_attribute : str or int, optional
-        Name or 0-based index of the class attribute; by default the last
-        attribute, as in Weka's command-line tools. The other attributes keep
-        their file order in ``X``.
-
-    Returns
-    -------
-    Dataset
-        Nominal values coded by their declaration order, ``?`` as NaN.
-
-    Raises
-    ------
-    ValueError
-        If the file does not parse as ARFF; if it has a string, date or
-        relational attribute other than as the class (unsupported); if the
-        class attribute does not exist or is not nominal; if a class value is
-        missing; or if the file has no instances.
-
-    Notes
-    -----
-    Parsed with liac-arff [1]_. Numbers are read with Python's correctly
-    rounded ``float``, as Weka 3.6 reads them with ``Double.valueOf``, so both
-    see identical doubles.
-
-    References
-    ----------
-    .. [1] liac-arff, https://github.com/renatopp/liac-arff
-
-    Examples
-    --------
-    >>> import io
-    >>> text = '''@relation toy
-    ... @attribute size numeric
-    ... @attribute colour {red, green}
-    ... @attribute class {yes, no}
-    ... @data
-    ... 1.5, red, yes
-    ... ?, green, no
-    ... '''
-    >>> ds = load_arff(io.StringIO(text))
-    >>> ds.X
-    array([[1.5, 0. ],
-           [nan, 1. ]])
-    >>> ds.y, ds.n_values, ds.class_values
-    (array([0, 1]), array([0, 2]), ('yes', 'no'))
-    """
-    if hasattr(path, "read"):
-        text, where = path.read(), "<stream>"
-    else:
-        where = os.fspath(path)
-        with open(where, encoding="utf-8") as fh:
-            text = fh.read()
-    return _parse_arff(text, where, class_attribute)
-
-
-def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
-    """:func:`load_arff` on the text of a file; ``name`` overrides the relation name."""
-    import arff  # liac-arff
-
-    try:
-        raw = arff.loads(text, encode_nominal=True, return_type=arff.DENSE)
-    except Exception as exc:  # liac-arff raises several exception types
-        raise ValueError(f"could not parse {where!r} as ARFF: {exc}") from exc
-    attrs = raw["attributes"]
-    names = [a[0] for a in attrs]
-    if class_attribute is None:
-        ci = len(attrs) - 1
-    elif isinstance(class_attribute, (int, np.integer)) and not isinstance(class_attribute, bool):
-        ci = int(class_attribute)
-        if not -len(attrs) <= ci < len(attrs):
-            raise ValueError(f"`class_attribute` index {ci} is out of range for {where!r}, "
-                             f"which has {len(attrs)} attributes.")
-        ci %= len(attrs)
-    elif class_attribute in names:
-        ci = names.index(class_attribute)
-    else:
-        raise ValueError(f"`class_attribute` {class_attribute!r} is not an attribute of {where!r}; "
-                         f"its attributes are {names}.")
-    if not isinstance(attrs[ci][1], list):
-        raise ValueError(f"the class attribute {names[ci]!r} of {where!r} must be nominal; "
-                         f"got type {attrs[ci][1]!r}.")
-    cols = [j for j in range(len(attrs)) if j != ci]
-    n_values, labels = [], []
-    for j in cols:
-        t = attrs[j][1]
-        if isinstance(t, list):
-            n_values.append(len(t))
-            labels.append(tuple(t))
-        elif isinstance(t, str) and t.upper() in ("NUMERIC", "REAL", "INTEGER"):
-            n_values.append(0)
-            labels.append(None)
-        else:
-            raise ValueError(f"attribute {names[j]!r} of {where!r} has type {t!r}; only nominal "
-                             "and numeric attributes are supported.")
-    data = raw["data"]
-    if len(data) == 0:
-        raise ValueError(f"data set {raw['relation']!r} in {where!r} is empty: it has no "
-                         "instances.")
-    table = np.array([[np.nan if v is None else v for v in row] for row in data],
-                     dtype=np.float64)
-    yf = table[:, ci]
-    if np.isnan(yf).any():
-        i = int(np.flatnonzero(np.isnan(yf))[0])
-        raise ValueError(f"the class value of instance {i} of {where!r} is missing; remove "
-                         "instances with a missing class first.")
-    return _make(name or raw["relation"], table[:, cols], yf.astype(np.int64), n_values,
-                 [names[j] for j in cols], labels, names[ci], attrs[ci][1])
 
 
 def load_uci(name: str) -> Dataset:
@@ -455,3 +338,5 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None,
     labels = [None if v == 0 else tuple(str(k) for k in range(v)) for v in nv.tolist()]
     return _make(name, Xa, y_codes.reshape(-1), nv, names, labels, "class", class_values)
 
+
+from ._arff import _parse_arff, load_arff  # noqa: E402  (ARFF reading uses _make above)

@@ -1,7 +1,8 @@
 """Data sources: simulated data sets with known learner differences, and real data sets."""
 
 from ._dataset import DatasetSource
-from ._ban import BANSource, null_ban, random_ban, read_network, write_network
+from ._ban import null_ban, random_ban, read_network, write_network
+from ._ban_source import BANSource
 from ._epsilon_point import EpsilonPointSource, EpsilonPointTrials, epsilon_pair
 from ._null import NullSource
 

@@ -6,24 +6,17 @@ the classic tests of Dietterich (1998) and Alpaydin (1999) (``mcnemar_test``,
 result types, and the registry of tests used for calibration.
 """
 
-from ._classic import (
-    ClassicTestResult,
-    cv5x2_ftest,
-    cv5x2_ttest,
-    mcnemar_test,
-    proportions_test,
-    sign_test,
-)
+from ._classic import ClassicTestResult, mcnemar_test, proportions_test
+from ._cv5x2 import cv5x2_ftest, cv5x2_ttest, sign_test
 from ._registry import FIGURE2_TESTS, TESTS, TestSpec, get_test
 from ._results import ConfidenceInterval, TTestResult
-from ._ttests import (
-    CV_METHODS,
+from ._onesample import (
     corrected_repeated_cv_ttest,
     corrected_resampled_ttest,
     kfold_cv_ttest,
-    repeated_cv_ttest,
     resampled_ttest,
 )
+from ._ttests import CV_METHODS, repeated_cv_ttest
 
 __all__ = [
     "repeated_cv_ttest",

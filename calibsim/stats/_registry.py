@@ -23,17 +23,16 @@ import numpy as np
 from typing import Callable
 
 from .._validation import check_finite_array
-from ._classic import ClassicTestResult, cv5x2_ftest, cv5x2_ttest, mcnemar_test, proportions_test
+from ._classic import ClassicTestResult, mcnemar_test, proportions_test
+from ._cv5x2 import cv5x2_ftest, cv5x2_ttest
 from ._results import TTestResult
-from ._ttests import (
-    CV_METHODS,
+from ._onesample import (
     corrected_repeated_cv_ttest,
     corrected_resampled_ttest,
-    default_cv_df,
     kfold_cv_ttest,
-    repeated_cv_ttest,
     resampled_ttest,
 )
+from ._ttests import CV_METHODS, default_cv_df, repeated_cv_ttest
 
 __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test"]
 
