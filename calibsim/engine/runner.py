@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import time
+import uuid
 
 __all__ = ["cluster", "map_blocks", "warm_up", "Progress"]
 
@@ -20,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 @contextlib.contextmanager
 def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
-            processes: bool = True):
+            processes: bool = True, timeout: float = 10.0):
     """A Dask client for a study run, or None to run in this process.
 
     Parameters
@@ -28,10 +29,13 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
     scheduler : str, optional
         Address of an existing scheduler (``tcp://host:port``); its workers are used.
     n_workers : int, optional
-        Single-thread workers of a local cluster (default: all cores); 0 runs every
-        cell in this process, without Dask.
+        Single-thread workers of a local cluster (default: ``os.cpu_count()``); 0 runs
+        every cell in this process, without Dask. Ignored (with a warning) when
+        ``scheduler`` is given.
     processes : bool, default True
         Local workers as processes (True) or threads.
+    timeout : float, default 10.0
+        Seconds to wait for ``scheduler`` to answer.
 
     Yields
     ------
@@ -40,27 +44,49 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
     Raises
     ------
     ValueError
-        If ``n_workers`` is not an integer >= 0.
+        If ``n_workers`` is not an integer >= 0 or ``timeout`` is not > 0.
     OSError
-        If ``scheduler`` cannot be reached within 10 s (the message names it).
+        If ``scheduler`` cannot be reached within ``timeout`` (the message names it).
+
+    Examples
+    --------
+    >>> with cluster(n_workers=0) as client:
+    ...     print(client)
+    None
     """
     if n_workers is not None and (isinstance(n_workers, bool) or not isinstance(n_workers, int)
                                   or n_workers < 0):
         raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ValueError(f"`timeout` must be a number of seconds > 0; got {timeout!r}.")
     if scheduler is None and n_workers == 0:
+        logger.info("running every cell in this process (n_workers=0)")
         yield None
         return
     from distributed import Client, LocalCluster
     local = None
     if scheduler is None:
-        local = LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=1,
-                             processes=processes, dashboard_address=":0")  # never clash on 8787
-        client = Client(local)
-    else:
+        n = n_workers or os.cpu_count() or 1
+        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
+                             dashboard_address=":0")  # any free port: never clash on 8787
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(local)
+        except BaseException:
+            local.close()
+            raise
+        logger.info("local Dask cluster: %d single-thread worker %s, dashboard %s", n,
+                    "processes" if processes else "threads", client.dashboard_link)
+    else:
+        if n_workers is not None:
+            logger.warning("`n_workers`=%r is ignored: the workers of the scheduler at %s "
+                           "are used", n_workers, scheduler)
+        try:
+            client = Client(scheduler, timeout=f"{timeout}s")
         except (OSError, TimeoutError) as exc:
-            raise OSError(f"no Dask scheduler answered at {scheduler!r} ({exc})") from None
+            raise OSError(f"no Dask scheduler answered at {scheduler!r} within {timeout} s "
+                          f"({exc})") from None
+        logger.info("connected to the Dask scheduler at %s (%d workers)", scheduler,
+                    len(client.scheduler_info().get("workers", {})))
     try:
         yield client
     finally:
@@ -75,11 +101,27 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
     Specs need a unique string attribute ``key``. Without a client the specs run here,
     in order; with one, on its workers, and ``on_result`` is called in this process in
     completion order (e.g. to save each block at once, so an interrupted study resumes).
+    Each result is released once handed over; the Dask task keys are
+    ``<spec.key>-<token of this call>``.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(spec) -> result``; with a client it must be picklable (module level).
+    specs : iterable
+        Objects with a unique ``str`` attribute ``key`` (also the Dask task key).
+    client : distributed.Client, optional
+        Where to run; None runs here.
+    on_result : callable, optional
+        ``on_result(spec, result)``, called in this process as each result arrives.
 
     Raises
     ------
     ValueError
         If two specs share a key.
+    Exception
+        Whatever ``func`` or ``on_result`` raises first; the tasks not yet finished
+        are then cancelled.
     """
     specs = list(specs)
     keys = [spec.key for spec in specs]
@@ -94,13 +136,24 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
                 on_result(spec, result)
         return
     from distributed import as_completed
-    by_key = dict(zip(keys, specs))
-    futures = client.map(func, specs, key=keys, pure=False)
-    for future in as_completed(futures):
-        result = future.result()
-        if on_result is not None:
-            on_result(by_key[future.key], result)
-        future.release()
+    # the Dask keys: the spec's key and a token of this call, so that a key held on a
+    # shared scheduler (another run, or an earlier call that failed) is never reused
+    token = uuid.uuid4().hex[:8]
+    task_keys = [f"{key}-{token}" for key in keys]
+    by_key = dict(zip(task_keys, specs))
+    futures = client.map(func, specs, key=task_keys, pure=False)
+    try:
+        for future in as_completed(futures):
+            result = future.result()
+            if on_result is not None:
+                on_result(by_key[future.key], result)
+            future.release()
+    except BaseException:
+        client.cancel([f for f in futures if not f.done()])
+        raise
+    finally:
+        for future in futures:
+            future.release()
 
 
 def _compile_kernels():
@@ -163,15 +216,17 @@ class Progress:
         from tqdm import tqdm
         if self._bar is not None:
             self._bar.close()
-        self._bar = tqdm(total=total, initial=done, desc=f"{self.desc}: {self._phase}".rstrip(": "),
-                         unit="data set",
+        desc = f"{self.desc}: {self._phase}" if self._phase else self.desc
+        self._bar = tqdm(total=total, initial=done, desc=desc, unit="data set",
                          file=sys.stderr, dynamic_ncols=True)
 
     def advance(self, n: int):
+        """Count ``n`` more data sets done."""
         if self._bar is not None:
             self._bar.update(n)
 
     def close(self):
+        """End the bar (a finished bar stays on screen); safe to call twice."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None

@@ -19,7 +19,23 @@ Rules:
   and recomputed: a kernel or learner change is never mixed silently with older
   blocks (set ``CALIBSIM_CODE_VERSION`` to pin the version, e.g. in tests);
 - blocks may overlap (runs with other block sizes); each data set is taken from the
-  first valid block that covers it, and a larger earlier run serves a smaller one.
+  first valid block that covers it (blocks ordered by start, then stop), and a larger
+  earlier run serves a smaller one;
+- validation results are cached per (path, modification time, size, inode) in
+  the :class:`Store` instance, so :meth:`Store.available` then :meth:`Store.load`
+  hash every block once; files in ``K/`` not named like a block are ignored.
+
+Examples
+--------
+>>> import tempfile
+>>> import numpy as np
+>>> store = Store(tempfile.mkdtemp())
+>>> key = fingerprint({"study": "demo"})
+>>> _ = store.save(key, 0, 3, {"score": np.arange(3.0)}, identity={"study": "demo"})
+>>> store.available(key)
+array([0, 1, 2])
+>>> store.load(key, 2)["score"]
+array([0., 1.])
 """
 
 from __future__ import annotations
@@ -29,8 +45,10 @@ import hashlib
 import json
 import logging
 import os
-import shutil
+import operator
+import re
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -39,13 +57,35 @@ __all__ = ["Store", "fingerprint", "code_version"]
 
 logger = logging.getLogger(__name__)
 
+_BLOCK_NAME = re.compile(r"^(\d{8,})-(\d{8,})\.npz$")
+_KEY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
+# everything reading a damaged block can raise (never used; the block is quarantined)
+_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
+                TypeError, NotImplementedError, UnicodeDecodeError)
+
 _SCORE_FILES = ("_kernels_evaluate.py", "evaluate.py", "schemes.py", "_rng.py", "datasets.py",
                 "engine/cells.py", "engine/learners.py")
 
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
-    """12 hex digits of SHA-256 over the sources that determine the score arrays."""
+    """12 hex digits of SHA-256 over the sources that determine the score arrays.
+
+    Hashed, in order of their path relative to the package, are the paths and bytes
+    of every ``.py`` file in ``calibsim/learners/`` and ``calibsim/sources/`` and of
+    ``_kernels_evaluate.py``, ``evaluate.py``, ``schemes.py``, ``_rng.py``,
+    ``datasets.py``, ``engine/cells.py`` and ``engine/learners.py`` (those present).
+
+    The environment variable ``CALIBSIM_CODE_VERSION``, when set and non-empty,
+    replaces the hash (e.g. in tests, or to keep using blocks after a change known
+    not to alter any score). The result is cached: call ``code_version.cache_clear()``
+    after changing the variable.
+
+    Returns
+    -------
+    str
+        The code version stored in, and required of, every block.
+    """
     env = os.environ.get("CALIBSIM_CODE_VERSION")
     if env:
         return env
@@ -61,7 +101,24 @@ def code_version() -> str:
 
 
 def fingerprint(identity: dict) -> str:
-    """20 hex digits of SHA-256 over the canonical JSON of ``identity``."""
+    """20 hex digits of SHA-256 over the canonical JSON of ``identity``.
+
+    Parameters
+    ----------
+    identity : dict
+        Everything that determines a set of score arrays; JSON-serialisable, with
+        other values (e.g. paths) serialised by ``str``. Key order does not matter.
+
+    Returns
+    -------
+    str
+        The store key of ``identity``.
+
+    Examples
+    --------
+    >>> fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
+    True
+    """
     text = json.dumps(identity, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
@@ -86,21 +143,60 @@ class Store:
 
     def __init__(self, root):
         self.root = Path(root)
-        self._valid = {}                 # (path, mtime_ns, size) -> meta
+        self._valid = {}                 # (path, mtime_ns, size, inode) -> meta
 
     def folder(self, key: str) -> Path:
-        return self.root / key
-
-    def save(self, key: str, start: int, stop: int, arrays: dict, *, identity: dict) -> Path:
-        """Write data sets ``start .. stop - 1`` of ``key`` atomically; returns the block's path.
+        """The folder of the blocks of ``key``: ``root / key``.
 
         Raises
         ------
         ValueError
-            If ``stop <= start`` or an array's first dimension is not ``stop - start``.
+            If ``key`` is not a non-empty string of letters, digits, ``_``, ``-``
+            and ``.`` (not starting with ``.``), so it always names one sub-folder.
         """
-        if stop <= start:
-            raise ValueError(f"`stop` must be > `start`; got start={start}, stop={stop}.")
+        if not isinstance(key, str) or not _KEY.match(key):
+            raise ValueError("`key` must be a non-empty string of letters, digits, '_', '-' "
+                             f"and '.', not starting with '.'; got {key!r}.")
+        return self.root / key
+
+    def save(self, key: str, start: int, stop: int, arrays: dict, *, identity: dict) -> Path:
+        """Write data sets ``start .. stop - 1`` of ``key`` atomically.
+
+        Parameters
+        ----------
+        key : str
+            The fingerprint of ``identity`` (:func:`fingerprint`), computed by the caller.
+        start, stop : int
+            The block's data sets, ``0 <= start < stop``.
+        arrays : dict of str to array_like
+            Each of shape ``(stop - start, ...)``: row ``i`` belongs to data set
+            ``start + i``. Names must not be ``__meta__``.
+        identity : dict
+            Written (once per key) to ``root/key/identity.json`` for a person to read.
+
+        Returns
+        -------
+        Path
+            The block's file, ``root/key/<start:08d>-<stop:08d>.npz``.
+
+        Raises
+        ------
+        ValueError
+            If ``key`` is not a valid folder name, ``start``/``stop`` are not integers
+            with ``0 <= start < stop``, ``arrays`` is empty or holds ``__meta__``, or an
+            array's first dimension is not ``stop - start``.
+        """
+        try:
+            start, stop = operator.index(start), operator.index(stop)
+        except TypeError:
+            raise ValueError(f"`start` and `stop` must be integers; got start={start!r}, "
+                             f"stop={stop!r}.") from None
+        if not 0 <= start < stop:
+            raise ValueError("`start` and `stop` must satisfy 0 <= start < stop; got "
+                             f"start={start}, stop={stop}.")
+        if not arrays or "__meta__" in arrays:
+            raise ValueError("`arrays` must hold at least one array and none named "
+                             f"'__meta__'; got names {sorted(arrays)}.")
         arrays = {k: np.asarray(v) for k, v in arrays.items()}
         for name, a in arrays.items():
             if a.ndim == 0 or a.shape[0] != stop - start:
@@ -120,19 +216,29 @@ class Store:
                 "calibsim": __version__}
         path = folder / f"{start:08d}-{stop:08d}.npz"
         tmp = folder / f".{path.name}.tmp-{os.getpid()}"
-        with open(tmp, "wb") as fh:
-            np.savez(fh, __meta__=np.frombuffer(json.dumps(meta).encode(), np.uint8),
-                     **arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as fh:
+                np.savez(fh, __meta__=np.frombuffer(json.dumps(meta).encode(), np.uint8),
+                         **arrays)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        _fsync_dir(folder)
         return path
 
     def _blocks(self, key):
+        """The block files of ``key``, ordered by (start, stop)."""
         folder = self.folder(key)
         if not folder.is_dir():
             return []
-        return sorted(p for p in folder.glob("*.npz") if not p.name.startswith("."))
+        found = []
+        for p in folder.iterdir():
+            m = _BLOCK_NAME.match(p.name)
+            if m and p.is_file():
+                found.append(((int(m[1]), int(m[2])), p))
+        return [p for _, p in sorted(found)]
 
     def _move(self, path: Path, sub: str, why: str):
         dest = path.parent / sub
@@ -142,26 +248,31 @@ class Store:
         while target.exists():
             target = dest / f"{path.stem}.{i}.npz"
             i += 1
-        shutil.move(str(path), str(target))
+        try:
+            os.replace(path, target)
+        except FileNotFoundError:            # another process moved it aside first
+            return
         logger.warning("block %s %s; moved to %s, its data sets will be recomputed",
                        path, why, target)
 
     def _meta(self, path: Path):
         """The block's meta if valid, else None (after moving it aside)."""
-        st = path.stat()
-        token = (str(path), st.st_mtime_ns, st.st_size)
+        try:
+            st = path.stat()
+        except FileNotFoundError:            # moved aside meanwhile by another process
+            return None
+        token = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
         if token in self._valid:
             return self._valid[token]
         try:
             with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
                 meta = json.loads(bytes(z["__meta__"]).decode())
                 arrays = {k: z[k] for k in meta["arrays"]}
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError, TypeError,
-                UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except _READ_ERRORS as exc:          # json.JSONDecodeError is a ValueError
             self._move(path, "quarantine", f"cannot be read ({type(exc).__name__}: {exc})")
             return None
-        start, stop = (int(x) for x in path.stem.split("-"))
-        if (meta.get("start"), meta.get("stop")) != (start, stop):
+        start, stop = (int(x) for x in path.name[:-4].split("-"))
+        if not isinstance(meta, dict) or (meta.get("start"), meta.get("stop")) != (start, stop):
             self._move(path, "quarantine", "holds another index range than its name says")
             return None
         if _checksum(arrays) != meta.get("checksum"):
@@ -175,7 +286,13 @@ class Store:
         return meta
 
     def check(self, key: str) -> list:
-        """Verify every block of ``key``; returns the paths of those moved aside."""
+        """Verify every block of ``key``, moving damaged and stale ones aside.
+
+        Returns
+        -------
+        list of Path
+            Where the blocks moved aside were (empty when all are valid).
+        """
         bad = []
         for path in self._blocks(key):
             if self._meta(path) is None:
@@ -192,17 +309,38 @@ class Store:
 
     def available(self, key: str) -> np.ndarray:
         """Sorted int64 indices of the data sets covered by valid blocks of ``key``."""
-        parts = [np.arange(m["start"], m["stop"]) for _, m in self._valid_blocks(key)]
+        parts = [np.arange(m["start"], m["stop"], dtype=np.int64)
+                 for _, m in self._valid_blocks(key)]
         return np.unique(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
     def load(self, key: str, n: int) -> dict:
         """The arrays of data sets ``0 .. n - 1`` of ``key``, in index order.
 
+        Parameters
+        ----------
+        key : str
+            The fingerprint the blocks were saved under.
+        n : int
+            How many data sets; blocks' data sets ``>= n`` are ignored.
+
+        Returns
+        -------
+        dict of str to ndarray
+            Each array of shape ``(n, ...)``, row ``i`` from the first valid block
+            (by start) covering data set ``i``.
+
         Raises
         ------
+        ValueError
+            If ``n`` is not an integer >= 0, or the blocks used disagree on the names,
+            dtypes or trailing shapes of their arrays.
         FileNotFoundError
-            If some of them have no valid block (the message says how many and where).
+            If some of them have no valid block (the message names the key, how many
+            data sets are missing and the folder).
         """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"`n` must be an integer >= 0; got {n!r}.")
+        n = int(n)
         chosen = np.full(n, -1)
         blocks = self._valid_blocks(key)
         for b, (_, m) in enumerate(blocks):
@@ -212,23 +350,46 @@ class Store:
                 seg[seg < 0] = b
         missing = int(np.sum(chosen < 0))
         if missing:
-            raise FileNotFoundError(f"{missing} of {n} data sets have no saved scores under "
-                                    f"{self.folder(key)}; run the study first "
+            raise FileNotFoundError(f"key {key}: {missing} of {n} data sets have no saved "
+                                    f"scores under {self.folder(key)}; run the study first "
                                     "(`calibsim run`).")
-        out = {}
+        out, first = {}, None
         for b in np.unique(chosen):
             path, m = blocks[b]
             idx = np.flatnonzero(chosen == b)
             with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
-                for name in m["arrays"]:
-                    a = z[name]
-                    if name not in out:
-                        out[name] = np.empty((n,) + a.shape[1:], a.dtype)
-                    out[name][idx] = a[idx - m["start"]]
+                arrays = {name: z[name] for name in m["arrays"]}
+            layout = {k: (a.dtype, a.shape[1:]) for k, a in arrays.items()}
+            if first is None:
+                first = (path, layout)
+                out = {k: np.empty((n,) + a.shape[1:], a.dtype) for k, a in arrays.items()}
+            elif layout != first[1]:
+                raise ValueError(f"blocks {first[0].name} and {path.name} of key {key} disagree "
+                                 f"on their arrays (name: (dtype, trailing shape)): "
+                                 f"{first[1]} vs {layout}.")
+            for k, a in arrays.items():
+                out[k][idx] = a[idx - m["start"]]
         return out
 
 
 def _atomic_write(path: Path, data: bytes):
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _fsync_dir(folder: Path):
+    """Make a rename in ``folder`` durable (where the platform allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -10,7 +10,7 @@ import pytest
 from calibsim.cli import main
 from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.pipeline import run_study_file
-from calibsim.engine.run import store_key, store_of
+from calibsim.engine.run import store_key
 from calibsim.engine.runner import cluster
 
 REPO = Path(__file__).resolve().parents[2]
