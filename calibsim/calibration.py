@@ -27,7 +27,9 @@ from scipy import stats
 from ._validation import check_alpha, check_finite_array, check_probability
 from .stats import TestSpec, get_test
 
-__all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult"]
+__all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult",
+           "threshold_df", "continuous_calibration", "ContinuousCalibration",
+           "quantile_interval"]
 
 _DEFAULT_DFS = np.arange(2, 101)
 
@@ -368,3 +370,11 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
             confidence_level=cl, method="exact")
         lo[i], hi[i] = ci.low, ci.high
     return CalibrationResult(name, dfs, alphas, type1, cal, at, se, lo, hi, n, cl)
+
+
+from ._continuous import (  # noqa: E402  (uses _resolve_test above)
+    ContinuousCalibration,
+    continuous_calibration,
+    quantile_interval,
+    threshold_df,
+)

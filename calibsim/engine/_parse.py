@@ -171,6 +171,11 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         elif "df" in sec:
             c.fail(f"{key}.df", "is not used by a calibrate analysis (it finds the df; use "
                    "`df_min` and `df_max` for the grid)", sec["df"])
+        if "continuous" in sec:
+            if kind != "calibrate":
+                c.fail(f"{key}.continuous", "applies only to a calibrate analysis",
+                       sec["continuous"])
+            kw["continuous"] = c.value(f"{key}.continuous", sec["continuous"], bool)
         kw["df_min"] = c.value(f"{key}.df_min", sec.get("df_min", 2), int, min_value=1)
         kw["df_max"] = c.value(f"{key}.df_max", sec.get("df_max", 100), int,
                                min_value=kw["df_min"])

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._continuous import continuous_calibration
 from ..calibration import calibrate
 from ..measures import rejection_rate, replicability
 from ..stats import get_test
@@ -116,7 +117,10 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
     type1_default, calibrated_df, df_boot_se, df_boot_low, df_boot_high,
     type1_error, mc_se, ci_low, ci_high, n_datasets``; ``calibrated_df`` is 0 where
     no df of the grid keeps the Type I error at or below α (``type1_error`` is then
-    NaN). The bootstrap draws from ``SeedSequence(seed, spawn_key=(2**31,))``.
+    NaN). The bootstrap draws from ``SeedSequence(seed, spawn_key=(2**31,))``. With
+    ``continuous = true`` also ``df_continuous`` (the threshold order statistic
+    t_(⌊αN⌋+1), :func:`calibsim.calibration.continuous_calibration`), ``df_ci_low``,
+    ``df_ci_high`` and ``df_ci_coverage`` (its distribution-free interval).
     """
     dfs = np.arange(analysis.df_min, analysis.df_max + 1, dtype=np.int64)
     rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
@@ -134,6 +138,8 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
                     boot = (_bootstrap_df(func, x, dfs, analysis.alphas, n_boot, rng) if n_boot
                             else [(np.nan,) * 3] * len(analysis.alphas))
                     k = _n_folds(study, sname)
+                    cont = ([continuous_calibration(func, x, a) for a in analysis.alphas]
+                            if analysis.continuous else [None] * len(analysis.alphas))
                     for i, alpha in enumerate(analysis.alphas):
                         rows.append({**_base(study, source, pair, test, sname, r),
                                      "alpha": alpha, "df_min": int(dfs[0]),
@@ -145,8 +151,16 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
                                      "df_boot_high": boot[i][2],
                                      "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
                                      "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
-                                     "n_datasets": res.n_datasets})
+                                     "n_datasets": res.n_datasets,
+                                     **_continuous_columns(cont[i])})
     return pd.DataFrame(rows)
+
+
+def _continuous_columns(res):
+    if res is None:
+        return {}
+    return {"df_continuous": res.df, "df_ci_low": res.ci_low, "df_ci_high": res.ci_high,
+            "df_ci_coverage": res.coverage}
 
 
 class CalibratedDF:

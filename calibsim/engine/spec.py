@@ -88,7 +88,7 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
-                 "alphas", "df", "calibration", "df_min", "df_max"}
+                 "alphas", "df", "calibration", "df_min", "df_max", "continuous"}
 _STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
 _TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
 
@@ -221,6 +221,7 @@ class AnalysisSpec:
     calibration: Path | None = None
     df_min: int = 2
     df_max: int = 100
+    continuous: bool = False
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]

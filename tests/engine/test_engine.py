@@ -54,6 +54,7 @@ tests = ["use_all_data", "corrected_resampling", "kfold_cv"]
 runs = [2, 4]
 alphas = [0.05, 0.1]
 df_max = 20
+continuous = true
 
 [[analysis]]
 kind = "rejection_rate"
@@ -197,6 +198,11 @@ def test_every_analysis_kind_has_a_tidy_table(small):
     cal = tables["calibrate"]
     assert len(cal) == 3 * 2 * 2 and set(cal["n_runs"]) == {2, 4}
     assert cal["calibrated_df"].between(0, 20).all()
+    inside = cal["df_continuous"].between(2, 20)
+    np.testing.assert_array_equal(np.ceil(cal.loc[inside, "df_continuous"]) - 1,
+                                  cal.loc[inside, "calibrated_df"])
+    assert (cal["df_ci_low"] <= cal["df_continuous"]).all()
+    assert (cal["df_continuous"] <= cal["df_ci_high"]).all()
     classic = tables["classic"]
     assert set(classic["test"]) == {"mcnemar", "proportions", "cv5x2_t", "resampling"}
     assert classic["rate"].between(0, 1).all() and (classic["n"] == 10).all()
