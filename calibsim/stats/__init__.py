@@ -7,6 +7,24 @@ result types, and the registry of tests used for calibration.
 """
 
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
+from ._multiple import (
+    FriedmanResult,
+    PairwiseRankResult,
+    average_ranks,
+    friedman_test,
+    rank_z_test,
+    sign_test_datasets,
+    wilcoxon_datasets,
+)
+from ._posthoc import (
+    BERGMANN_HOMMEL_MAX_LEARNERS,
+    bergmann_hommel_test,
+    bonferroni_dunn_test,
+    critical_difference,
+    holm_test,
+    nemenyi_test,
+    shaffer_test,
+)
 from ._cv5x2 import cv5x2_ftest, cv5x2_ttest, sign_test
 from ._registry import FIGURE2_TESTS, TESTS, TestSpec, get_test
 from ._results import ConfidenceInterval, TTestResult
@@ -37,4 +55,18 @@ __all__ = [
     "TESTS",
     "FIGURE2_TESTS",
     "get_test",
+    "average_ranks",
+    "friedman_test",
+    "rank_z_test",
+    "critical_difference",
+    "nemenyi_test",
+    "bonferroni_dunn_test",
+    "holm_test",
+    "shaffer_test",
+    "bergmann_hommel_test",
+    "BERGMANN_HOMMEL_MAX_LEARNERS",
+    "wilcoxon_datasets",
+    "sign_test_datasets",
+    "FriedmanResult",
+    "PairwiseRankResult",
 ]
