@@ -4,6 +4,7 @@
                                  write tables, figures and the report beside the paper
   calibsim report STUDY.toml     the same from saved scores only (no learner is fitted)
   calibsim calibrate --test T    calibrate one test's df on simulated null data
+  calibsim df --test T           the shipped calibrated df of a test for a design and α
   calibsim list [WHAT]           studies, sources, learners, schemes, tests and analyses
 
 Paths in a study file are relative to the file. A run with --n-datasets below what
@@ -96,6 +97,14 @@ def _parser():
     cal.add_argument("--results", type=Path, default=Path("results"),
                      help="folder of the score store (default ./results)")
     _add_execution(cal)
+    dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
+                         "(10,000 null data sets; see calibsim.dftable)")
+    dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
+                     "the whole table at --alpha is printed")
+    dfp.add_argument("--alpha", type=_alpha, default=0.05)
+    dfp.add_argument("--folds", type=_int(2), default=10)
+    dfp.add_argument("--runs", type=_int(1), default=10,
+                     help="r runs, or n subsamples for the subsampling tests")
     lst = sub.add_parser("list", help="list studies, sources, learners, schemes, tests, "
                          "analyses")
     lst.add_argument("what", nargs="?", default="all",
@@ -167,6 +176,25 @@ def _cmd_calibrate(args):
     return 0
 
 
+def _cmd_df(args):
+    import numpy as np
+
+    from .dftable import df_table, lookup_df, provenance
+    if args.test is None:
+        t = df_table()
+        t = t[np.isclose(t["alpha"], args.alpha)]
+        print(provenance())
+        print(t.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+        return 0
+    e = lookup_df(args.test, alpha=args.alpha, n_folds=args.folds, n_runs=args.runs)
+    design = (f"{e.n_runs} subsamples" if e.n_folds == 0 else
+              f"{e.n_runs} x {e.n_folds} cv")
+    print(f"{e.test}, {design}, alpha = {e.alpha:g}: calibrated df {e.df:.2f} "
+          f"(95% interval {e.ci_low:.2f} to {e.ci_high:.2f}; integer df {e.integer_df}; "
+          f"textbook df {e.default_df}); from {e.n_datasets} null data sets, {e.source}")
+    return 0
+
+
 def _cmd_list(args):
     from .engine import spec as S
     from .papers import PAPERS, layouts
@@ -211,7 +239,7 @@ def main(argv=None) -> int:
     """Entry point of the ``calibsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
-               "calibrate": _cmd_calibrate, "list": _cmd_list}[args.command]
+               "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list}[args.command]
     try:
         return handler(args)
     except (ValueError, FileNotFoundError) as exc:
