@@ -93,6 +93,30 @@ def test_reduced_run_writes_the_table_beside_the_paper(reduced):
     assert "studies/networks/set4.bif" in report
 
 
+def test_copied_study_file_writes_inside_its_own_folder(reduced, tmp_path):
+    """A copy of the study file (absolute networks, [outputs] beside it) runs without
+    ``out``/``results`` overrides, writes only inside its folder and gives the same table:
+    the numbers depend on the networks' contents, not on where the files are."""
+    text = STUDY.read_text(encoding="utf-8")
+    nets = (ROOT / "studies" / "networks").as_posix()
+    text = text.replace('network = "networks/', f'network = "{nets}/')
+    text = text.replace('results = "../results"', 'results = "results"')
+    text = text.replace('figures = "../figures"', 'figures = "figures"')
+    assert text.count(f'"{nets}/') == 4 and '"../' not in text
+    copy = tmp_path / "bouckaert2003_table3.toml"
+    copy.write_text(text, encoding="utf-8")
+    paths = run_study_file(copy, n_datasets=20, n_workers=0)
+    # a reduced run without `out` writes to <results>/reduced/<name>_n<N>/, never to figures/
+    assert paths["table3.csv"].parent == tmp_path / "results" / "reduced" / \
+        "bouckaert2003_table3_n20"
+    assert all(tmp_path in p.parents for p in paths.values())
+    assert not (tmp_path / "figures").exists()
+    ours = pd.read_csv(paths["table3.csv"])
+    pd.testing.assert_frame_equal(ours, pd.read_csv(reduced[0]["table3.csv"]))
+    assert (ours["paper_pct"].to_numpy()
+            == [paper_table3().loc[q, s] for s, q in zip(ours["set"], ours["quantity"])]).all()
+
+
 def test_null_network_accuracy_near_half(reduced):
     """Set 1 has no arcs: both learners guess, within 4 Monte Carlo SE of 1/2."""
     table = pd.read_csv(reduced[0]["table3.csv"]).set_index(["set", "quantity"])
