@@ -25,10 +25,16 @@ import numpy as np
 
 __all__ = ["Dataset", "UCI_DATASETS", "load_arff", "load_uci", "from_sklearn", "from_arrays"]
 
-#: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``.
+#: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``: Weka 3.6's
+#: examples and, converted by ``scripts/convert_datasets.py`` from offline copies, more
+#: of Bouckaert & Frank's (2004) UCI sets (sources and differences in the README there).
 UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass",
                 "ionosphere", "iris", "labor", "soybean", "vote", "weather.nominal",
-                "weather.numeric")
+                "weather.numeric",
+                # converted (appended, so the indices of the sets above stay as they were)
+                "anneal", "audiology", "autos", "balance-scale", "breast-w", "colic",
+                "credit-a", "ecoli", "lymph", "primary-tumor", "sonar", "vehicle", "vowel",
+                "zoo")
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
