@@ -241,7 +241,9 @@ def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
         p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
                       for g in range(groups)], axis=1)
         rep = replicability(p <= alpha)
-        rows.append({**base, "repeats": groups, "consistent": rep.consistent,
+        rows.append({**base, "repeats": groups,
+                     "rejections": float(np.mean(np.sum(p <= alpha, axis=1))),
+                     "consistent": rep.consistent,
                      "consistent_se": rep.consistent_se,
                      "almost_consistent": rep.almost_consistent,
                      "almost_consistent_se": rep.almost_consistent_se,

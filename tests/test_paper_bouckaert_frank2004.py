@@ -1,0 +1,41 @@
+"""Bouckaert & Frank (2004) Table 1 on the engine, at reduced size."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from calibsim.engine.pipeline import run_study_file
+from calibsim.papers.bouckaert_frank2004 import PAPER_NAMES, _summary
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_table1_reduced(tmp_path):
+    text = (REPO / "studies" / "bouckaert_frank2004_table1.toml").read_text()
+    start = text.index("name = [")
+    end = text.index("]", start) + 1
+    text = text[:start] + 'name = ["iris", "labor"]' + text[end:]
+    text = text.replace("repeats = 10", "repeats = 3")
+    study = tmp_path / "t1.toml"
+    study.write_text(text)
+    paths = run_study_file(study, out=tmp_path / "out", n_workers=0)
+    draws = pd.read_csv(paths["table1.csv"])
+    assert len(draws) == 27                                # every paper row, ours where shipped
+    ours = draws.dropna(subset=["nb_vs_c45 ours"])
+    assert set(ours["shipped as"]) == {"iris", "labor"}
+    assert ours[["nb_vs_c45 ours", "nb_vs_nn ours", "c45_vs_nn ours"]].isin([0, 1, 2, 3]).all().all()
+    summary = pd.read_csv(paths["summary.csv"])
+    assert list(summary["pair"]) == ["nb_vs_c45", "nb_vs_nn", "c45_vs_nn"]
+    assert "Not shipped" in paths["report"].read_text()
+
+
+def test_summary_counts():
+    # 3 data sets, 10 repeats: 0 and 10 rejections agree fully, 1 is almost consistent
+    consistent, almost, R = _summary(np.array([0, 10, 1]), 10)
+    assert (consistent, almost) == (2, 3) and 0 < R < 1
+
+
+def test_paper_names_are_shipped():
+    from calibsim.datasets import UCI_DATASETS
+    assert set(PAPER_NAMES.values()) <= set(UCI_DATASETS)
