@@ -217,7 +217,7 @@ def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
     (99.0, 0.835, 0.406)
     """
     alternative = _iv_alternative(alternative)
-    x = _iv_cv_x(x)
+    x = _iv_cv_x(x, min_runs=1)           # r = 1: the corrected k-fold cv t (B&F Table 3)
     r, k = x.shape[-2:]
     ratio = 1.0 / (k - 1) if test_train_ratio is None else _iv_ratio(test_train_ratio)
     df = _iv_df(df, k * r - 1, x.shape[:-2])

@@ -80,11 +80,11 @@ def _iv_alternative(alternative) -> str:
     return check_choice("alternative", alternative, ALTERNATIVES)
 
 
-def _iv_cv_x(x) -> np.ndarray:
-    """(..., r, k) finite float array with r, k >= 2."""
+def _iv_cv_x(x, min_runs: int = 2) -> np.ndarray:
+    """(..., r, k) finite float array with r >= ``min_runs`` and k >= 2."""
     x = check_finite_array("x", x)
-    if x.ndim < 2 or x.shape[-2] < 2 or x.shape[-1] < 2:
-        raise ValueError("`x` must have shape (..., r, k) with r >= 2 runs and "
+    if x.ndim < 2 or x.shape[-2] < min_runs or x.shape[-1] < 2:
+        raise ValueError(f"`x` must have shape (..., r, k) with r >= {min_runs} runs and "
                          f"k >= 2 folds; got shape {x.shape}.")
     return x
 
