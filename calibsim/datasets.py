@@ -245,7 +245,9 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
     if X.ndim != 2 or target.shape != (X.shape[0],):
         raise ValueError(f"`bunch.data` must be 2-D with one `bunch.target` value per row; got "
                          f"shapes {X.shape} and {target.shape}.")
-    names = list(getattr(bunch, "feature_names", None) or [f"x{j}" for j in range(X.shape[1])])
+    names = getattr(bunch, "feature_names", None)      # a list or a numpy array
+    names = [f"x{j}" for j in range(X.shape[1])] if names is None or len(names) == 0 else [
+        str(v) for v in names]
     tn = getattr(bunch, "target_names", None)
     if (tn is not None and np.issubdtype(target.dtype, np.integer) and target.size
             and target.min() >= 0 and target.max() < len(tn)):

@@ -166,3 +166,10 @@ def test_from_arrays_nan_where_missing_not_declared():
                                          r"not declared"):
         from_arrays(X, [0, 1], allow_missing=False)
     assert from_arrays(X, [0, 1]).has_missing          # the default declares NaN as missing
+
+
+def test_from_sklearn_with_array_feature_names():
+    # load_breast_cancer gives feature_names as a numpy array (not a list)
+    from sklearn.datasets import load_breast_cancer
+    ds = from_sklearn(load_breast_cancer())
+    assert ds.X.shape == (569, 30) and ds.attribute_names[0] == "mean radius"
