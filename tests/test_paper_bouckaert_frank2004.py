@@ -39,3 +39,14 @@ def test_summary_counts():
 def test_paper_names_are_shipped():
     from calibsim.datasets import UCI_DATASETS
     assert set(PAPER_NAMES.values()) <= set(UCI_DATASETS)
+
+
+def test_table5_reduced(tmp_path):
+    paths = run_study_file(REPO / "studies" / "bouckaert_frank2004_table5.toml", n_datasets=4,
+                           out=tmp_path / "out", results=tmp_path / "res", n_workers=0)
+    t = pd.read_csv(paths["table5.csv"])
+    assert list(t["test"]) == ["delta_accuracy", "5x2 cv", "10 x resampling",
+                               "100 x resampling", "10-fold cv", "corrected 10x10 fold cv"]
+    ours = t[[f"source{i} ours" for i in range(1, 5)]].iloc[1:]
+    assert ours.isin([0.0, 25.0, 50.0, 75.0, 100.0]).all().all()     # 4 training sets
+    assert abs(t.loc[0, "source4 ours"] - 11) < 5                     # C4.5 far better on Set 4
