@@ -50,3 +50,24 @@ def test_table5_reduced(tmp_path):
     ours = t[[f"source{i} ours" for i in range(1, 5)]].iloc[1:]
     assert ours.isin([0.0, 25.0, 50.0, 75.0, 100.0]).all().all()     # 4 training sets
     assert abs(t.loc[0, "source4 ours"] - 11) < 5                     # C4.5 far better on Set 4
+
+
+def test_tables234_reduced(tmp_path):
+    text = (REPO / "studies" / "bouckaert_frank2004_tables234.toml").read_text()
+    start = text.index("name = [")
+    end = text.index("]", start) + 1
+    text = text[:start] + 'name = ["iris", "labor"]' + text[end:]
+    for old, new in (("n_runs = 1000", "n_runs = 20"), ("n_runs = 100\n", "n_runs = 20\n"),
+                     ("runs = [10, 20, 50, 100]", "runs = [2]"),
+                     ("runs = [1, 2, 5, 10]", "runs = [1, 2]"), ("runs = [10]", "runs = [2]"),
+                     ("repeats = 10", "repeats = 2")):
+        assert old in text, old
+        text = text.replace(old, new)
+    study = tmp_path / "t234.toml"
+    study.write_text(text)
+    paths = run_study_file(study, out=tmp_path / "out", n_workers=0)
+    t3 = pd.read_csv(paths["table3.csv"])
+    assert set(t3["n_runs"]) == {1, 2} and (t3["data sets"] == 2).all()
+    assert t3["R paper (27)"].notna().any()
+    t4 = pd.read_csv(paths["table4.csv"])
+    assert len(t4) == 12 and np.allclose(sorted(set(t4["alpha"])), [0.01, 0.025, 0.05, 0.1])
