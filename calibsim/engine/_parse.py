@@ -17,7 +17,6 @@ def _schemes(c, table) -> tuple:
     for name, sec in table.items():
         key = f"schemes.{name}"
         sec = c.table(key, sec)
-        c.keys(key, sec, set(), required=()) if "kind" not in sec and not sec else None
         if "kind" not in sec:
             c.fail(f"{key}.kind", "is required but missing", show_value=False)
         kind = c.value(f"{key}.kind", sec["kind"], str, choices=tuple(SCHEME_KINDS))
@@ -158,7 +157,7 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             kw["runs"] = tuple(c.values(f"{key}.runs", sec["runs"], int, min_value=1))
         kw["repeats"] = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
         if kind == "replicability" and kw["repeats"] < 2 and not any(
-                dict(schemes_by_name(schemes))[s].kind == "cv5x2" for _, s in kw["schemes"]):
+                {x.name: x for x in schemes}[s].kind == "cv5x2" for _, s in kw["schemes"]):
             c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
         _check_runs(c, key, kw, schemes)
         df = sec.get("df", "textbook" if kind != "calibrate" else None)
@@ -252,10 +251,6 @@ def _learners(c, table):
     return tuple(specs), pairs
 
 
-def schemes_by_name(schemes):
-    return [(s.name, s) for s in schemes]
-
-
 # registry scheme kind -> scheme kinds of a study that can feed it
 _FEEDS = {"cv": ("repeated_kfold",), "kfold": ("repeated_kfold",),
           "subsampling": ("subsampling", "holdout"), "cv5x2": ("cv5x2",),
@@ -294,7 +289,7 @@ def _pairs(c, key, value, declared):
 
 
 def _check_runs(c, key, kw, schemes):
-    by_name = dict(schemes_by_name(schemes))
+    by_name = {s.name: s for s in schemes}
     for test, sname in kw["schemes"]:
         s = by_name[sname]
         if s.kind in ("cv5x2", "test_set"):

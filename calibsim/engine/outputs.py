@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 __all__ = ["write_tables", "write_figures"]
 
@@ -134,7 +133,3 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
         plt.close(fig)
         paths[f"{a.name}.png"] = path
     return paths
-
-
-def _unused(frame: pd.DataFrame):  # pragma: no cover - keeps pandas import meaningful
-    return frame

@@ -35,8 +35,6 @@ listed in :data:`SOURCE_KINDS`, :data:`SCHEME_KINDS` and :data:`ANALYSIS_KEYS`
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -298,11 +296,6 @@ class Study:
         """The same study with ``n`` data sets per simulated source (real data sets keep theirs)."""
         return replace(self, sources=tuple(
             s if s.kind == "dataset" else replace(s, n_datasets=int(n)) for s in self.sources))
-
-    @property
-    def fingerprint(self) -> str:
-        data = [self.seed, [s.label for s in self.sources], [s.identity for s in self.schemes]]
-        return hashlib.sha256(json.dumps(data, default=str).encode()).hexdigest()[:12]
 
 
 # ---------------------------------------------------------------------------

@@ -16,10 +16,6 @@ import pandas as pd
 
 __all__ = ["write_table"]
 
-#: The tests Bouckaert keeps after Figure 2 (those whose df calibrates), in his order.
-CALIBRATED_TESTS = ("resampling", "corrected_resampling", "kfold_cv", "use_all_data",
-                    "folds_averaged_var", "folds_averaged_t", "runs_averaged_var",
-                    "runs_averaged_t", "sorted_runs")
 _LEARNER_LABELS = {"naive_bayes": "naive Bayes", "c45": "C4.5", "ib1": "nearest neighbor",
                    "tan": "tree augmented naive Bayes", "voted_perceptron": "voted perceptron"}
 _SET_LABELS = {"calibration_data": "calibration data", "set1": "Set 1", "set2": "Set 2",

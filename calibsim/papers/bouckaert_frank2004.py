@@ -206,7 +206,6 @@ def _table5(*, study, tables, scores, folder, wall=None, calibrations=None):
     sources = [s.label for s in study.sources]
     cols = [f"source{i + 1}" for i in range(len(sources))]
     rows = []
-    acc = next(tables[a.name] for a in study.analyses if a.kind == "accuracy")
     row = {"test": "delta_accuracy"}
     for src, col in zip(sources, cols):
         gap = scores.accuracy(src, "test", "c45")[:, 0] - scores.accuracy(src, "test",
