@@ -7,7 +7,7 @@ from pathlib import Path
 from ._schema import StudyFileError, closest, expand_grid, gib, memory_limit
 from .spec import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
                    ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
-                   SchemeSpec, SourceSpec)
+                   SchemeSpec, SourceSpec, Study)
 
 
 def _schemes(c, table) -> tuple:
@@ -338,3 +338,35 @@ def check_memory(study, c=None) -> int:
             raise StudyFileError(f"study {study.name}: {msg}.")
         c.fail("sources", msg, show_value=False)
     return int(total)
+
+
+def published_only_study(c, doc, st, path, name, seed, paper) -> Study:
+    """A study of published numbers or of a model only: no sources, schemes or learners.
+
+    Its paper layout computes everything (e.g. a paper's procedure on its own
+    published inputs); the engine runs no learner and no analysis.
+    """
+    if not paper:
+        c.fail("sources", "is required (with [schemes]) unless the study is one of published "
+               "numbers only, which names its `study.paper` layout", show_value=False)
+    for key in ("learners", "analysis"):
+        if key in doc:
+            c.fail(key, "must be left out of a study without sources (published numbers only)",
+                   show_value=False)
+    root = path.parent
+    results, figures = _outputs(c, doc, root)
+    return Study(name=name, path=path, seed=seed, sources=(), learners=(), pairs=(),
+                 schemes=(), analyses=(),
+                 title=c.value("study.title", st.get("title", name), str), paper=paper,
+                 description=c.value("study.description", st.get("description", ""), str),
+                 block_size=1, costs=False, results=results.resolve(),
+                 figures=figures.resolve(), declared_n_datasets=())
+
+
+def _outputs(c, doc, root: Path) -> tuple[Path, Path]:
+    """The ``[outputs]`` folders (store parent, figures), resolved against the study file."""
+    out = c.table("outputs", doc.get("outputs", {}))
+    c.keys("outputs", out, {"results", "figures"})
+    results = root / c.value("outputs.results", out.get("results", "results"), str)
+    figures = root / c.value("outputs.figures", out.get("figures", "figures"), str)
+    return results, figures

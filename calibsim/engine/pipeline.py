@@ -77,7 +77,7 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)
-    if compute:
+    if compute and (study.sources or nested):
         with cluster(scheduler=scheduler, n_workers=n_workers) as client:
             if progress is not None:
                 progress.phase("compiling kernels")

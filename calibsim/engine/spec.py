@@ -31,6 +31,11 @@ data set ``name``), resolves paths against the study file and checks sizes
 against memory before anything is allocated. The keys of every section are
 listed in :data:`SOURCE_KINDS`, :data:`SCHEME_KINDS` and :data:`ANALYSIS_KEYS`
 (``calibsim list`` prints them).
+
+A study of published numbers or of an analytic model only (a paper's procedure on
+the paper's own inputs) declares ``[study]`` with its ``paper`` layout and
+``[outputs]``, and no sources, schemes, learners or analyses; the engine then
+fits nothing and the layout writes every output.
 """
 
 from __future__ import annotations
@@ -340,7 +345,8 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     """Validate a parsed study file (``doc``) as if read from ``path`` (see :func:`load_study`)."""
     path = Path(path)
     c = Checker(path)
-    c.keys("", doc, _TOP, required=("study", "sources", "schemes"))
+    published_only = "sources" not in doc and "schemes" not in doc
+    c.keys("", doc, _TOP, required=("study",) if published_only else ("study", "sources", "schemes"))
     st = c.table("study", doc["study"])
     c.keys("study", st, _STUDY_KEYS, required=("name", "seed"))
     name = c.value("study.name", st["name"], str)
@@ -356,7 +362,10 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
         c.value("study.paper", mod, str, choices=PAPERS)
         c.value("study.paper", paper, str, choices=tuple(f"{mod}.{k}" for k in layouts(mod)))
     root = path.parent
-    from ._parse import _analyses, _learners, _schemes, _sources
+    if published_only:
+        from ._parse import published_only_study
+        return published_only_study(c, doc, st, path, name, seed, paper)
+    from ._parse import _analyses, _learners, _outputs, _schemes, _sources
     schemes = _schemes(c, c.table("schemes", doc["schemes"]))
     sources = _sources(c, c.table("sources", doc["sources"]), root, seed, schemes)
     simulated = all(s.simulated_scores for s in sources)
@@ -374,10 +383,7 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
         c.fail("sources", "must not mix ε-point sources with sources that need learners",
                show_value=False)
     analyses = _analyses(c, doc.get("analysis", []), root, sources, schemes, pairs)
-    out = c.table("outputs", doc.get("outputs", {}))
-    c.keys("outputs", out, {"results", "figures"})
-    results = root / c.value("outputs.results", out.get("results", "results"), str)
-    figures = root / c.value("outputs.figures", out.get("figures", "figures"), str)
+    results, figures = _outputs(c, doc, root)
     study = Study(name=name, path=path, seed=seed, sources=sources, learners=learners,
                   pairs=pairs, schemes=schemes, analyses=analyses,
                   title=c.value("study.title", st.get("title", name), str), paper=paper,
@@ -391,3 +397,4 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     from ._parse import check_memory
     check_memory(study, c)
     return study
+

@@ -45,7 +45,10 @@ def _write(tmp_path, text, name="study.toml"):
 @pytest.mark.parametrize("path", STUDIES, ids=[p.stem for p in STUDIES])
 def test_every_committed_study_loads(path):
     study = load_study(path)
-    assert study.sources and study.schemes and study.analyses
+    if study.sources:
+        assert study.schemes and study.analyses
+    else:  # a study of published numbers only: its paper layout does the work
+        assert study.paper and not study.schemes and not study.learners
     assert study.results.is_absolute() and study.figures.is_absolute()
 
 
@@ -235,6 +238,32 @@ def test_malformed_study_files_fail_clearly(tmp_path, name, change, match):
     if match is not None:
         import re
         assert re.search(match, msg), msg
+
+
+PUBLISHED = """
+[study]
+name = "published"
+seed = 0
+paper = "bouckaert2003.table3"
+"""
+
+
+def test_a_study_of_published_numbers_needs_no_sources(tmp_path):
+    study = load_study(_write(tmp_path, PUBLISHED))
+    assert study.sources == () and study.schemes == () and study.analyses == ()
+    assert study.paper == "bouckaert2003.table3"
+
+
+@pytest.mark.parametrize("extra, match", [
+    ("", None),
+    ('[learners]\nnames = ["c45"]\n', "`learners` must be left out"),
+    ('[[analysis]]\nkind = "accuracy"\n', "`analysis` must be left out"),
+])
+def test_a_study_without_sources_must_name_a_paper_and_nothing_else(tmp_path, extra, match):
+    text = PUBLISHED.replace('paper = "bouckaert2003.table3"\n', "") if not extra else PUBLISHED
+    path = _write(tmp_path, text + extra)
+    with pytest.raises(StudyFileError, match=match or "`sources` is required"):
+        load_study(path)
 
 
 def test_missing_file():
