@@ -65,7 +65,7 @@ SOURCE_KINDS = {
                       "beta": (_F, {"min_value": 0, "max_value": 1}),
                       "beta_schemes": (list, {})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
-                "class_attribute": (_S, {})},
+                "class_attribute": (_S, {}), "permute_class": (bool, {})},
 }
 _SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
 _NOT_GRID = {"beta_schemes"}
@@ -300,7 +300,8 @@ class Study:
     def with_n_datasets(self, n: int) -> Study:
         """The same study with ``n`` data sets per simulated source (real data sets keep theirs)."""
         return replace(self, sources=tuple(
-            s if s.kind == "dataset" else replace(s, n_datasets=int(n)) for s in self.sources))
+            s if s.kind == "dataset" and not dict(s.params).get("permute_class")
+            else replace(s, n_datasets=int(n)) for s in self.sources))
 
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,13 @@ class DatasetSource:
         A loader of :mod:`sklearn.datasets` that ships its data, e.g. ``"load_iris"``.
     class_attribute : str, optional
         Class attribute of an ARFF file (default: the last).
+    permute_class : bool, default False
+        Make null data sets shaped like this one: each index draws a random
+        permutation of the class labels from its ``rng``, so the attributes and
+        the class prior stay as they are but the class no longer depends on the
+        attributes, and every learner is equally good (expected accuracy of the
+        majority-class rule). Calibrating a test on these is Bouckaert's (2003)
+        calibration with the user's data in place of his Bayesian-network sources.
 
     Raises
     ------
@@ -45,7 +52,8 @@ class DatasetSource:
     ('dataset(name=iris)', 150, 3, False)
     """
 
-    def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None):
+    def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
+                 permute_class=False):
         given = [k for k, v in (("name", name), ("path", path), ("sklearn", sklearn))
                  if v is not None]
         if len(given) != 1:
@@ -77,6 +85,9 @@ class DatasetSource:
                                                    else "."))
             self.dataset = from_sklearn(loader(), name=sklearn.removeprefix("load_"))
             self.identity = f"dataset(sklearn={sklearn})"
+        self.permute_class = bool(permute_class)
+        if self.permute_class:
+            self.identity = self.identity[:-1] + ", permute_class=True)"
         self.n_values = np.asarray(self.dataset.n_values, np.int64)
         self.n_classes = int(self.dataset.n_classes)
         self.n_instances = int(self.dataset.X.shape[0])
@@ -91,8 +102,18 @@ class DatasetSource:
         return self.dataset.nominal_codes()
 
     def sample(self, rng=None):
-        """The data ``(X, y)``: float64 (n, a) and int64 (n,), the same for every ``rng``."""
-        return np.array(self.dataset.X), np.array(self.dataset.y)
+        """The data ``(X, y)``: float64 (n, a) and int64 (n,).
+
+        The same for every ``rng`` unless ``permute_class``; then ``y`` is a random
+        permutation of the class labels drawn from ``rng`` (a Generator, SeedSequence
+        or seed, required).
+        """
+        y = np.array(self.dataset.y)
+        if self.permute_class:
+            if rng is None:
+                raise ValueError("`rng` is required to permute the class labels.")
+            y = np.random.default_rng(rng).permutation(y)
+        return np.array(self.dataset.X), y
 
     def __eq__(self, other):
         return isinstance(other, DatasetSource) and other.identity == self.identity
