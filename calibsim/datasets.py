@@ -23,7 +23,8 @@ from importlib import resources
 
 import numpy as np
 
-__all__ = ["Dataset", "UCI_DATASETS", "load_arff", "load_uci", "from_sklearn", "from_arrays"]
+__all__ = ["Dataset", "UCI_DATASETS", "load_arff", "load_csv", "load_uci", "from_sklearn",
+           "from_arrays"]
 
 #: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``: Weka 3.6's
 #: examples and, converted by ``scripts/convert_datasets.py`` from offline copies, more
@@ -348,3 +349,4 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None,
 
 
 from ._arff import _parse_arff, load_arff  # noqa: E402  (ARFF reading uses _make above)
+from ._csv import load_csv  # noqa: E402
