@@ -1,0 +1,283 @@
+"""The scoring half of :func:`calibsim.compare`: learners, designs, and per-fold accuracies.
+
+Learners are fitted by the engine's own scoring functions
+(:func:`calibsim.engine.learners.score_fast` for calibsim's learners on nominal
+codes, :func:`~calibsim.engine.learners.score_general` otherwise), in blocks that
+:func:`calibsim.engine.runner.map_blocks` runs here or on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .engine.learners import BUILTIN_LEARNERS, LearnerSpec
+
+__all__ = []
+
+_BUILTIN_CLASSES = {v[0].rpartition(".")[2]: k for k, v in BUILTIN_LEARNERS.items()}
+
+
+@dataclass(frozen=True)
+class GivenLearner:
+    """A learner given as an estimator instance: cloned afresh for every split."""
+
+    label: str
+    estimator: object = field(repr=False)
+    pipeline: tuple = ()
+
+    def make(self):
+        from sklearn.base import clone
+        return clone(self.estimator)
+
+    @property
+    def is_builtin(self) -> bool:
+        est = self.estimator
+        return (type(est).__module__.startswith("calibsim.learners")
+                and type(est).__name__ in _BUILTIN_CLASSES)
+
+    def fast_path(self, nominal_codes: bool = True) -> bool:
+        return False
+
+
+def parse_learner(spec, default_label: str):
+    """A learner from a built-in name, ``"module.Class(param=value, ...)"`` or an estimator.
+
+    Raises
+    ------
+    ValueError
+        If a string is neither a built-in name nor an importable class with literal
+        keyword parameters, or an object has no ``fit``/``predict``.
+    """
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text in BUILTIN_LEARNERS:
+            return LearnerSpec(text, text)
+        m = re.fullmatch(r"([A-Za-z_][\w.]*)\s*(?:\((.*)\))?", text, flags=re.S)
+        if m is None:
+            raise ValueError(f"a learner must be one of {list(BUILTIN_LEARNERS)} or "
+                             f"'module.Class(param=value, ...)'; got {spec!r}.")
+        path, args = m.group(1), m.group(2) or ""
+        params = _literal_kwargs(args, spec)
+        if path in BUILTIN_LEARNERS:
+            lrn = LearnerSpec(path, path, params=tuple(sorted(params.items())))
+        else:
+            lrn = LearnerSpec(path.rpartition(".")[2], "estimator", estimator=path,
+                              params=tuple(sorted(params.items())))
+        lrn.make()  # fail now, with the learner's name, if it cannot be built
+        return lrn
+    if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
+        raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
+                         f"`predict`, a built-in name or an import path; got {spec!r}.")
+    steps = getattr(spec, "steps", None)             # a Pipeline: "StandardScaler+SVC"
+    label = ("+".join(type(step).__name__ for _, step in steps) if steps
+             else type(spec).__name__) or default_label
+    return GivenLearner(label, spec)
+
+
+def _literal_kwargs(args: str, spec: str) -> dict:
+    if not args.strip():
+        return {}
+    try:
+        call = ast.parse(f"f({args})", mode="eval").body
+        if call.args:
+            raise ValueError("positional arguments")
+        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
+    except (SyntaxError, ValueError) as exc:
+        raise ValueError(f"a learner's parameters must be keyword=literal pairs, e.g. "
+                         f"'sklearn.svm.SVC(C=1.0, kernel=\"rbf\")'; got {spec!r} ({exc}).") from None
+
+
+@dataclass(frozen=True)
+class Design:
+    """A resampling design: what is split, how often, and which test fits it.
+
+    Attributes
+    ----------
+    kind : {"cv", "subsampling", "cv5x2"}
+    n_runs : int
+        Runs r of r x k cv, or subsamples n.
+    n_folds : int
+        Folds k (0 for subsampling).
+    test_fraction : float
+        Test share of each subsample (subsampling only).
+    name : str
+        As the user wrote it, e.g. ``"10x10"``.
+    """
+
+    kind: str
+    n_runs: int
+    n_folds: int
+    test_fraction: float = 0.1
+    name: str = ""
+
+    @property
+    def shape(self) -> tuple:
+        return (self.n_runs,) if self.kind == "subsampling" else (self.n_runs, self.n_folds)
+
+    def splitter(self):
+        from . import schemes
+        if self.kind == "subsampling":
+            return schemes.RandomSubsampling(n_runs=self.n_runs, test_fraction=self.test_fraction)
+        return schemes.RepeatedStratifiedKFold(n_folds=self.n_folds, n_runs=self.n_runs)
+
+    def default_test(self) -> str:
+        return {"cv": "corrected_repeated_cv", "subsampling": "corrected_resampling",
+                "cv5x2": "cv5x2_t"}[self.kind]
+
+
+def parse_design(design) -> Design:
+    """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"`` or ``"subsampling:N"``.
+
+    Raises
+    ------
+    ValueError
+        If ``design`` is none of these forms or its sizes are too small.
+    """
+    if isinstance(design, Design):
+        return design
+    text = str(design).strip().lower().replace(" ", "").replace("×", "x")
+    if text == "5x2cv":
+        return Design("cv5x2", 5, 2, name="5x2cv")
+    m = re.fullmatch(r"(\d+)x(\d+)(?:cv)?", text)
+    if m:
+        r, k = int(m.group(1)), int(m.group(2))
+        if r < 1 or k < 2:
+            raise ValueError(f"`design` 'RxK' needs r >= 1 runs and k >= 2 folds; got {design!r}.")
+        return Design("cv", r, k, name=f"{r}x{k}")
+    m = re.fullmatch(r"subsampling:(\d+)(?:@(0?\.\d+))?", text)
+    if m:
+        n = int(m.group(1))
+        frac = float(m.group(2)) if m.group(2) else 0.1
+        if n < 2:
+            raise ValueError(f"`design` 'subsampling:N' needs N >= 2 subsamples; got {design!r}.")
+        return Design("subsampling", n, 0, frac, name=f"subsampling:{n}")
+    raise ValueError("`design` must be 'RxK' (r runs of stratified k-fold cv, e.g. '10x10'), "
+                     "'5x2cv' or 'subsampling:N' (N random 90/10 splits; "
+                     f"'subsampling:N@0.2' for 80/20); got {design!r}.")
+
+
+@dataclass(frozen=True)
+class Block:
+    """Some runs of one repeat: picklable, so it can go to any Dask worker."""
+
+    key: str
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    masks: np.ndarray = field(repr=False)
+    learners: tuple = field(repr=False)
+    n_values: object = field(repr=False)
+    n_classes: int = 2
+    fast: bool = False
+
+
+def score_block(block: Block) -> np.ndarray:
+    """Accuracy in [0, 1] of each learner on each split of the block: (L, *split)."""
+    from .engine.learners import score_fast, score_general
+    score = score_fast if block.fast else score_general
+    res = score(block.X, block.y, block.masks, block.learners, n_values=block.n_values,
+                n_classes=block.n_classes)
+    return res["correct"] / res["n_test"][None]
+
+
+def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fast,
+               runs_per_block: int):
+    """One :class:`Block` per ``runs_per_block`` runs of each repeat (one seed per repeat)."""
+    out = []
+    n = len(y)
+    for rep, seed in enumerate(seeds):
+        masks = design.splitter().test_masks(y, np.random.default_rng(seed))
+        masks = masks.reshape(design.shape + (n,))
+        for start in range(0, design.n_runs, runs_per_block):
+            out.append(Block(f"compare-{rep}-{start}", X, y,
+                             masks[start:start + runs_per_block], learners, n_values,
+                             n_classes, fast))
+    return out
+
+
+def prepare_data(X, y):
+    """X, class codes, n_values, n_classes, nominal-codes flag and class labels."""
+    from .datasets import Dataset
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its class).")
+        ds = X
+        nominal = not (ds.is_numeric.any() or ds.has_missing)
+        Xa = ds.nominal_codes() if nominal else np.asarray(ds.X)
+        return Xa, np.asarray(ds.y, np.int64), ds.n_values, ds.n_classes, nominal
+    if y is None:
+        raise ValueError("`y` is required unless `X` is a calibsim Dataset.")
+    Xa = np.asarray(X)
+    ya = np.asarray(y)
+    if Xa.ndim != 2 or ya.shape != (Xa.shape[0],):
+        raise ValueError(f"`X` must be 2-D with one `y` label per row; got shapes {Xa.shape} "
+                         f"and {ya.shape}.")
+    _, codes = np.unique(ya, return_inverse=True)
+    codes = codes.reshape(-1).astype(np.int64)
+    nominal = Xa.dtype.kind in "iub" and (Xa.size == 0 or Xa.min() >= 0)
+    n_values = (Xa.max(axis=0).astype(np.int64) + 1) if nominal else None
+    return Xa, codes, n_values, int(codes.max()) + 1, nominal
+
+
+def run_test(spec, diff, df, design: Design):
+    kw = {}
+    if spec.name == "corrected_resampling":
+        kw["test_train_ratio"] = design.test_fraction / (1 - design.test_fraction)
+    return spec.func(diff, df, **kw)
+
+
+def interval(res, alpha):
+    try:
+        ci = res.confidence_interval(1 - alpha)
+    except ValueError:  # averaged-T tests have no standard error of m
+        return (float("nan"), float("nan"))
+    return (float(ci.low), float(ci.high))
+
+
+def bootstrap_p_reject(spec, diff, df, d: Design, alpha, n_boot, random_state):
+    rng = np.random.default_rng(np.random.SeedSequence(random_state, spawn_key=(1,)))
+    idx = rng.integers(0, d.n_runs, size=(n_boot, d.n_runs))
+    return float(np.mean(run_test(spec, diff[idx], df, d).pvalue <= alpha))
+
+
+def score_table(acc, d: Design) -> pd.DataFrame:
+    """(L=2, *shape) accuracies -> one row per fold."""
+    runs, folds = (np.arange(d.n_runs), np.zeros(d.n_runs, int)) if d.kind == "subsampling" \
+        else np.meshgrid(np.arange(d.n_runs), np.arange(d.n_folds), indexing="ij")
+    return pd.DataFrame({"run": np.ravel(runs), "fold": np.ravel(folds),
+                         "accuracy_a": acc[0].ravel(), "accuracy_b": acc[1].ravel(),
+                         "difference": (acc[0] - acc[1]).ravel()})
+
+
+def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
+               progress) -> np.ndarray:
+    """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1]."""
+    from .engine.runner import cluster, map_blocks
+    Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
+    fast = nominal and all(lrn.fast_path(True) for lrn in learners)
+    seeds = np.random.SeedSequence(random_state, spawn_key=(0,)).spawn(n_repeats)
+    runs_per_block = d.n_runs if fast else 1
+    blocks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
+                        n_classes=n_classes, fast=fast, runs_per_block=runs_per_block)
+    out = np.empty((n_repeats, len(learners)) + d.shape)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(blocks), desc="fitting", unit="block")
+
+    def keep(block, acc):
+        rep, start = (int(v) for v in block.key.split("-")[1:])
+        out[rep, :, start:start + acc.shape[1]] = acc
+        if bar is not None:
+            bar.update()
+
+    workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
+    with cluster(scheduler=scheduler, n_workers=workers) as client:
+        map_blocks(score_block, blocks, client=client, on_result=keep)
+    if bar is not None:
+        bar.close()
+    return out
