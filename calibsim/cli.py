@@ -4,6 +4,9 @@
                                  write tables, figures and the report beside the paper
   calibsim report STUDY.toml     the same from saved scores only (no learner is fitted)
   calibsim calibrate --test T    calibrate one test's df on simulated null data
+                                 (--like DATA: on null data shaped like yours)
+  calibsim compare --data D --a A --b B
+                                 which of my learners is better? a calibrated test
   calibsim df --test T           the shipped calibrated df of a test for a design and α
   calibsim list [WHAT]           studies, sources, learners, schemes, tests and analyses
 
@@ -85,6 +88,12 @@ def _parser():
     cal.add_argument("--folds", type=_int(2), default=10, help="k (default 10)")
     cal.add_argument("--runs", type=_int(2), default=10,
                      help="r runs, or n subsamples for resampling tests (default 10)")
+    cal.add_argument("--like", default=None, metavar="DATA",
+                     help="calibrate on null data shaped like DATA (its class labels "
+                          "permuted per data set): a shipped name, ARFF file or "
+                          "sklearn:load_*; with --learner")
+    cal.add_argument("--learner", action="append",
+                     help="with --like: a learner (twice; default naive_bayes and c45)")
     cal.add_argument("--n-datasets", type=_int(1), default=1000)
     cal.add_argument("--n-instances", type=_int(2), default=300)
     cal.add_argument("--n-attributes", type=_int(1), default=10)
@@ -97,6 +106,8 @@ def _parser():
     cal.add_argument("--results", type=Path, default=Path("results"),
                      help="folder of the score store (default ./results)")
     _add_execution(cal)
+    from ._cli_compare import add_compare_parser
+    add_compare_parser(sub, _int, _alpha)
     dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
                          "(10,000 null data sets; see calibsim.dftable)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
@@ -149,6 +160,12 @@ def _cmd_calibrate(args):
     from .stats import get_test
 
     spec = get_test(args.test)         # unknown names raise ValueError listing the known ones
+    if args.like is not None:
+        from ._cli_compare import cmd_calibrate_like
+        return cmd_calibrate_like(args, _progress(args, f"calibrate {spec.name} like {args.like}"))
+    if args.learner:
+        raise ValueError("`--learner` needs `--like` (the simulated null data is calibrated "
+                         "for naive Bayes vs C4.5).")
     scheme = {"kind": "subsampling", "n_runs": args.runs, "test_fraction": args.test_fraction} \
         if spec.scheme == "subsampling" else (
         {"kind": "cv5x2"} if spec.scheme == "cv5x2" else
@@ -235,11 +252,17 @@ def _cmd_list(args):
     return 0
 
 
+def _cmd_compare(args):
+    from ._cli_compare import cmd_compare
+    return cmd_compare(args)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``calibsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
-               "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list}[args.command]
+               "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
+               "compare": _cmd_compare}[args.command]
     try:
         return handler(args)
     except (ValueError, FileNotFoundError) as exc:

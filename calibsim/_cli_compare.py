@@ -1,0 +1,137 @@
+"""``calibsim compare`` and ``calibsim calibrate --like``: the user's learners on the user's data."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+__all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
+
+_DATA_HELP = ("a shipped UCI data set (e.g. vote), an ARFF or CSV file (class = last column "
+              "unless --class-attribute), or a scikit-learn loader (sklearn:load_breast_cancer)")
+_LEARNER_HELP = ("a built-in learner (naive_bayes, c45, ib1, tan, voted_perceptron) or "
+                 "'module.Class(param=value, ...)', e.g. "
+                 "'sklearn.ensemble.RandomForestClassifier(n_estimators=100, random_state=0)'")
+
+
+def load_data(text: str, class_attribute=None):
+    """A :class:`calibsim.datasets.Dataset` from a name, an ARFF/CSV path or a loader."""
+    from ._calibrate_like import data_source
+    from .datasets import load_csv
+    from .sources import DatasetSource
+    if Path(text).suffix.lower() == ".csv":
+        return load_csv(text, class_attribute=class_attribute)
+    kw = data_source(text)
+    if class_attribute is not None:
+        kw["class_attribute"] = class_attribute
+    return DatasetSource(**kw).dataset
+
+
+def add_compare_parser(sub, int_type, alpha_type):
+    """Register ``calibsim compare``."""
+    p = sub.add_parser(
+        "compare", help="which of my learners is better? two or more learners on one data "
+        "set with a calibrated test",
+        description="Run a resampling design on one data set and compare the learners with "
+        "a test at its calibrated df (the shipped table, calibsim df); with more than two "
+        "learners, every pair with a multiple-comparison correction.")
+    p.add_argument("--data", required=True, help=_DATA_HELP)
+    p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
+    p.add_argument("--a", dest="learners", action="append", help=_LEARNER_HELP)
+    p.add_argument("--b", dest="learners", action="append", help="the second learner")
+    p.add_argument("--learner", dest="learners", action="append",
+                   help="a further learner (repeatable; all pairs are compared)")
+    p.add_argument("--design", default="10x10",
+                   help="'RxK' r runs of stratified k-fold cv (default 10x10), '5x2cv' or "
+                        "'subsampling:N'")
+    p.add_argument("--test", default=None, help="test name (default: corrected repeated cv "
+                   "t for cv, corrected resampled t for subsampling, 5x2cv t)")
+    p.add_argument("--alpha", type=alpha_type, default=0.05)
+    p.add_argument("--df", default="calibrated",
+                   help="'calibrated' (shipped table; default), 'textbook' or a number")
+    p.add_argument("--replicability", choices=("bootstrap", "rerun", "none"),
+                   default="bootstrap", help="how to estimate the verdict's replicability "
+                   "(two learners only; default bootstrap of the runs)")
+    p.add_argument("--repeats", type=int_type(2), default=10,
+                   help="repeats for --replicability rerun (default 10)")
+    p.add_argument("--correction", default="holm",
+                   help="multiple-comparison correction for > 2 learners (default holm)")
+    p.add_argument("--seed", type=int_type(0), default=0, help="seed of the partitions")
+    p.add_argument("--workers", type=int_type(0), default=None,
+                   help="local Dask workers (default: fit in this process)")
+    p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
+    p.add_argument("--scores", type=Path, default=None,
+                   help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
+    p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    return p
+
+
+def _df_arg(text):
+    if text in ("calibrated", "textbook"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"`--df` must be 'calibrated', 'textbook' or a number; got {text!r}.") \
+            from None
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare, compare_all
+    learners = args.learners or []
+    if len(learners) < 2:
+        raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
+    t0 = time.perf_counter()
+    ds = load_data(args.data, args.class_attribute)
+    common = dict(design=args.design, test=args.test, alpha=args.alpha, df=_df_arg(args.df),
+                  n_jobs=args.workers, scheduler=args.scheduler, random_state=args.seed,
+                  progress=not args.no_progress)
+    print(f"data: {ds!r}")
+    if len(learners) == 2:
+        rep = None if args.replicability == "none" else args.replicability
+        res = compare(learners[0], learners[1], ds, replicability=rep,
+                      n_repeats=args.repeats, **common)
+        print(res)
+        table = res.scores
+    else:
+        table = compare_all(learners, ds, correction=args.correction, **common)
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if args.scores is not None:
+        table.to_csv(args.scores, index=False)
+        print(f"wrote {args.scores}")
+    print(f"{time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def cmd_calibrate_like(args, progress) -> int:
+    from ._calibrate_like import calibrate_like
+    from .dftable import lookup_df
+    learners = args.learner or ["naive_bayes", "c45"]
+    design = (f"subsampling:{args.runs}" if args.test in ("resampling", "corrected_resampling")
+              else "5x2cv" if args.test.startswith("cv5x2") else f"{args.runs}x{args.folds}")
+
+    def estimate(per, total):
+        print(f"one null data set took {per:.2f} s here; {args.n_datasets} data sets: about "
+              f"{total / 60:.1f} min", flush=True)
+
+    t0 = time.perf_counter()
+    with progress:
+        table = calibrate_like(args.like, learners, design=design, test=args.test,
+                               alphas=args.alpha or [0.05], n_datasets=args.n_datasets,
+                               seed=args.seed, results=args.results, n_jobs=args.workers,
+                               scheduler=args.scheduler, progress=progress,
+                               on_estimate=estimate)
+    cols = ["label", "pair_a", "pair_b", "n_runs", "n_folds", "alpha", "default_df",
+            "type1_default", "calibrated_df", "df_continuous", "df_ci_low", "df_ci_high",
+            "type1_error", "n_datasets"]
+    print(table[cols].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    for _, row in table.iterrows():
+        try:
+            e = lookup_df(args.test, alpha=float(row["alpha"]), n_folds=int(row["n_folds"]),
+                          n_runs=int(row["n_runs"]))
+            print(f"shipped table (naive Bayes vs C4.5, 300-instance binary null data), alpha "
+                  f"= {row['alpha']:g}: df {e.df:.2f} [{e.ci_low:.2f}, {e.ci_high:.2f}]")
+        except ValueError:
+            pass
+    print(f"{time.perf_counter() - t0:.1f} s")
+    return 0
