@@ -322,32 +322,36 @@ def test_zero_variance_of_run_means_only():
     assert np.isfinite(repeated_cv_ttest(x + 0.01).statistic)   # use all data
 
 
-def test_averaged_t_with_zero_variance_components(rng):
+def test_averaged_t_leaves_zero_variance_components_out(rng):
     df = 9.0
     x = rng.normal(0.0, 0.05, size=(5, 10))
-    # One run with zero variance and mean 0 contributes 0 to the average.
-    x0 = x.copy()
-    x0[2] = 0.0
-    res = repeated_cv_ttest(x0, method="folds_averaged_t", df=df)
-    comps = [x0[j].mean() / np.sqrt(x0[j].var(ddof=1) / (df + 1)) for j in (0, 1, 3, 4)]
-    assert math.isclose(res.statistic, sum(comps) / 5, rel_tol=1e-12)
-    assert 0 <= res.pvalue <= 1
-    # One run with zero variance and mean 0.1 makes the statistic +inf.
-    x1 = x.copy()
-    x1[2] = 0.1
-    res = repeated_cv_ttest(x1, method="folds_averaged_t", df=df)
+    comps = [x[j].mean() / np.sqrt(x[j].var(ddof=1) / (df + 1)) for j in (0, 1, 3, 4)]
+    # A run with zero variance is left out, whatever its mean: the other four decide.
+    for value in (0.0, 0.1, -0.1):
+        x0 = x.copy()
+        x0[2] = value
+        res = repeated_cv_ttest(x0, method="folds_averaged_t", df=df)
+        assert math.isclose(res.statistic, sum(comps) / 4, rel_tol=1e-12)
+        assert 0 < res.pvalue < 1
+    # Two constant runs of opposite signs: both left out.
+    x2 = x.copy()
+    x2[2], x2[4] = 0.1, -0.1
+    res = repeated_cv_ttest(x2, method="folds_averaged_t", df=df)
+    assert math.isclose(res.statistic, sum(comps[:3]) / 3, rel_tol=1e-12)
+    # Every run constant: +-inf with the sign of the mean, 0 with p = 1 when it is 0.
+    x3 = np.repeat([[0.1], [0.2], [0.1], [0.0], [0.1]], 10, axis=1)
+    res = repeated_cv_ttest(x3, method="folds_averaged_t", df=df)
     assert res.statistic == np.inf and res.pvalue == 0.0
-    # +inf and -inf components both occur: defined as 0 with p = 1.
-    x2 = x1.copy()
-    x2[4] = -0.1
     for alternative in ALTS:
-        res = repeated_cv_ttest(x2, method="folds_averaged_t", df=df, alternative=alternative)
+        res = repeated_cv_ttest(np.zeros((5, 10)), method="folds_averaged_t",
+                                alternative=alternative)
         assert res.statistic == 0.0 and res.pvalue == 1.0
-    # Same for the per-fold averaged T test: fold 0 constant across runs.
-    x3 = x.copy()
-    x3[:, 0] = -0.2
-    res = repeated_cv_ttest(x3, method="runs_averaged_t")
-    assert res.statistic == -np.inf and res.pvalue == 0.0
+    # The per-fold averaged T test: fold 0 constant across runs is left out.
+    x4 = x.copy()
+    x4[:, 0] = -0.2
+    res = repeated_cv_ttest(x4, method="runs_averaged_t")
+    cols = [x4[:, i].mean() / np.sqrt(x4[:, i].var(ddof=1) / 5) for i in range(1, 10)]
+    assert math.isclose(res.statistic, sum(cols) / 9, rel_tol=1e-12)
     with pytest.raises(ValueError, match="not defined"):
         res.confidence_interval()
 
