@@ -311,8 +311,9 @@ def check_memory(study, c=None) -> int:
     """Estimate the bytes the study's score arrays need; fail clearly above the limit.
 
     The estimate counts, per source and scheme, the saved counts (2 bytes per learner
-    and split), test sizes, model sizes (4 bytes), costs (8 bytes per learner and
-    data set when timed) and per-instance correctness (1 bit), for all data sets;
+    and split), test sizes (2 bytes per split), model sizes (4 bytes per learner and
+    split), fit and predict times (8 bytes each per learner and data set) and
+    per-instance correctness (1 bit), for all data sets;
     analyses need at most twice that again. The limit is :func:`memory_limit`
     (``CALIBSIM_MEMORY_LIMIT`` bytes, or half this machine's memory).
     """
@@ -324,7 +325,7 @@ def check_memory(study, c=None) -> int:
         for sname in src.schemes:
             s = study.scheme(sname)
             split = int(np.prod(s.split_shape))
-            per = split * (2 * n_learners + 2 + 4 * n_learners + 16 * n_learners)
+            per = split * (2 * n_learners + 2 + 4 * n_learners) + 16 * n_learners
             if s.correctness:
                 per += split * n_learners * (n_inst if isinstance(n_inst, int) else 1000) / 8
             total += src.n_datasets * per
