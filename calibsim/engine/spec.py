@@ -76,7 +76,8 @@ SCHEME_KINDS = {
     "repeated_kfold": {"n_folds": (_I, {"min_value": 2}), "n_runs": (_I, {"min_value": 1})},
     "subsampling": {"n_runs": (_I, {"min_value": 1}),
                     "test_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
-                                           "open_high": True})},
+                                           "open_high": True}),
+                    "stratified": (bool, {})},
     "holdout": {"n_runs": (_I, {"min_value": 1}),
                 "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                         "open_high": True})},
@@ -198,7 +199,8 @@ class SchemeSpec:
         if self.kind == "repeated_kfold":
             return schemes.RepeatedStratifiedKFold(n_folds=p["n_folds"], n_runs=p["n_runs"])
         if self.kind == "subsampling":
-            return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"])
+            return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"],
+                                             stratified=p.get("stratified", False))
         if self.kind == "holdout":
             kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
             return schemes.Holdout(n_runs=p["n_runs"], **kw)
