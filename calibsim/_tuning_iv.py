@@ -1,0 +1,81 @@
+"""Input validation of :mod:`calibsim.tuning` (messages name the parameter, rule and value)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["iv_counts", "iv_fraction", "iv_ints", "iv_positive", "problems"]
+
+
+def iv_ints(name, value, *, min_value=0):
+    arr = np.asarray(value)
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
+                                 or (np.issubdtype(arr.dtype, np.floating)
+                                     and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))):
+        raise TypeError(f"`{name}` must be an integer or an array of integers; got {value!r}.")
+    arr = arr.astype(np.int64)
+    if np.any(arr < min_value):
+        raise ValueError(f"`{name}` must be >= {min_value}; got {value!r}.")
+    return arr
+
+
+def iv_counts(m, hits, labels):
+    m = iv_ints("m", m, min_value=1)
+    hits = iv_ints("hits", hits)
+    labels = iv_ints("labels", labels)
+    if np.any(hits > m):
+        raise ValueError(f"`hits` must be <= `m` (hits of h among the m test instances); "
+                         f"got hits={hits.tolist()!r}, m={m.tolist()!r}.")
+    return m, hits, labels
+
+
+def iv_fraction(name, value, *, open_low=False):
+    arr = np.asarray(value, dtype=float)
+    ok = (arr > 0 if open_low else arr >= 0) & (arr <= 1)
+    if not np.all(ok):
+        raise ValueError(f"`{name}` must lie in {'(' if open_low else '['}0, 1]; got {value!r}.")
+    return arr
+
+
+def iv_positive(name, value):
+    arr = np.asarray(value, dtype=float)
+    if np.any(~(arr > 0)):
+        raise ValueError(f"`{name}` must be > 0; got {value!r}.")
+    return arr
+
+
+def problems(m, hits, labels, n_problems, sampling):
+    """Validated per-problem arrays ``(m_j, hits_j, labels_j)`` and the totals (A2, A6).
+
+    Scalar ``m``/``hits`` with ``n_problems > 1`` are pooled numbers: every problem
+    gets the pooled error rate ``1 - hits/m`` (binomial sampling only).
+    """
+    m, hits, labels = iv_counts(m, hits, labels)
+    if max(m.ndim, hits.ndim, labels.ndim) > 1:
+        raise ValueError("`m`, `hits` and `labels` must be integers or 1-D sequences with "
+                         "one entry per learning problem.")
+    if m.ndim or hits.ndim:                                    # one entry per problem
+        try:
+            m, hits, labels = np.broadcast_arrays(m, hits, labels)
+        except ValueError:
+            raise ValueError("`m`, `hits` and `labels` must have the same length; got "
+                             f"{m.shape}, {hits.shape} and {labels.shape}.") from None
+        if n_problems not in (1, m.size):
+            raise ValueError(f"`n_problems` must be 1 or the length of `m` ({m.size}) when "
+                             f"per-problem sizes are given; got {n_problems}.")
+        if np.any(labels > m):
+            raise ValueError(f"`labels` must not exceed a problem's test instances; got "
+                             f"labels={labels.tolist()} for m={m.tolist()}.")
+        return m, hits, labels, int(m.sum()), int(hits.sum())
+    if labels.ndim:
+        raise ValueError("`labels` may be a sequence only when `m` and `hits` are "
+                         "per-problem sequences too.")
+    if n_problems > 1 and sampling == "hypergeom":
+        raise ValueError("`sampling='hypergeom'` needs each problem's test-set size and "
+                         "hits: pass sequences `m` and `hits`, or use `sampling='binomial'` "
+                         "with the pooled numbers.")
+    if n_problems * labels > m:
+        raise ValueError(f"`labels` times `n_problems` must not exceed `m`; got labels="
+                         f"{int(labels)}, n_problems={n_problems}, m={int(m)}.")
+    full = np.full(n_problems, 1, dtype=np.int64)
+    return full * m, full * hits, full * labels, int(m), int(hits)
