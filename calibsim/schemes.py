@@ -1,14 +1,18 @@
 """Resampling schemes: splitters that say which instances each fold tests.
 
-Schemes follow scikit-learn's splitter protocol (``split``, ``get_n_splits``)
-and also report what the variance corrections and df calibration need
-(``test_train_ratio``, ``n_runs``). All randomness enters through the ``rng``
-argument of each call, so calling ``test_masks`` twice with equal seeds gives
-equal partitions (conventions.md, item 10).
+Schemes follow scikit-learn's splitter protocol (``split(X, y=None,
+groups=None)``, ``get_n_splits(X=None, y=None, groups=None)`` and a
+``random_state`` parameter), so any of them can be passed as ``cv=`` to
+``cross_val_score``, ``GridSearchCV`` and the like, and they also report what
+the variance corrections and df calibration need (``test_train_ratio``,
+``n_runs``). Randomness enters through the ``rng`` argument of each call or,
+when that is None, the scheme's ``random_state``; an int or ``SeedSequence``
+gives the same partition on every call (conventions.md, item 10).
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,6 +32,74 @@ def _check_y(y) -> np.ndarray:
 def _check_bool(name, value) -> None:
     if not isinstance(value, bool):
         raise TypeError(f"`{name}` must be a bool; got {value!r}.")
+
+
+def _check_random_state(value) -> None:
+    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator,
+                                              np.random.BitGenerator))
+          or (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0))
+    if not ok:
+        raise TypeError(f"`random_state` must be None, a non-negative int, a numpy SeedSequence "
+                        f"or Generator; got {value!r}.")
+
+
+def _n_rows(X) -> int | None:
+    if X is None:
+        return None
+    shape = getattr(X, "shape", None)
+    return int(shape[0]) if shape is not None and len(shape) else len(X)
+
+
+class _Splitter:
+    """scikit-learn's splitter protocol on top of a subclass's ``test_masks(y, rng)``.
+
+    Subclasses are frozen dataclasses with a ``random_state`` field, a
+    ``stratified`` flag (class attribute or field) and ``get_n_splits``.
+    """
+
+    def _rng(self, rng) -> np.random.Generator:
+        """The call's ``rng`` if given, else the scheme's ``random_state``, as a Generator."""
+        return np.random.default_rng(self.random_state if rng is None else rng)
+
+    def split(self, X, y=None, groups=None, *, rng=None):
+        """Yield ``(train_index, test_index)`` pairs, run by run (and fold by fold).
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features) or None
+            Only its number of rows is used.
+        y : array_like of shape (n_samples,), optional
+            Class labels; required when the scheme is stratified.
+        groups : object, optional
+            Ignored; present for scikit-learn's splitter protocol.
+        rng : None, int, SeedSequence or Generator, optional
+            Source of the split; when None the scheme's ``random_state`` is used.
+
+        Yields
+        ------
+        train_index, test_index : ndarray of int64
+            Indices of the training and test instances, in increasing order;
+            split ``i`` is row ``i`` of ``test_masks(y, rng)`` flattened.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` is missing for a stratified scheme, ``X`` and ``y`` have
+            different numbers of rows, or :meth:`test_masks` rejects ``y``.
+        """
+        n = _n_rows(X)
+        if y is None:
+            if self.stratified:
+                raise ValueError(f"`y` is required: {type(self).__name__} stratifies by class.")
+            if n is None:
+                raise ValueError("`X` or `y` must be given to know the number of instances.")
+            y = np.zeros(n, np.int8)
+        y = _check_y(y)
+        if n is not None and n != y.size:
+            raise ValueError(f"`X` and `y` must have the same number of rows; got {n} "
+                             f"and {y.size}.")
+        for mask in self.test_masks(y, rng).reshape(-1, y.size):
+            yield np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
 def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
@@ -59,7 +131,7 @@ def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class RepeatedStratifiedKFold:
+class RepeatedStratifiedKFold(_Splitter):
     """``n_runs`` runs of stratified ``n_folds``-fold cross-validation.
 
     Within a run, instances are put in a random order, stably sorted by class
@@ -74,6 +146,11 @@ class RepeatedStratifiedKFold:
         Number of folds k (>= 2).
     n_runs : int, default 10
         Number of runs r (>= 1), each with a fresh random partition.
+    random_state : None, int, SeedSequence or Generator, default None
+        Source of the partitions when a call passes no ``rng`` (keyword
+        only). An int or ``SeedSequence`` gives the same partitions on every
+        call; a Generator advances, and None draws fresh entropy, so those
+        give new partitions on each call (as scikit-learn's splitters do).
 
     Notes
     -----
@@ -94,22 +171,37 @@ class RepeatedStratifiedKFold:
            [2, 2, 2]])
     >>> round(scheme.test_train_ratio, 3)
     0.5
+
+    ``split(X, y)`` yields the ``n_runs * n_folds`` (train, test) index pairs,
+    so the scheme is scikit-learn's ``cv=`` (``random_state`` fixes the folds):
+
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from calibsim.learners import NaiveBayes
+    >>> X, y = np.tile([[0], [1]], (10, 1)), np.tile([0, 1], 10)
+    >>> cv = RepeatedStratifiedKFold(n_folds=5, n_runs=2, random_state=0)
+    >>> cross_val_score(NaiveBayes(), X, y, cv=cv)
+    array([1., 1., 1., 1., 1., 1., 1., 1., 1., 1.])
     """
 
     n_folds: int = 10
     n_runs: int = 10
+    random_state: object = field(default=None, kw_only=True)
+
+    #: Folds are dealt class by class (``split`` needs ``y``).
+    stratified = True
 
     def __post_init__(self):
         check_int("n_folds", self.n_folds, min_value=2)
         check_int("n_runs", self.n_runs, min_value=1)
+        _check_random_state(self.random_state)
 
     @property
     def test_train_ratio(self) -> float:
         """n2/n1 = 1/(k - 1), the ratio the corrected tests use."""
         return 1.0 / (self.n_folds - 1)
 
-    def get_n_splits(self) -> int:
-        """Number of train/test splits, ``n_runs * n_folds``."""
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Number of train/test splits, ``n_runs * n_folds`` (the arguments are ignored)."""
         return self.n_runs * self.n_folds
 
     def fold_of(self, y, rng=None) -> np.ndarray:
@@ -120,7 +212,8 @@ class RepeatedStratifiedKFold:
         y : array_like of shape (n,)
             Class values (any sortable labels).
         rng : None, int, SeedSequence or Generator
-            Source of the run keys (normalised with ``numpy.random.default_rng``).
+            Source of the run keys (normalised with ``numpy.random.default_rng``);
+            when None, the scheme's ``random_state``.
 
         Returns
         -------
@@ -136,8 +229,7 @@ class RepeatedStratifiedKFold:
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
                              f"got {y.size}.")
-        rng = np.random.default_rng(rng)
-        keys = rng.random((self.n_runs, y.size))
+        keys = self._rng(rng).random((self.n_runs, y.size))
         order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
         fold = np.empty_like(order)
         np.put_along_axis(fold, order, np.arange(y.size) % self.n_folds, axis=-1)
@@ -147,12 +239,6 @@ class RepeatedStratifiedKFold:
         """Boolean test-set masks, ``(n_runs, n_folds, n)``; see :meth:`fold_of`."""
         fold = self.fold_of(y, rng)
         return fold[:, None, :] == np.arange(self.n_folds)[None, :, None]
-
-    def split(self, X, y, rng=None):
-        """Yield ``(train_index, test_index)`` pairs run by run, fold by fold."""
-        for run in self.test_masks(y, rng):
-            for mask in run:
-                yield np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
 @dataclass(frozen=True)
@@ -183,15 +269,16 @@ class FiveByTwoCV(RepeatedStratifiedKFold):
     tests = ("cv5x2_t", "cv5x2_f")
 
 
-class _RandomSplits:
+class _RandomSplits(_Splitter):
     """Splits, masks and counts shared by the random train/test schemes.
 
-    Subclasses are frozen dataclasses with ``n_runs``, ``stratified`` and a
-    method ``n_test(n)`` giving the test-set size for ``n`` instances.
+    Subclasses are frozen dataclasses with ``n_runs``, ``stratified``,
+    ``random_state`` and a method ``n_test(n)`` giving the test-set size for
+    ``n`` instances.
     """
 
-    def get_n_splits(self) -> int:
-        """Number of train/test splits, ``n_runs``."""
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Number of train/test splits, ``n_runs`` (the arguments are ignored)."""
         return self.n_runs
 
     def test_masks(self, y, rng=None) -> np.ndarray:
@@ -203,12 +290,8 @@ class _RandomSplits:
             If ``y`` is not 1-D, or the split would leave a side empty.
         """
         y = _check_y(y)
-        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified, rng)
-
-    def split(self, X, y, rng=None):
-        """Yield ``(train_index, test_index)`` pairs, one per run."""
-        for mask in self.test_masks(y, rng):
-            yield np.flatnonzero(~mask), np.flatnonzero(mask)
+        return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified,
+                                  self._rng(rng))
 
 
 @dataclass(frozen=True)
@@ -228,6 +311,9 @@ class RandomSubsampling(_RandomSplits):
     stratified : bool, default False
         Deal the test set class by class, as :class:`RepeatedStratifiedKFold`
         deals folds, instead of a plain random draw.
+    random_state : None, int, SeedSequence or Generator, default None
+        Source of the splits when a call passes no ``rng`` (keyword only), as
+        for :class:`RepeatedStratifiedKFold`.
 
     Notes
     -----
@@ -246,11 +332,13 @@ class RandomSubsampling(_RandomSplits):
     n_runs: int = 10
     test_fraction: float = 0.1
     stratified: bool = False
+    random_state: object = field(default=None, kw_only=True)
 
     def __post_init__(self):
         check_int("n_runs", self.n_runs, min_value=1)
         check_probability("test_fraction", self.test_fraction)
         _check_bool("stratified", self.stratified)
+        _check_random_state(self.random_state)
 
     def n_test(self, n: int) -> int:
         """Test-set size n2 for ``n`` instances; raises if a side would be empty."""
@@ -284,6 +372,9 @@ class Holdout(_RandomSplits):
         Number of independent splits (>= 1).
     stratified : bool, default False
         Deal the test set class by class (as :class:`RandomSubsampling` does).
+    random_state : None, int, SeedSequence or Generator, default None
+        Source of the splits when a call passes no ``rng`` (keyword only), as
+        for :class:`RepeatedStratifiedKFold`.
 
     Notes
     -----
@@ -305,11 +396,13 @@ class Holdout(_RandomSplits):
     train_fraction: float = 2 / 3
     n_runs: int = 1
     stratified: bool = False
+    random_state: object = field(default=None, kw_only=True)
 
     def __post_init__(self):
         check_probability("train_fraction", self.train_fraction)
         check_int("n_runs", self.n_runs, min_value=1)
         _check_bool("stratified", self.stratified)
+        _check_random_state(self.random_state)
 
     def n_train(self, n: int) -> int:
         """Training-set size n1 for ``n`` instances; raises if a side would be empty."""

@@ -157,3 +157,98 @@ def test_five_by_two_cv():
     assert all(TESTS[name].scheme == "cv5x2" for name in scheme.tests)
     with pytest.raises(TypeError):
         FiveByTwoCV(n_folds=3)
+
+
+# ---------------------------------------------------------------------------
+# scikit-learn's splitter protocol: split(X, y, groups), get_n_splits, random_state
+# ---------------------------------------------------------------------------
+
+SCHEMES = [
+    lambda **kw: RepeatedStratifiedKFold(n_folds=4, n_runs=3, **kw),
+    lambda **kw: FiveByTwoCV(**kw),
+    lambda **kw: RandomSubsampling(n_runs=6, test_fraction=0.25, **kw),
+    lambda **kw: RandomSubsampling(n_runs=6, test_fraction=0.25, stratified=True, **kw),
+    lambda **kw: Holdout(n_runs=4, **kw),
+]
+
+
+def test_first_folds_pinned():
+    # regression pin of the stream (values from the scheme before the splitter protocol;
+    # any change here breaks every stored study output)
+    fold = RepeatedStratifiedKFold(n_folds=3, n_runs=2).fold_of(np.arange(9) % 2, rng=0)
+    assert fold.tolist() == [[0, 0, 0, 2, 1, 2, 2, 1, 1], [1, 0, 0, 1, 1, 2, 2, 2, 0]]
+    mask = Holdout(n_runs=1).test_masks(np.zeros(6), rng=0)
+    assert np.flatnonzero(mask[0]).tolist() == [2, 3]
+
+
+@pytest.mark.parametrize("make", SCHEMES)
+def test_split_follows_sklearn_protocol(make):
+    y = np.arange(40) % 3
+    X = np.zeros((40, 2))
+    scheme = make(random_state=7)
+    pairs = list(scheme.split(X, y, groups=np.arange(40)))     # groups are ignored
+    assert len(pairs) == scheme.get_n_splits(X, y, None) == scheme.get_n_splits()
+    masks = make().test_masks(y, 7).reshape(len(pairs), 40)     # random_state == rng
+    for (train, test), mask in zip(pairs, masks):
+        assert train.dtype.kind == test.dtype.kind == "i"
+        assert np.array_equal(test, np.flatnonzero(mask))
+        assert np.array_equal(train, np.flatnonzero(~mask))
+    again = list(scheme.split(X, y))                             # an int seed repeats
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(pairs, again))
+    other = list(scheme.split(X, y, rng=8))                      # `rng` overrides random_state
+    assert np.array_equal(other[0][1], np.flatnonzero(make().test_masks(y, 8).reshape(-1, 40)[0]))
+
+
+@pytest.mark.parametrize("make", SCHEMES)
+def test_generator_random_state_advances(make):
+    y = np.arange(30) % 2
+    scheme = make(random_state=np.random.default_rng(3))
+    first, second = (list(scheme.split(None, y)) for _ in range(2))
+    assert any(not np.array_equal(a[1], b[1]) for a, b in zip(first, second))
+    seq = make(random_state=np.random.SeedSequence(3))
+    assert np.array_equal(seq.test_masks(y), seq.test_masks(y))
+
+
+def test_unstratified_split_needs_only_X():
+    pairs = list(Holdout(n_runs=2, random_state=0).split(np.zeros((9, 1))))
+    assert [len(te) for _, te in pairs] == [3, 3]
+    assert np.array_equal(pairs[0][1], np.flatnonzero(Holdout(n_runs=2).test_masks(np.zeros(9),
+                                                                                  rng=0)[0]))
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: next(RepeatedStratifiedKFold().split(np.zeros((20, 1)))), ValueError,
+     "`y` is required: RepeatedStratifiedKFold stratifies by class"),
+    (lambda: next(Holdout(stratified=True).split(np.zeros((20, 1)))), ValueError,
+     "`y` is required: Holdout stratifies"),
+    (lambda: next(Holdout().split(None)), ValueError, "`X` or `y` must be given"),
+    (lambda: next(FiveByTwoCV().split(np.zeros((5, 1)), np.arange(6) % 2)), ValueError,
+     "`X` and `y` must have the same number of rows; got 5 and 6"),
+    (lambda: RepeatedStratifiedKFold(random_state=np.random.RandomState(0)), TypeError,
+     "`random_state` must be None, a non-negative int, a numpy SeedSequence or Generator"),
+    (lambda: Holdout(random_state=-1), TypeError, "`random_state` must be None"),
+    (lambda: RandomSubsampling(random_state=1.5), TypeError, "`random_state` must be None"),
+])
+def test_split_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_cross_val_score_and_grid_search_take_the_schemes():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    from calibsim.learners import C45, NaiveBayes
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+    X = (rng.random((120, 4)) < np.where(y[:, None] == 1, 0.75, 0.35)).astype(np.int64)
+    cv = RepeatedStratifiedKFold(n_folds=5, n_runs=2, random_state=11)
+    scores = cross_val_score(NaiveBayes(), X, y, cv=cv)
+    by_hand = [NaiveBayes().fit(X[tr], y[tr]).score(X[te], y[te]) for tr, te in cv.split(X, y)]
+    assert scores.shape == (10,) and np.array_equal(scores, by_hand)
+    assert cross_val_score(LogisticRegression(), X, y, cv=FiveByTwoCV(random_state=1)).shape == (10,)
+    for scheme in (RandomSubsampling(n_runs=4, random_state=2), Holdout(n_runs=3, random_state=2)):
+        assert cross_val_score(C45(), X, y, cv=scheme).shape == (scheme.get_n_splits(),)
+    search = GridSearchCV(C45(), {"min_obj": [2, 10]}, cv=cv).fit(X, y)
+    assert search.cv_results_["split9_test_score"].shape == (2,)
+    assert search.best_params_["min_obj"] in (2, 10)
