@@ -1,16 +1,142 @@
-"""Shared pieces of calibsim's nominal learners: input validation and predict.
+"""Shared pieces of calibsim's learners: input validation, declared classes, predict.
 
 Each learner subclasses :class:`NominalClassifier` and provides two hooks,
 ``_predict_codes`` and ``_predict_proba_codes``, that call its numba kernels on
-validated C-contiguous int64 codes.
+validated C-contiguous int64 codes (or overrides ``predict``/``predict_proba``).
+The checks every learner shares, at ``fit`` (:func:`_check_fit_common`) and at
+prediction (:meth:`NominalClassifier._check_predict_X`), give the errors
+scikit-learn's ``check_estimator`` asks for; the learner-specific checks follow.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["NominalClassifier"]
+
+
+# --------------------------------------------------------------------------
+# Checks shared by every learner (scikit-learn's conventions)
+# --------------------------------------------------------------------------
+
+def _as_2d(X, name: str = "X") -> np.ndarray:
+    """``X`` as a dense, real, 2-D ndarray (object arrays are converted to float64).
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is sparse, or an object array holds something that is not a number.
+    ValueError
+        If ``X`` is complex, not 2-D, or an object array holds a non-numeric string.
+    """
+    if sparse.issparse(X):
+        raise TypeError(f"`{name}` is a sparse matrix, but calibsim's learners need dense input "
+                        f"(sparse data is not supported); convert it with `{name}.toarray()`.")
+    arr = np.asarray(X)
+    if arr.dtype == object:
+        try:
+            arr = np.asarray(X, dtype=np.float64)
+        except TypeError as exc:
+            raise TypeError(f"`{name}` must hold numbers: {exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"`{name}` must hold numbers (nominal codes, numeric values, NaN "
+                             f"for missing); got dtype object ({exc}).") from None
+    if np.iscomplexobj(arr):
+        raise ValueError(f"`{name}` must hold real numbers (Complex data not supported); got "
+                         f"dtype {arr.dtype}.")
+    if arr.ndim != 2:
+        raise ValueError(f"`{name}` must be a 2-D array of shape (n_samples, n_features); got an "
+                         f"array with shape {arr.shape}. Reshape your data with "
+                         f"`{name}.reshape(-1, 1)` for a single feature or "
+                         f"`{name}.reshape(1, -1)` for a single sample.")
+    return arr
+
+
+def _check_fit_common(estimator, X, y):
+    """``fit``'s shared checks; returns ``X`` (as :func:`_as_2d`) and ``y`` as an ndarray.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` has no rows or no columns, ``y`` is None, not 1-D, of another
+        length than ``X``, holds NaN or infinity, or is not a set of class
+        labels (scikit-learn's ``type_of_target`` is neither binary nor
+        multiclass, e.g. continuous).
+    TypeError
+        As :func:`_as_2d`.
+    """
+    arr = _as_2d(X)
+    if arr.shape[0] < 1:
+        raise ValueError(f"`X` must have at least one row; got shape {arr.shape}.")
+    if arr.shape[1] < 1:
+        raise ValueError(f"`X` must have at least one column; got 0 feature(s) "
+                         f"(shape={arr.shape}) while a minimum of 1 is required.")
+    if y is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
+                         f"y is None.")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"`y` must be a 1-D array of class labels; got shape {y.shape}.")
+    if y.shape[0] != arr.shape[0]:
+        raise ValueError(f"`X` and `y` must have the same number of rows; got {arr.shape[0]} "
+                         f"and {y.shape[0]}.")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        bad = "NaN" if np.isnan(y).any() else "infinity"
+        raise ValueError(f"`y` must hold class labels; Input y contains {bad}.")
+    with np.errstate(invalid="ignore", over="ignore"):      # its float -> int probe
+        kind = type_of_target(y, input_name="y")
+    if kind not in ("binary", "multiclass"):
+        raise ValueError(f"`y` must hold class labels; Unknown label type: {kind!r} (a "
+                         f"classifier cannot be fitted on a regression target).")
+    return arr, y
+
+
+def _encode_labels(y, classes):
+    """Class codes of ``y`` and the class labels (``classes_``).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    classes : array_like of shape (n_classes,) or None
+        Declared class labels, in their declared order; None takes
+        ``np.unique(y)``.
+
+    Returns
+    -------
+    y_codes : ndarray of shape (n_samples,), int64
+        Index of each label in ``classes_``.
+    classes_ : ndarray of shape (n_classes,)
+
+    Raises
+    ------
+    ValueError
+        If ``classes`` is not a 1-D array of distinct labels, or ``y`` holds
+        a label that is not in it.
+    """
+    if classes is None:
+        classes_, y_codes = np.unique(y, return_inverse=True)
+        return np.ascontiguousarray(y_codes.reshape(-1), dtype=np.int64), classes_
+    classes_ = np.asarray(classes)
+    if classes_.ndim != 1 or classes_.size < 1:
+        raise ValueError(f"`classes` must be a 1-D array of the declared class labels; got "
+                         f"{classes!r}.")
+    order = np.argsort(classes_, kind="stable")
+    ordered = classes_[order]
+    if np.any(ordered[1:] == ordered[:-1]):
+        raise ValueError(f"`classes` must hold distinct labels; got {classes!r}.")
+    try:
+        pos = np.clip(np.searchsorted(ordered, y), 0, classes_.size - 1)
+        found = ordered[pos] == y
+    except TypeError:
+        found = np.zeros(y.shape, bool)
+    if not np.all(found):
+        raise ValueError(f"`y` must hold only labels declared in `classes`; got "
+                         f"{y[~found][0].item()!r}, not in {classes_.tolist()!r}.")
+    return np.ascontiguousarray(order[pos], dtype=np.int64), classes_
 
 
 # --------------------------------------------------------------------------
@@ -46,7 +172,7 @@ def _check_codes(name: str, value) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def _check_fit_inputs(X, y, n_values):
+def _check_fit_inputs(X, y, n_values, classes=None):
     """Validate ``fit`` inputs of a nominal learner.
 
     Returns
@@ -55,7 +181,8 @@ def _check_fit_inputs(X, y, n_values):
     y_codes : ndarray of shape (n_samples,), int64
         Class codes, indices into ``classes``.
     classes : ndarray of shape (n_classes,)
-        Sorted distinct labels of ``y`` (``np.unique``).
+        The declared ``classes`` or, if None, the sorted distinct labels of
+        ``y`` (``np.unique``); see :func:`_encode_labels`.
     n_values : ndarray of shape (n_features,), int64
         Number of values of each attribute.
 
@@ -65,7 +192,7 @@ def _check_fit_inputs(X, y, n_values):
         If ``X`` is not a 2-D array of non-negative integer codes with at least
         one row, ``y`` is not 1-D with one label per row of ``X``, or
         ``n_values`` does not have one integer per column that exceeds every
-        code in that column.
+        code in that column, or ``y`` holds a label missing from ``classes``.
     """
     X = _check_codes("X", X)
     y = np.asarray(y)
@@ -74,7 +201,7 @@ def _check_fit_inputs(X, y, n_values):
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"`X` and `y` must have the same number of rows; got {X.shape[0]} "
                          f"and {y.shape[0]}.")
-    classes, y_codes = np.unique(y, return_inverse=True)
+    y_codes, classes = _encode_labels(y, classes)
     observed = X.max(axis=0) + 1
     if n_values is None:
         n_values = observed
@@ -89,8 +216,7 @@ def _check_fit_inputs(X, y, n_values):
                              f"n_values[{j}] = {int(nv[j])} but `X` holds code "
                              f"{int(observed[j] - 1)} in column {j}.")
         n_values = nv
-    return (X, np.ascontiguousarray(y_codes.reshape(-1), dtype=np.int64), classes,
-            np.ascontiguousarray(n_values, dtype=np.int64))
+    return X, y_codes, classes, np.ascontiguousarray(n_values, dtype=np.int64)
 
 
 def _check_predict_input(X, n_values) -> np.ndarray:
@@ -120,12 +246,64 @@ def _check_predict_input(X, n_values) -> np.ndarray:
 # Base estimator
 # --------------------------------------------------------------------------
 
-class NominalClassifier(ClassifierMixin, BaseEstimator):
-    """Base of the scikit-learn-style learners on nominal codes.
+#: scikit-learn ``check_estimator`` checks that every learner fails on purpose, and why
+#: (pass :func:`_expected_failed_checks` as ``expected_failed_checks``).
+_EXPECTED_FAILED_CHECKS = {
+    "check_supervised_y_2d": (
+        "a column-vector `y` of shape (n, 1) is refused with a ValueError naming its "
+        "shape (calibsim does not reshape labels silently) instead of being ravelled "
+        "with a DataConversionWarning"),
+}
 
-    Subclasses set ``classes_`` and ``n_values_`` in ``fit`` and implement
-    ``_predict_codes(X)`` (class indices) and ``_predict_proba_codes(X)``.
+
+def _expected_failed_checks(estimator) -> dict:
+    """``{check name: reason}`` of the scikit-learn checks ``estimator`` fails on purpose.
+
+    For ``sklearn.utils.estimator_checks.check_estimator(est,
+    expected_failed_checks=_expected_failed_checks(est))`` and
+    ``parametrize_with_checks(..., expected_failed_checks=_expected_failed_checks)``.
     """
+    return dict(_EXPECTED_FAILED_CHECKS, **getattr(estimator, "_expected_failed_checks", {}))
+
+
+class NominalClassifier(ClassifierMixin, BaseEstimator):
+    """Base of calibsim's scikit-learn-style learners (nominal codes, numeric values, NaN).
+
+    Subclasses set ``classes_``, ``n_values_`` and ``n_features_in_`` in
+    ``fit`` and implement ``_predict_codes(X)`` (class indices) and
+    ``_predict_proba_codes(X)``, or override ``predict``/``predict_proba``
+    and call :meth:`_check_predict_X` first.
+
+    The scikit-learn tags say what the learners are: they take categorical
+    (nominal) attributes as integer codes, NaN as a missing value (Weka's
+    ``?``, handled as Weka handles it, not an error), and no sparse input.
+    """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True        # NaN = missing value, as in Weka
+        tags.input_tags.categorical = True      # nominal attributes as integer codes
+        tags.input_tags.sparse = False
+        return tags
+
+    def _check_predict_X(self, X) -> np.ndarray:
+        """Shared prediction checks: fitted, dense real 2-D ``X`` with the fitted columns.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
+        TypeError, ValueError
+            As :func:`_as_2d`, or if ``X`` has another number of columns than in ``fit``.
+        """
+        check_is_fitted(self)
+        arr = _as_2d(X)
+        n = self.n_features_in_
+        if arr.shape[1] != n:
+            raise ValueError(f"`X` must have {n} columns, as in `fit`; got {arr.shape[1]} (X has "
+                             f"{arr.shape[1]} features, but {type(self).__name__} is expecting "
+                             f"{n} features as input).")
+        return arr
 
     def predict_proba(self, X):
         """Return the class probabilities of each instance.
@@ -143,10 +321,12 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` is not a valid 2-D code array for the fitted model.
         """
-        return self._predict_proba_codes(self._prepare_X(X))
+        return self._predict_proba_codes(self._prepare_X(self._check_predict_X(X)))
 
     def predict(self, X):
         """Return the predicted class, ties going to the first of ``classes_``.
@@ -163,10 +343,13 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` is not a valid 2-D code array for the fitted model.
         """
-        return self.classes_[self._predict_codes(self._prepare_X(X))]
+        codes = self._predict_codes(self._prepare_X(self._check_predict_X(X)))
+        return self.classes_[codes]
 
     def _prepare_X(self, X):
         """Validated int64 codes for the kernels (a learner may also fill missing values)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import _check_fit_inputs, _check_predict_input
+from ._base import _check_fit_inputs, _check_predict_input, _encode_labels
 
 __all__ = []
 
@@ -50,7 +50,7 @@ def _check_values_against(X: np.ndarray, n_values: np.ndarray) -> None:
                          f"{X[i, j].item()!r} in row {int(i)}.")
 
 
-def _check_general_fit_inputs(X, y, n_values):
+def _check_general_fit_inputs(X, y, n_values, classes=None):
     """Validate ``fit`` inputs of a learner that accepts general data.
 
     Returns
@@ -60,6 +60,7 @@ def _check_general_fit_inputs(X, y, n_values):
         (``codes`` is True), float64 otherwise.
     y_codes : ndarray of shape (n_samples,), int64
     classes : ndarray of shape (n_classes,)
+        The declared ``classes``, or ``np.unique(y)`` when None.
     n_values : ndarray of shape (n_features,), int64
     codes : bool
         True if ``X`` is returned as int64 codes (the nominal fast path).
@@ -71,13 +72,14 @@ def _check_general_fit_inputs(X, y, n_values):
         is None. Otherwise if ``X`` is not a 2-D numeric array with at least one
         row, holds an infinite value, ``n_values`` is not one non-negative
         integer per column, a nominal column holds a value that is not a code
-        below its ``n_values`` or NaN, or ``y`` does not have one label per row.
+        below its ``n_values`` or NaN, ``y`` does not have one label per row, or
+        ``y`` holds a label missing from ``classes``.
     """
     if n_values is None and np.issubdtype(np.asarray(X).dtype, np.floating):
         n_values = np.zeros(np.asarray(X).shape[-1] if np.ndim(X) == 2 else 0, np.int64)
     if n_values is None:
         try:
-            X, y_codes, classes, n_values = _check_fit_inputs(X, y, None)
+            X, y_codes, classes, n_values = _check_fit_inputs(X, y, None, classes)
         except ValueError as exc:
             if "non-negative integer codes" in str(exc):
                 raise ValueError(f"{exc} For numeric attributes or missing values (NaN), pass "
@@ -92,7 +94,7 @@ def _check_general_fit_inputs(X, y, n_values):
                          f"column of `X`), each >= 0 (0 = numeric); got {n_values!r}.")
     nv = np.ascontiguousarray(nv, dtype=np.int64)
     if (nv > 0).all() and not np.isnan(X).any():
-        X, y_codes, classes, nv = _check_fit_inputs(X, y, nv)     # all-nominal fast path
+        X, y_codes, classes, nv = _check_fit_inputs(X, y, nv, classes)  # all-nominal fast path
         return X, y_codes, classes, nv, True
     _check_values_against(X, nv)
     y = np.asarray(y)
@@ -101,8 +103,7 @@ def _check_general_fit_inputs(X, y, n_values):
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"`X` and `y` must have the same number of rows; got {X.shape[0]} "
                          f"and {y.shape[0]}.")
-    classes, y_codes = np.unique(y, return_inverse=True)
-    y_codes = np.ascontiguousarray(y_codes.reshape(-1), dtype=np.int64)
+    y_codes, classes = _encode_labels(y, classes)
     return X, y_codes, classes, nv, False
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_int, check_probability
-from ._base import NominalClassifier, _check_fit_inputs, _check_predict_input
+from ._base import (NominalClassifier, _check_fit_common, _check_fit_inputs,
+                    _check_predict_input, _encode_labels)
 from ._kernels_c45 import (
     _c45_fit, _c45_fit_general, _c45_predict, _c45_predict_general, _c45_predict_proba,
     _c45_predict_proba_general, _c45_size, _c45_size_general,
@@ -55,7 +56,7 @@ class C45(NominalClassifier):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        Sorted distinct class labels seen in ``fit``.
+        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
     n_values_ : ndarray of shape (n_features,), int64
         Number of values of each nominal attribute (codes are
         ``0..n_values_[j]-1``); 0 marks a numeric attribute.
@@ -150,7 +151,7 @@ class C45(NominalClassifier):
                              f"larger values); got {self.confidence!r}.")
         return cf, check_int("min_obj", self.min_obj, min_value=1)
 
-    def fit(self, X, y, n_values=None):
+    def fit(self, X, y, n_values=None, classes=None):
         """Grow, collapse and prune the tree.
 
         Parameters
@@ -161,13 +162,20 @@ class C45(NominalClassifier):
             a numeric attribute any finite values; NaN marks a missing value
             (float input only).
         y : array_like of shape (n_samples,)
-            Class labels (any sortable type); ``classes_`` is ``np.unique(y)``.
+            Class labels (any sortable type), not NaN; see ``classes``.
         n_values : array_like of shape (n_features,), optional
             Number of values of each nominal attribute, and 0 for a numeric
             attribute. Defaults to ``X.max(axis=0) + 1`` (all nominal) for
             integer ``X`` and to all zeros (all numeric) for float ``X``.
             Declared but unseen nominal values get (empty) branches, which
             changes the tree size, so pass the declared arity to match Weka.
+        classes : array_like of shape (n_classes,), optional
+            The declared class labels in their declared order (as the values of
+            Weka's class attribute); it becomes ``classes_``, the columns of
+            ``predict_proba``. Every label of ``y`` must be in it; a declared
+            class absent from ``y`` (a fold that misses a class) is a class with
+            no training instances, as in Weka: the class distributions
+            have its (zero) column. Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -176,26 +184,31 @@ class C45(NominalClassifier):
         Raises
         ------
         TypeError
-            If ``confidence`` is not a real number or ``min_obj`` not an integer.
+            If ``confidence`` is not a real number, ``min_obj`` not an integer, or
+            ``X`` a sparse matrix.
         ValueError
             If ``confidence`` is outside (0, 0.5], ``min_obj`` < 1, ``X`` is not
             a 2-D numeric array with at least one row, ``y`` does not have one
             label per row, ``n_values`` is not one non-negative integer per
             column, a nominal column holds anything but codes below its
-            ``n_values`` (or NaN), or a numeric column holds an infinity.
+            ``n_values`` (or NaN), a numeric column holds an infinity, or
+            ``classes`` does not hold every label of ``y``.
+            Also if ``X`` is complex or has no column, or ``y`` is None, holds
+            NaN or is not a set of class labels (scikit-learn's "Unknown label
+            type", e.g. continuous).
         """
         cf, min_obj = self._check_params()
-        arr = np.asarray(X)
+        arr, y = _check_fit_common(self, X, y)
         nv_zero = n_values is not None and np.any(np.asarray(n_values) == 0)
         general = (np.issubdtype(arr.dtype, np.floating) or nv_zero) and arr.dtype != object
         if not general:
-            X, y_codes, classes, n_values = _check_fit_inputs(X, y, n_values)
+            X, y_codes, classes, n_values = _check_fit_inputs(arr, y, n_values, classes)
             self.tree_ = _c45_fit(X, y_codes, n_values, np.int64(classes.shape[0]),
                                   np.float64(cf), np.int64(min_obj))
             n_nodes, n_leaves = _c45_size(self.tree_)
         else:
             X, n_values = _iv_general_X(arr, n_values)
-            y_codes, classes = _iv_labels(y, X.shape[0])
+            y_codes, classes = _iv_labels(y, X.shape[0], classes)
             self.tree_ = _c45_fit_general(X, y_codes, np.ones(X.shape[0]), n_values,
                                           np.int64(classes.shape[0]), np.float64(cf),
                                           np.int64(min_obj))
@@ -216,7 +229,7 @@ class C45(NominalClassifier):
 
     def _check_X(self, X):
         """Validated test data and whether the general kernels must run."""
-        arr = np.asarray(X)
+        arr = self._check_predict_X(X)
         if len(self.tree_) == 5 and not (np.issubdtype(arr.dtype, np.floating)
                                          and np.isnan(arr).any()):
             return _check_predict_input(arr, self.n_values_), False
@@ -241,6 +254,8 @@ class C45(NominalClassifier):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` does not have the fitted number of columns, or a nominal
             column holds a code outside ``0..n_values_[j]-1``.
@@ -265,6 +280,8 @@ class C45(NominalClassifier):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` does not have the fitted number of columns, or a nominal
             column holds a code outside ``0..n_values_[j]-1``.
@@ -275,16 +292,15 @@ class C45(NominalClassifier):
         return self.classes_[_c45_predict(self.tree_, X)]
 
 
-def _iv_labels(y, n_rows):
-    """Class codes and sorted labels of ``y`` (one label per row)."""
+def _iv_labels(y, n_rows, classes=None):
+    """Class codes and labels of ``y`` (one label per row; see ``_encode_labels``)."""
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"`y` must be a 1-D array of class labels; got shape {y.shape}.")
     if y.shape[0] != n_rows:
         raise ValueError(f"`X` and `y` must have the same number of rows; got {n_rows} "
                          f"and {y.shape[0]}.")
-    classes, y_codes = np.unique(y, return_inverse=True)
-    return np.ascontiguousarray(y_codes.reshape(-1), dtype=np.int64), classes
+    return _encode_labels(y, classes)
 
 
 def _iv_general_X(arr, n_values, *, fitted=False):

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 
+from ._base import NominalClassifier, _check_fit_common
 from ._general import _check_general_fit_inputs, _check_general_predict_input
 from ._kernels_ib1 import _ib1_predict
 
 __all__ = ["IB1"]
 
 
-class IB1(ClassifierMixin, BaseEstimator):
+class IB1(NominalClassifier):
     """Nearest-neighbour classifier with Weka's range-normalised distance.
 
     Reproduces Weka 3.6's ``weka.classifiers.lazy.IB1`` [1]_, [2]_ on nominal
@@ -30,7 +30,7 @@ class IB1(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        Sorted distinct class labels seen in ``fit``.
+        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
     n_values_ : ndarray of shape (n_features,), int64
         Arity of each nominal attribute, 0 for a numeric one.
     n_features_in_ : int
@@ -73,7 +73,7 @@ class IB1(ClassifierMixin, BaseEstimator):
     def __init__(self):
         pass
 
-    def fit(self, X, y, n_values=None):
+    def fit(self, X, y, n_values=None, classes=None):
         """Store the training instances.
 
         Parameters
@@ -83,11 +83,18 @@ class IB1(ClassifierMixin, BaseEstimator):
             :mod:`calibsim.datasets`). Without ``n_values``, integer ``X`` is
             nominal codes and float ``X`` all numeric (as :class:`C45`).
         y : array_like of shape (n_samples,)
-            Class labels (any sortable type); ``classes_`` is ``np.unique(y)``.
+            Class labels (any sortable type), not NaN; see ``classes``.
         n_values : array_like of shape (n_features,), optional
             Arity of each nominal attribute, 0 for a numeric one. Defaults to
             all nominal with ``X.max(axis=0) + 1`` values for integer ``X`` and
             to all numeric for float ``X``.
+        classes : array_like of shape (n_classes,), optional
+            The declared class labels in their declared order (as the values of
+            Weka's class attribute); it becomes ``classes_``, the columns of
+            ``predict_proba``. Every label of ``y`` must be in it; a declared
+            class absent from ``y`` (a fold that misses a class) is a class with
+            no training instances, as in Weka (IB1 never predicts it, but
+            ``predict_proba`` has its column). Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -99,9 +106,16 @@ class IB1(ClassifierMixin, BaseEstimator):
             If ``X`` is not a 2-D numeric array with at least one row, holds an
             infinite value or a nominal value that is not a code below its
             ``n_values`` (or NaN), if ``n_values`` is not one non-negative
-            integer per column, or ``y`` does not have one label per row.
+            integer per column, ``y`` does not have one label per row, or
+            ``classes`` does not hold every label of ``y``.
+            Also if ``X`` is complex or has no column, or ``y`` is None, holds
+            NaN or is not a set of class labels (scikit-learn's "Unknown label
+            type", e.g. continuous).
+        TypeError
+            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
         """
-        X, y_codes, classes, n_values, _ = _check_general_fit_inputs(X, y, n_values)
+        X, y = _check_fit_common(self, X, y)
+        X, y_codes, classes, n_values, _ = _check_general_fit_inputs(X, y, n_values, classes)
         self.classes_ = classes
         self.n_values_ = n_values
         self.n_features_in_ = X.shape[1]
@@ -110,7 +124,7 @@ class IB1(ClassifierMixin, BaseEstimator):
         return self
 
     def _predict_codes(self, X) -> np.ndarray:
-        X, _ = _check_general_predict_input(X, self.n_values_)
+        X, _ = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
         return _ib1_predict(self.X_train_, self.y_train_, self.n_values_ == 0,
                             np.ascontiguousarray(X, dtype=np.float64))
 
@@ -130,11 +144,14 @@ class IB1(ClassifierMixin, BaseEstimator):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` is not a valid 2-D array for the fitted model (columns,
             codes below ``n_values_``, finite values or NaN).
         """
-        return self.classes_[self._predict_codes(X)]
+        codes = self._predict_codes(X)           # checks that the model is fitted first
+        return self.classes_[codes]
 
     def predict_proba(self, X):
         """Return Weka's class distribution: 1 for the predicted class, 0 elsewhere.
@@ -151,6 +168,8 @@ class IB1(ClassifierMixin, BaseEstimator):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             As :meth:`predict`.
         """

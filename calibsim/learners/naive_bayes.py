@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import NominalClassifier
+from ._base import NominalClassifier, _check_fit_common
 from ._general import _check_general_fit_inputs, _check_general_predict_input
 from ._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict, _nb_predict_general,
                           _nb_predict_proba, _nb_predict_proba_general)
@@ -45,7 +45,7 @@ class NaiveBayes(NominalClassifier):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-        Sorted distinct class labels seen in ``fit``.
+        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
     n_values_ : ndarray of shape (n_features,), int64
         Number of values of each attribute (codes are ``0..n_values_[j]-1``).
     n_features_in_ : int
@@ -109,7 +109,7 @@ class NaiveBayes(NominalClassifier):
     def __init__(self):
         pass
 
-    def fit(self, X, y, n_values=None):
+    def fit(self, X, y, n_values=None, classes=None):
         """Fit the class prior and the conditional value distributions.
 
         Parameters
@@ -120,13 +120,20 @@ class NaiveBayes(NominalClassifier):
             Without ``n_values``, integer ``X`` is nominal codes and float
             ``X`` all numeric (as :class:`C45`).
         y : array_like of shape (n_samples,)
-            Class labels (any sortable type); ``classes_`` is ``np.unique(y)``.
+            Class labels (any sortable type), not NaN; see ``classes``.
         n_values : array_like of shape (n_features,), optional
             Number of values of each nominal attribute, 0 for a numeric one.
             Defaults to all nominal with ``X.max(axis=0) + 1`` values for
             integer ``X`` and to all numeric (zeros) for float ``X``. It
             matters: the Laplace correction adds ``V_j`` to each denominator,
             so pass the declared arity when a value is absent from the data.
+        classes : array_like of shape (n_classes,), optional
+            The declared class labels in their declared order (as the values of
+            Weka's class attribute); it becomes ``classes_``, the columns of
+            ``predict_proba``. Every label of ``y`` must be in it; a declared
+            class absent from ``y`` (a fold that misses a class) is a class with
+            no training instances, as in Weka: the Laplace-corrected prior and
+            conditionals count it (``C`` in the denominators). Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -140,9 +147,15 @@ class NaiveBayes(NominalClassifier):
             an infinite value or a nominal value that is not a code below its
             ``n_values`` (or NaN), ``y`` does not have one label per row, or
             ``n_values`` is not one non-negative integer per column exceeding
-            its codes.
+            its codes, or ``classes`` does not hold every label of ``y``.
+            Also if ``X`` is complex or has no column, or ``y`` is None, holds
+            NaN or is not a set of class labels (scikit-learn's "Unknown label
+            type", e.g. continuous).
+        TypeError
+            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
         """
-        X, y_codes, classes, n_values, codes = _check_general_fit_inputs(X, y, n_values)
+        X, y = _check_fit_common(self, X, y)
+        X, y_codes, classes, n_values, codes = _check_general_fit_inputs(X, y, n_values, classes)
         self.classes_ = classes
         self.n_values_ = n_values
         self.n_features_in_ = X.shape[1]
@@ -164,7 +177,7 @@ class NaiveBayes(NominalClassifier):
                 np.full(a, 0.01))
 
     def _dispatch(self, X, nominal_kernel, general_kernel):
-        X, codes = _check_general_predict_input(X, self.n_values_)
+        X, codes = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
         if codes and not self.general_:
             return nominal_kernel(self.model_, X)
         return general_kernel(self._general_model(), np.ascontiguousarray(X, dtype=np.float64))
@@ -186,6 +199,8 @@ class NaiveBayes(NominalClassifier):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` is not a valid 2-D array for the fitted model (columns,
             codes below ``n_values_``, finite values or NaN).
@@ -207,8 +222,11 @@ class NaiveBayes(NominalClassifier):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            If the estimator has not been fitted.
         ValueError
             If ``X`` is not a valid 2-D array for the fitted model (columns,
             codes below ``n_values_``, finite values or NaN).
         """
-        return self.classes_[self._dispatch(X, _nb_predict, _nb_predict_general)]
+        codes = self._dispatch(X, _nb_predict, _nb_predict_general)   # checks fitted first
+        return self.classes_[codes]
