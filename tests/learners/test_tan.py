@@ -200,8 +200,8 @@ def test_sklearn_protocol():
 
 
 @pytest.mark.parametrize("X, n_values, match", [
-    (np.array([[0.5, 1.0], [1.0, 0.0]]), None, "numeric attribute"),
-    (np.array([[0, 1], [1, 0]]), [2, 0], "numeric attribute"),
+    (np.array([[0.5, np.inf], [1.0, 0.0]]), None, "finite values or NaN"),  # numeric: discretised
+    (np.array([[0, 1], [1, 0]]), [2, -1], "n_values"),
     (np.array([[0, 1], [1, -1]]), None, "non-negative integer codes"),
     (np.array([0, 1]), None, "2-D"),
     (np.array([[0, 3], [1, 0]]), [2, 2], "n_values"),

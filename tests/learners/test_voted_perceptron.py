@@ -186,8 +186,8 @@ def test_hyperparameter_validation(params, exc, match):
 def test_data_validation():
     with pytest.raises(ValueError, match="exactly two classes"):
         VotedPerceptron().fit([[0], [1], [1]], [0, 1, 2])
-    with pytest.raises(ValueError, match="numeric attribute"):
-        VotedPerceptron().fit([[0.5], [1.5]], [0, 1])
+    with pytest.raises(ValueError, match="must hold finite values or NaN"):
+        VotedPerceptron().fit([[0.5], [np.inf]], [0, 1])      # numeric: taken as it is
     vp = VotedPerceptron().fit([[0], [1]], [0, 1])
     with pytest.raises(ValueError, match="below `n_values_`"):
         vp.predict([[2]])
