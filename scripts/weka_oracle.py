@@ -53,6 +53,36 @@ Usage::
 
     python scripts/weka_oracle.py                 # compare and print
     python scripts/weka_oracle.py --write         # also (re)write the fixtures
+    python scripts/weka_oracle.py --missing-class [--write]
+
+``--missing-class``: training sets that miss declared classes
+-------------------------------------------------------------
+Runs only the group behind ``tests/learners/test_missing_class.py``: splits of
+shipped UCI sets (:data:`MISSING_CLASS_SPLITS`) whose training set misses one
+or more classes declared in the ARFF header (a whole class held out, or two
+training instances of one class), through ``scripts/java/WekaDistributions.java``,
+which records the predictions and ``distributionForInstance`` of NaiveBayes,
+J48, IB1, BayesNet (TAN) and VotedPerceptron (binary classes), and compares
+calibsim's estimators fitted with ``classes=np.arange(n_classes)``. The fixture
+``tests/learners/data/weka_missing_class.npz`` holds, per data set ``<name>``
+with ``S`` splits: ``<name>__test`` bool (S, n) test masks; ``<name>__<m>``
+int8 (S, n) Weka's predicted class (-2 on training rows) and
+``<name>__<m>_proba`` float64 (S, n, C) Weka's distribution (NaN on training
+rows) for ``m`` in nb, j48, ib1, tan, vp (vp: binary classes only), and
+``<name>__tan_parent`` int8 (S, a).
+
+``--tan-vp-numeric``: TAN and the voted perceptron on numeric attributes
+------------------------------------------------------------------------
+Runs only the shipped UCI sets with numeric attributes, on the 10 x 10 CV
+folds of the ``uci`` group (same seeds, so the same splits as
+``weka_oracle_uci.npz``), through ``WekaDistributions.java``, and compares
+calibsim's ``TAN`` (Fayyad & Irani MDL discretisation) and ``VotedPerceptron``
+(raw numeric inputs; binary classes) fitted with ``classes=np.arange(n_classes)``.
+The fixture ``tests/learners/data/weka_tan_vp_numeric.npz`` holds per data set
+``<name>__fold`` int8 (R, n), Weka's ``<name>__tan`` and ``<name>__vp`` (binary
+classes) int8 (R, n) predictions, ``<name>__tan_parent`` int8 (R, k, a), and the
+distributions of the first run, ``<name>__tan_proba`` / ``<name>__vp_proba``
+float64 (n, C).
 """
 
 from __future__ import annotations
@@ -77,6 +107,8 @@ from calibsim.schemes import RepeatedStratifiedKFold  # noqa: E402
 from calibsim.sources import NullSource  # noqa: E402
 
 WEKA_JAR = "/usr/share/java/weka.jar"
+DIST_SRC = REPO / "scripts" / "java" / "WekaDistributions.java"
+DIST_LEARNERS = ("nb", "j48", "ib1", "tan", "vp")
 JAVA_SRC = REPO / "scripts" / "java" / "WekaOracle.java"
 FIXTURES = REPO / "tests" / "learners" / "data"
 ROOT_ENTROPY = 20240611
@@ -204,6 +236,191 @@ def run_weka(jobs, tmp):
 
 
 # --------------------------------------------------------------------------
+# Training sets that miss declared classes (--missing-class)
+# --------------------------------------------------------------------------
+
+#: data set -> held-out classes (each split tests every instance of that class and
+#: 10% of the others) and the number of two-instance training sets of one class.
+MISSING_CLASS_SPLITS = {
+    "glass": dict(hold_out=(2, 4, 5), two_instance=0),   # class 3 has no instances at all
+    "iris": dict(hold_out=(2,), two_instance=0),
+    "labor": dict(hold_out=(0,), two_instance=0),
+    "contact-lenses": dict(hold_out=(0, 1), two_instance=0),
+    "vote": dict(hold_out=(1,), two_instance=0),
+    "weather.nominal": dict(hold_out=(), two_instance=2),
+    "weather.numeric": dict(hold_out=(), two_instance=2),
+}
+
+
+def missing_class_splits(name, y, u):
+    """Test-index arrays of the splits of data set ``name`` (``u``: its seed index)."""
+    rng = np.random.default_rng(np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(3, u)))
+    spec = MISSING_CLASS_SPLITS[name]
+    tests = []
+    for c in spec["hold_out"]:
+        others = np.flatnonzero(y != c)
+        extra = rng.choice(others, size=int(round(0.1 * others.size)), replace=False)
+        tests.append(np.sort(np.r_[np.flatnonzero(y == c), extra]))
+    for k in range(spec["two_instance"]):
+        train = rng.choice(np.flatnonzero(y == k % 2), size=2, replace=False)
+        tests.append(np.setdiff1d(np.arange(y.size), train))
+    return tests
+
+
+def run_weka_distributions(jobs, tmp, n_classes):
+    """jobs: (arff, [test index arrays]); returns per job a dict of Weka's answers."""
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(DIST_SRC)],
+                   check=True, capture_output=True)
+    lines = []
+    for i, (arff, tests) in enumerate(jobs):
+        (tmp / f"splits{i}.txt").write_text("\n".join(" ".join(map(str, t)) for t in tests) + "\n")
+        lines.append(f"{arff} {tmp / f'splits{i}.txt'} {tmp / f'dist{i}.txt'}")
+    (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
+    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaDistributions",
+                    str(tmp / "jobs.txt")], check=True)
+    results = []
+    for i, (arff, tests) in enumerate(jobs):
+        out = (tmp / f"dist{i}.txt").read_text().splitlines()
+        C = n_classes[i]
+        res = {"tan_parent": []}
+        for m in DIST_LEARNERS:
+            res[m], res[m + "_proba"] = [], []
+        for s, te in enumerate(tests):
+            block = out[11 * s: 11 * s + 11]
+            res["tan_parent"].append(list(map(int, block[0].split())))
+            for k, m in enumerate(DIST_LEARNERS):
+                if block[1 + 2 * k] == "-":
+                    continue
+                res[m].append((te, np.array(block[1 + 2 * k].split(), np.int64)))
+                res[m + "_proba"].append(np.array(block[2 + 2 * k].split(), np.float64)
+                                         .reshape(te.size, C))
+        results.append(res)
+    return results
+
+
+def missing_class_main(write):
+    """Weka vs calibsim's estimators (declared classes) on the --missing-class splits."""
+    from calibsim.learners import C45, IB1, TAN, NaiveBayes, VotedPerceptron
+    makers = dict(nb=NaiveBayes, j48=C45, ib1=IB1, tan=TAN, vp=VotedPerceptron)
+    sets = []
+    for u, name in enumerate(MISSING_CLASS_SPLITS):
+        ds = load_uci(name)
+        sets.append((name, ds, missing_class_splits(name, ds.y, u)))
+    with tempfile.TemporaryDirectory() as tmpname:
+        jobs = [(REPO / "calibsim" / "data" / "uci" / f"{name}.arff", tests)
+                for name, _, tests in sets]
+        weka = run_weka_distributions(jobs, pathlib.Path(tmpname),
+                                      [ds.n_classes for _, ds, _ in sets])
+    payload, status = {}, 0
+    for (name, ds, tests), w in zip(sets, weka):
+        n, C = ds.y.size, ds.n_classes
+        S = len(tests)
+        mask = np.zeros((S, n), bool)
+        for s, te in enumerate(tests):
+            mask[s, te] = True
+        payload[f"{name}__test"] = mask
+        payload[f"{name}__tan_parent"] = np.array(w["tan_parent"], np.int8)
+        report = []
+        for m in DIST_LEARNERS:
+            if not w[m]:
+                continue
+            pred = np.full((S, n), -2, np.int64)
+            proba = np.full((S, n, C), np.nan)
+            agree = n_pred = 0
+            for s, ((te, p), q) in enumerate(zip(w[m], w[m + "_proba"])):
+                pred[s, te] = p
+                proba[s, te] = q
+                if agree is None:
+                    continue
+                try:
+                    est = makers[m]().fit(ds.X[~mask[s]], ds.y[~mask[s]], n_values=ds.n_values,
+                                          classes=np.arange(C))
+                    agree += int(np.sum(est.predict(ds.X[te]) == p))
+                except ValueError as exc:          # a learner that refuses the data
+                    report.append(f"{m}: {str(exc)[:60]}...")
+                    agree = None
+                n_pred += te.size
+            payload[f"{name}__{m}"] = pred.astype(np.int8)
+            payload[f"{name}__{m}_proba"] = proba
+            if agree is not None:
+                report.append(f"{m} {agree}/{n_pred}")
+                status |= agree != n_pred
+        print(f"{name:16s} {S} splits, classes missing from training: "
+              f"{[int(np.sum(np.bincount(ds.y[~mask[s]], minlength=C) == 0)) for s in range(S)]}; "
+              + ", ".join(report))
+    if write:
+        path = FIXTURES / "weka_missing_class.npz"
+        np.savez_compressed(path, **payload)
+        print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size / 1024:.0f} KiB)")
+    return status
+
+
+def tan_vp_numeric_main(runs, write):
+    """Weka vs calibsim's TAN and VotedPerceptron on the numeric UCI sets (10 x 10 CV)."""
+    import time
+
+    from calibsim.learners import TAN, VotedPerceptron
+    sets = []
+    for u, name in enumerate(UCI_DATASETS):
+        ds = load_uci(name)
+        if not (ds.n_values == 0).any():
+            continue
+        split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(2, u))   # the uci group's
+        fold = RepeatedStratifiedKFold(n_runs=runs).fold_of(ds.y, rng=split_ss)
+        tests = [np.flatnonzero(fold[r] == f) for r in range(runs) for f in range(10)]
+        sets.append((name, ds, fold, tests))
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmpname:
+        weka = run_weka_distributions(
+            [(REPO / "calibsim" / "data" / "uci" / f"{name}.arff", tests)
+             for name, _, _, tests in sets],
+            pathlib.Path(tmpname), [ds.n_classes for _, ds, _, _ in sets])
+    print(f"Weka: {time.perf_counter() - t0:.0f} s")
+    payload, status, total = {}, 0, {"tan": [0, 0], "vp": [0, 0], "parent": [0, 0]}
+    for (name, ds, fold, tests), w in zip(sets, weka):
+        n, C, a = ds.y.size, ds.n_classes, ds.X.shape[1]
+        payload[f"{name}__fold"] = fold.astype(np.int8)
+        payload[f"{name}__tan_parent"] = np.array(w["tan_parent"], np.int8).reshape(runs, 10, a)
+        line = f"  {name:14s} {n:4d} x {a:2d}, {C:2d} classes:"
+        for m, make in (("tan", TAN), ("vp", VotedPerceptron)):
+            if not w[m]:
+                continue
+            weka_pred = np.full((runs, n), -2, np.int64)
+            ours = np.full((runs, n), -2, np.int64)
+            worst = 0.0
+            n_parent = 0
+            for s, ((te, p), q) in enumerate(zip(w[m], w[m + "_proba"])):
+                r = s // 10
+                tr = np.setdiff1d(np.arange(n), te)
+                est = make().fit(ds.X[tr], ds.y[tr], n_values=ds.n_values, classes=np.arange(C))
+                weka_pred[r, te] = p
+                ours[r, te] = est.predict(ds.X[te])
+                if r == 0:
+                    proba = est.predict_proba(ds.X[te])
+                    worst = max(worst, float(np.max(np.abs(proba - q))))
+                    payload.setdefault(f"{name}__{m}_proba", np.full((n, C), np.nan))[te] = q
+                if m == "tan":
+                    n_parent += int(np.array_equal(est.parent_, w["tan_parent"][s]))
+            payload[f"{name}__{m}"] = weka_pred.astype(np.int8)
+            agree = int(np.sum(ours == weka_pred))
+            total[m][0] += agree
+            total[m][1] += ours.size
+            status |= agree != ours.size
+            line += f" {m} {agree}/{ours.size} (run 0 max |dP| {worst:.1e})"
+            if m == "tan":
+                total["parent"][0] += n_parent
+                total["parent"][1] += len(tests)
+                line += f", trees {n_parent}/{len(tests)}"
+        print(line)
+    print("total: " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in total.items()))
+    if write:
+        path = FIXTURES / "weka_tan_vp_numeric.npz"
+        np.savez_compressed(path, **payload)
+        print(f"wrote {path.relative_to(REPO)} ({path.stat().st_size / 1024:.0f} KiB)")
+    return status
+
+
+# --------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------
 
@@ -213,7 +430,15 @@ def main(argv=None):
     ap.add_argument("--mixed-sets", type=int, default=60)
     ap.add_argument("--uci-runs", type=int, default=10)
     ap.add_argument("--write", action="store_true", help="write the fixtures")
+    ap.add_argument("--missing-class", action="store_true",
+                    help="only the splits whose training set misses declared classes")
+    ap.add_argument("--tan-vp-numeric", action="store_true",
+                    help="only TAN and VotedPerceptron on the UCI sets with numeric attributes")
     args = ap.parse_args(argv)
+    if args.missing_class:
+        return missing_class_main(args.write)
+    if args.tan_vp_numeric:
+        return tan_vp_numeric_main(args.uci_runs, args.write)
 
     root = np.random.SeedSequence(ROOT_ENTROPY)
     groups = {}
