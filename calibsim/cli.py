@@ -7,6 +7,9 @@
                                  (--like DATA: on null data shaped like yours)
   calibsim compare --data D --a A --b B
                                  which of my learners is better? a calibrated test
+  calibsim rank --scores FILE.csv
+                                 many learners over many data sets: Friedman, post-hoc
+                                 procedures, MultiTest / Multi2Test order, CD diagram
   calibsim df --test T           the shipped calibrated df of a test for a design and α
   calibsim list [WHAT]           studies, sources, learners, schemes, tests and analyses
 
@@ -108,6 +111,8 @@ def _parser():
     _add_execution(cal)
     from ._cli_compare import add_compare_parser
     add_compare_parser(sub, _int, _alpha)
+    from ._cli_rank import add_parser as add_rank_parser
+    add_rank_parser(sub)
     dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
                          "(10,000 null data sets; see calibsim.dftable)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
@@ -252,6 +257,11 @@ def _cmd_list(args):
     return 0
 
 
+def _cmd_rank(args):
+    from ._cli_rank import run
+    return run(args)
+
+
 def _cmd_compare(args):
     from ._cli_compare import cmd_compare
     return cmd_compare(args)
@@ -262,7 +272,7 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
-               "compare": _cmd_compare}[args.command]
+               "compare": _cmd_compare, "rank": _cmd_rank}[args.command]
     try:
         return handler(args)
     except (ValueError, FileNotFoundError) as exc:

@@ -14,7 +14,8 @@ import importlib
 __all__ = ["PAPERS", "get_paper", "layouts"]
 
 #: Paper modules, by the name study files use.
-PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997")
+PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
+          "ulas2012")
 
 
 def layouts(paper: str) -> tuple:

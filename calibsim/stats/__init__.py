@@ -26,6 +26,10 @@ from ._posthoc import (
     shaffer_test,
 )
 from ._cv5x2 import cv5x2_ftest, cv5x2_ttest, sign_test
+from ._multitest import CORRECTIONS, PAIRWISE_TESTS, MultiTestResult, multitest, multitest_order
+from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
+from ._multitest_datasets import (Multi2TestResult, multi2test, multi2test_from_ranks,
+                                  normalised_cost)
 from ._registry import FIGURE2_TESTS, TESTS, TestSpec, get_test
 from ._results import ConfidenceInterval, TTestResult
 from ._onesample import (
@@ -69,4 +73,16 @@ __all__ = [
     "sign_test_datasets",
     "FriedmanResult",
     "PairwiseRankResult",
+    "multitest",
+    "multitest_order",
+    "multi2test",
+    "multi2test_from_ranks",
+    "friedman_from_ranks",
+    "posthoc_from_ranks",
+    "normalised_cost",
+    "MultiTestResult",
+    "Multi2TestResult",
+    "PAIRWISE_TESTS",
+    "CORRECTIONS",
+    "POSTHOC_METHODS",
 ]

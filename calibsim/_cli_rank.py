@@ -1,0 +1,104 @@
+"""``calibsim rank``: Friedman, a post-hoc procedure and Multi²Test on a table of scores."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["add_parser", "run"]
+
+_DESCRIPTION = """\
+Compare learners over many data sets. The scores come from a CSV file, either long
+(columns dataset, learner, score or accuracy, optionally fold and cost) or wide
+(first column the data set, one column per learner), or from a study's saved scores.
+Prints Friedman's test, the post-hoc procedure's significant pairs and the groups it
+cannot separate, and the Multi²Test order (Ulaş, Yıldız & Alpaydın 2012), which
+breaks ties by a prior cost: a cost column, --prior-order, or the table's order.
+"""
+
+
+def _alpha(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number; got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie in the open interval (0, 1); got {value}")
+    return value
+
+
+def add_parser(subparsers):
+    """Register ``calibsim rank`` on an ``argparse`` subparsers object."""
+    p = subparsers.add_parser("rank", help="rank learners over data sets: Friedman, "
+                              "post-hoc, Multi²Test order, CD diagram",
+                              description=_DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--scores", type=Path, help="CSV file of scores (long or wide)")
+    src.add_argument("--study", type=Path, help="a study file whose saved scores to rank "
+                     "(each data set of each source is one data set)")
+    p.add_argument("--scheme", default=None, help="with --study: the scheme (default: the "
+                   "only one)")
+    p.add_argument("--study-cost", choices=("fit_time", "predict_time", "model_size"),
+                   default=None, help="with --study: the prior cost")
+    p.add_argument("--score-column", default=None,
+                   help="score column of a long table (default: score, accuracy or error)")
+    p.add_argument("--lower-is-better", action="store_true",
+                   help="scores are errors or losses (default: higher is better)")
+    p.add_argument("--cost-column", default=None,
+                   help="cost column for the prior order (default: 'cost' if present)")
+    p.add_argument("--prior-order", default=None,
+                   help="comma-separated learners from cheapest to costliest (instead of a "
+                        "cost column)")
+    p.add_argument("--posthoc", default="bergmann_hommel",
+                   choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"))
+    p.add_argument("--alpha", type=_alpha, default=0.05)
+    p.add_argument("--pairwise-test", default="cv5x2_f", choices=("cv5x2_f", "cv5x2_t", "paired_t"),
+                   help="MultiTest's test with per-fold scores (default cv5x2_f: 10 folds)")
+    p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
+                   help="MultiTest's correction with per-fold scores")
+    p.add_argument("--cd-diagram", type=Path, default=None, help="write the CD diagram here "
+                   "(.png, .pdf or .svg)")
+    p.add_argument("--graph", type=Path, default=None,
+                   help="write the Multi²Test graph here")
+    p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
+    return p
+
+
+def _table(args):
+    import pandas as pd
+    if args.study is not None:
+        from .engine import load_scores, load_study
+        from .ranking import scores_from_study
+        study = load_study(args.study)
+        return scores_from_study(load_scores(study), scheme=args.scheme, cost=args.study_cost)
+    if not args.scores.is_file():
+        raise FileNotFoundError(f"`--scores` file {args.scores} does not exist.")
+    frame = pd.read_csv(args.scores)
+    if "dataset" not in frame.columns or "learner" not in frame.columns:
+        frame = frame.set_index(frame.columns[0])          # wide: first column = data set
+    return frame
+
+
+def run(args) -> int:
+    """Run ``calibsim rank``; returns the exit status (errors raise ``ValueError``)."""
+    from .ranking import compare_over_datasets
+    table = _table(args)
+    cost = args.cost_column
+    if args.prior_order is not None:
+        if cost is not None:
+            raise ValueError("give either `--cost-column` or `--prior-order`, not both.")
+        cost = [x.strip() for x in args.prior_order.split(",") if x.strip()]
+    elif cost is None and "dataset" in table.columns and "cost" in table.columns:
+        cost = "cost"
+    res = compare_over_datasets(table, score=args.score_column,
+                                higher_is_better=not args.lower_is_better, cost=cost,
+                                posthoc=args.posthoc, alpha=args.alpha,
+                                pairwise_test=args.pairwise_test, correction=args.correction)
+    print(res.to_markdown() if args.markdown else res)
+    for path, draw in ((args.cd_diagram, res.plot_cd_diagram), (args.graph, res.plot_graph)):
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            draw().figure.savefig(path, dpi=150)
+            print(f"wrote {path}")
+    return 0

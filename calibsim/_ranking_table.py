@@ -1,0 +1,147 @@
+"""Reading score tables for :mod:`calibsim.ranking`: long or wide, with folds and costs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ScoreTable", "read_scores", "scores_from_study"]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Scores arranged as arrays: data sets x learners (x folds), with optional costs."""
+
+    datasets: tuple
+    learners: tuple
+    scores: np.ndarray                  # (S, L) mean over folds
+    folds: np.ndarray | None            # (S, L, n_folds) or None
+    cost: np.ndarray | None             # (S, L) or None
+    score_name: str
+    cost_name: str | None
+
+
+def _numeric(frame, column, what):
+    try:
+        return pd.to_numeric(frame[column]).to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"the {what} column {column!r} must hold numbers; got e.g. "
+                         f"{frame[column].iloc[0]!r}.") from None
+
+
+def _cube(frame, value, dataset, learner, fold, datasets, learners, folds):
+    """(S, L[, F]) array of ``value`` or a clear error for a missing or duplicated cell."""
+    keys = [dataset, learner] + ([fold] if fold else [])
+    dup = frame.duplicated(keys)
+    if dup.any():
+        row = frame.loc[dup, keys].iloc[0].tolist()
+        hint = "" if fold else " (per-fold scores need a `fold` column)"
+        raise ValueError(f"the table has more than one row for {dict(zip(keys, row))}{hint}.")
+    idx = pd.MultiIndex.from_product([datasets, learners] + ([folds] if fold else []))
+    s = frame.set_index(keys)[value].reindex(idx)
+    if s.isna().any():
+        missing = s[s.isna()].index[0]
+        raise ValueError(f"the table has no {value!r} for {dict(zip(keys, missing))}; every "
+                         "data set needs a score for every learner"
+                         + (" and fold." if fold else "."))
+    shape = (len(datasets), len(learners)) + ((len(folds),) if fold else ())
+    return s.to_numpy(dtype=float).reshape(shape)
+
+
+def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="learner",
+                fold="fold") -> ScoreTable:
+    """A :class:`ScoreTable` from a long table (dataset, learner, score[, fold][, cost]) or a
+    wide one (data sets in the index, learners in the columns)."""
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"`table` must be a pandas DataFrame; got {type(table).__name__}.")
+    if table.empty:
+        raise ValueError("`table` is empty.")
+    if dataset not in table.columns or learner not in table.columns:       # wide: S x L
+        if isinstance(cost, str):
+            raise ValueError(f"`cost` names a column ({cost!r}), but the table is wide "
+                             f"(no {dataset!r} and {learner!r} columns); give one cost per "
+                             "learner as a mapping or list.")
+        try:
+            x = table.to_numpy(dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("a wide `table` must hold only numbers (data sets in the index, "
+                             f"learners in the columns); got columns {list(table.columns)}. "
+                             f"A long table needs columns {dataset!r} and {learner!r}.") from None
+        if np.isnan(x).any():
+            raise ValueError("a wide `table` must have a score for every data set and learner.")
+        return ScoreTable(tuple(map(str, table.index)), tuple(map(str, table.columns)), x,
+                          None, None, score or "score", None)
+    if score is None:
+        found = [c for c in ("score", "accuracy", "error") if c in table.columns]
+        if not found:
+            raise ValueError(f"`score` must name the score column; the table has "
+                             f"{list(table.columns)} and none of 'score', 'accuracy', 'error'.")
+        score = found[0]
+    if score not in table.columns:
+        raise ValueError(f"`score` = {score!r} is not a column of the table "
+                         f"{list(table.columns)}.")
+    frame = table.copy()
+    frame[dataset] = frame[dataset].astype(str)
+    frame[learner] = frame[learner].astype(str)
+    frame[score] = _numeric(frame, score, "score")
+    datasets = tuple(pd.unique(frame[dataset]))
+    learners = tuple(pd.unique(frame[learner]))
+    has_folds = fold in frame.columns
+    folds = tuple(sorted(pd.unique(frame[fold]))) if has_folds else None
+    cube = _cube(frame, score, dataset, learner, fold if has_folds else None, datasets,
+                 learners, folds)
+    cost_arr = None
+    if isinstance(cost, str):
+        if cost not in frame.columns:
+            raise ValueError(f"`cost` = {cost!r} is not a column of the table "
+                             f"{list(table.columns)}.")
+        frame[cost] = _numeric(frame, cost, "cost")
+        per_cell = frame.groupby([dataset, learner], sort=False)[cost].mean().reset_index()
+        cost_arr = _cube(per_cell, cost, dataset, learner, None, datasets, learners, None)
+    mean = cube.mean(axis=2) if has_folds else cube
+    return ScoreTable(datasets, learners, mean, cube if has_folds else None, cost_arr, score,
+                      cost if isinstance(cost, str) else None)
+
+
+def scores_from_study(scores, *, scheme=None, cost=None) -> pd.DataFrame:
+    """A long table (dataset, learner, fold, accuracy[, cost]) from a study's saved scores.
+
+    Each simulated or real data set of every source that ran ``scheme`` becomes one
+    data set (``"<source>#<i>"``); every split of the scheme is one fold, in the
+    scheme's order (for 5x2 cv: replication-major, so folds 0-1 are replication 1).
+    ``cost`` is ``"fit_time"`` or ``"predict_time"`` (seconds summed over the splits) or
+    ``"model_size"`` (mean over the splits).
+    """
+    if cost not in (None, "fit_time", "predict_time", "model_size"):
+        raise ValueError(f"`cost` must be None, 'fit_time', 'predict_time' or 'model_size'; "
+                         f"got {cost!r}.")
+    have = sorted({s for _, s in scores.arrays})
+    if scheme is None:
+        if len(have) != 1:
+            raise ValueError(f"`scheme` must name one of the study's schemes {have}.")
+        scheme = have[0]
+    if scheme not in have:
+        raise ValueError(f"`scheme` = {scheme!r} is not among the study's schemes {have}.")
+    learners = [lrn.label for lrn in scores.study.learners]
+    if len(learners) < 2:
+        raise ValueError("the study must have at least 2 learners to rank.")
+    parts = []
+    for src, sch in sorted(scores.arrays):
+        if sch != scheme:
+            continue
+        for name in learners:
+            acc = scores.accuracy(src, scheme, name)
+            acc = acc.reshape(acc.shape[0], -1)
+            n, f = acc.shape
+            part = pd.DataFrame({"dataset": np.repeat([f"{src}#{i}" for i in range(n)], f),
+                                 "learner": name, "fold": np.tile(np.arange(f), n),
+                                 "accuracy": acc.ravel()})
+            if cost in ("fit_time", "predict_time"):
+                part["cost"] = np.repeat(scores.costs(src, scheme, name)[cost], f)
+            elif cost == "model_size":
+                size = scores.model_size(src, scheme, name).reshape(n, -1).mean(axis=1)
+                part["cost"] = np.repeat(size, f)
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,282 @@
+"""Which of my learners is best over many data sets? Friedman, a post-hoc test, Multi²Test.
+
+:func:`compare_over_datasets` takes a table of scores (one per data set and learner, or
+one per fold) and runs, at one significance level:
+
+1. Friedman's test (with Iman-Davenport's F) on the average ranks (Demšar 2006);
+2. a post-hoc procedure over all pairs (Bergmann-Hommel by default; García & Herrera
+   2008), and the groups of learners it cannot separate (the bars of a CD diagram);
+3. Multi²Test (Ulaş, Yıldız & Alpaydın 2012): an order from best to worst that breaks
+   ties by a prior cost (training time, model size, or the order you give). With
+   per-fold scores it runs MultiTest on each data set first; with one score per data
+   set the per-data-set ranks are the score ranks, as in the paper's Table 5.
+
+The CLI is ``calibsim rank --scores FILE.csv``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._ranking_table import read_scores, scores_from_study
+from ._validation import check_choice, check_probability
+from .stats import (
+    bergmann_hommel_test,
+    friedman_test,
+    holm_test,
+    multi2test,
+    multi2test_from_ranks,
+    nemenyi_test,
+    shaffer_test,
+)
+from .stats._classic import _iv_bool
+
+__all__ = ["RankingResult", "compare_over_datasets", "scores_from_study"]
+
+_POSTHOC = {"bergmann_hommel": bergmann_hommel_test, "shaffer": shaffer_test,
+            "holm": holm_test, "nemenyi": nemenyi_test}
+_LABEL = {"bergmann_hommel": "Bergmann–Hommel", "shaffer": "Shaffer", "holm": "Holm",
+          "nemenyi": "Nemenyi"}
+
+
+@dataclass(frozen=True, eq=False)
+class RankingResult:
+    """Friedman, the post-hoc procedure and Multi²Test on one score table.
+
+    Attributes
+    ----------
+    learners, datasets : tuple of str
+    scores : ndarray of shape (n_datasets, n_learners)
+        Score per data set and learner (the mean over folds with per-fold scores).
+    higher_is_better : bool
+    score_name : str
+    average_ranks : ndarray of shape (n_learners,)
+        Average rank of each learner by score (1 = best).
+    friedman : FriedmanResult
+    posthoc : PairwiseRankResult
+        The post-hoc procedure on the scores (computed whether or not Friedman rejects).
+    multi2test : Multi2TestResult
+    alpha : float
+    posthoc_method : str
+    cost_source : str
+        Where the prior order came from.
+    n_folds : int or None
+        Folds per data set and learner when MultiTest ran per data set.
+    """
+
+    learners: tuple
+    datasets: tuple
+    scores: np.ndarray = field(repr=False)
+    higher_is_better: bool
+    score_name: str
+    average_ranks: np.ndarray
+    friedman: object = field(repr=False)
+    posthoc: object = field(repr=False)
+    multi2test: object = field(repr=False)
+    alpha: float
+    posthoc_method: str
+    cost_source: str
+    n_folds: int | None = None
+
+    @property
+    def order(self) -> tuple:
+        """Multi²Test's order, best first."""
+        return self.multi2test.order
+
+    def groups(self) -> list:
+        """Groups of learners the post-hoc procedure cannot separate, best first."""
+        from .plotting_ranks import cd_groups
+        return cd_groups(self.average_ranks, self.posthoc.reject, self.learners)
+
+    def significant_pairs(self) -> pd.DataFrame:
+        """Pairs the post-hoc procedure separates: better, worse, rank difference, adjusted p."""
+        R, rows = self.average_ranks, []
+        i, j = np.nonzero(np.triu(self.posthoc.reject, k=1))
+        for a, b in zip(i, j):
+            best, worst = (a, b) if R[a] < R[b] else (b, a)
+            rows.append({"better": self.learners[best], "worse": self.learners[worst],
+                         "rank_difference": R[worst] - R[best],
+                         "adjusted_p": float(self.posthoc.pvalue[a, b])})
+        frame = pd.DataFrame(rows, columns=["better", "worse", "rank_difference", "adjusted_p"])
+        return frame.sort_values("adjusted_p", kind="stable", ignore_index=True)
+
+    def _parts(self):
+        f, S, L = self.friedman, len(self.datasets), len(self.learners)
+        rejects = f.pvalue <= self.alpha
+        head = (f"{S} data sets x {L} learners; score {self.score_name!r} "
+                f"({'higher' if self.higher_is_better else 'lower'} is better)")
+        fried = (f"Friedman: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
+                 f"Iman-Davenport F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, "
+                 f"{f.df_den:g}), p = {f.iman_davenport_pvalue:.3g} -> "
+                 + ("the learners differ" if rejects else "no difference found")
+                 + f" at alpha = {self.alpha:g}")
+        order = np.argsort(self.average_ranks, kind="stable")
+        ranks = pd.DataFrame({"learner": [self.learners[k] for k in order],
+                              "average rank": self.average_ranks[order]})
+        m2 = self.multi2test
+        how = (f"MultiTest on each data set ({self.n_folds} folds, "
+               f"{m2.per_dataset[0].pairwise_test}, {m2.per_dataset[0].correction})"
+               if m2.per_dataset else "per-data-set ranks by score")
+        multi = [f"Multi²Test ({how}; prior order from {self.cost_source}: "
+                 + " < ".join(m2.prior_order) + ")"]
+        if m2.per_dataset:
+            multi.append(f"  Friedman on the MultiTest ranks: chi2_F = {m2.friedman.statistic:.3f}"
+                         f", p = {m2.friedman.pvalue:.3g}")
+        if m2.posthoc is None:
+            multi.append("  Friedman does not reject: the order is the prior order")
+        elif m2.overrides:
+            multi.append("  prior preferences overridden (costlier is significantly better): "
+                         + "; ".join(f"{b} over {a}" for a, b in m2.overrides))
+        else:
+            multi.append("  no significant pair overrides the prior order")
+        multi.append("  order: " + ", ".join(f"{k}: {n}" for k, n in enumerate(m2.order, 1)))
+        return head, fried, ranks, multi
+
+    def __str__(self) -> str:
+        head, fried, ranks, multi = self._parts()
+        pairs = self.significant_pairs()
+        post = [(f"Post-hoc: {_LABEL[self.posthoc_method]} (alpha = {self.alpha:g}): "
+                 f"{len(pairs)} significant pair(s)")]
+        post += [f"  {r.better} better than {r.worse}: rank difference "
+                 f"{r.rank_difference:.3f}, adjusted p = {r.adjusted_p:.3g}"
+                 for r in pairs.itertuples()]
+        post.append("  not separated: " + ("; ".join("{" + ", ".join(g) + "}"
+                                                      for g in self.groups()) or "none"))
+        rank_lines = [f"  {r.learner:<16} {r._2:.3f}" for r in ranks.itertuples()]
+        return "\n".join([head, fried, "Average ranks (1 = best):", *rank_lines, *post, *multi])
+
+    def to_markdown(self) -> str:
+        """The summary as Markdown (tables for the ranks and the significant pairs)."""
+        head, fried, ranks, multi = self._parts()
+        pairs = self.significant_pairs()
+        groups = "; ".join("{" + ", ".join(g) + "}" for g in self.groups()) or "none"
+        return "\n\n".join([
+            f"**{head}**", fried, ranks.to_markdown(index=False, floatfmt=".3f"),
+            f"**{_LABEL[self.posthoc_method]}** (alpha = {self.alpha:g}), significant pairs:",
+            pairs.to_markdown(index=False, floatfmt=".4g") if len(pairs) else "none",
+            f"Not separated: {groups}", "\n".join(m.strip() for m in multi)]) + "\n"
+
+    def plot_cd_diagram(self, ax=None):
+        """Demšar's CD diagram with the post-hoc groups (see
+        :func:`calibsim.plotting_ranks.plot_critical_difference`)."""
+        from .plotting_ranks import plot_critical_difference
+        return plot_critical_difference(
+            self.average_ranks, self.learners, reject=self.posthoc.reject,
+            critical_difference=self.posthoc.critical_difference, ax=ax,
+            title=f"{_LABEL[self.posthoc_method]}, alpha = {self.alpha:g}")
+
+    def plot_graph(self, ax=None):
+        """The second MultiTest's graph with the final order."""
+        from .plotting_ranks import plot_multitest_graph
+        return plot_multitest_graph(self.multi2test, ax=ax)
+
+
+def _prior(cost, table):
+    """(cost argument for Multi²Test, description)."""
+    if table.cost is not None:
+        return table.cost, f"column {table.cost_name!r} (normalised per data set, averaged)"
+    if cost is None:
+        return list(table.learners), "the table's learner order (no cost given)"
+    if isinstance(cost, dict):
+        missing = [n for n in table.learners if n not in cost]
+        if missing:
+            raise ValueError(f"`cost` must give a cost for every learner; missing {missing}.")
+        return [float(cost[n]) for n in table.learners], "the given costs"
+    seq = list(cost)
+    if seq and all(isinstance(c, str) for c in seq):
+        return seq, "the given order"
+    return seq, "the given costs"
+
+
+def compare_over_datasets(table, *, score=None, higher_is_better=True, cost=None,
+                          posthoc="bergmann_hommel", alpha=0.05, pairwise_test="cv5x2_f",
+                          correction="bonferroni", dataset="dataset", learner="learner",
+                          fold="fold"):
+    """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Long: one row per data set and learner (or per fold), with columns
+        ``dataset``, ``learner``, the score, optionally ``fold`` and a cost column.
+        Wide: data sets in the index, learners in the columns, scores as values.
+    score : str, optional
+        Score column of a long table; default the first of ``"score"``,
+        ``"accuracy"``, ``"error"`` present.
+    higher_is_better : bool, default True
+        True for accuracy or AUC, False for error rates.
+    cost : str, mapping, sequence or None
+        The prior cost order of Multi²Test (lower = preferred): the name of a cost
+        column (e.g. training time in seconds; normalised per data set and
+        averaged), a mapping learner -> cost, costs in the learners' order, or the
+        learner names from cheapest to costliest. None: the order in which the
+        learners first appear in the table.
+    posthoc : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}, default "bergmann_hommel"
+    alpha : float, default 0.05
+        Level of Friedman's test, the post-hoc procedure and MultiTest.
+    pairwise_test, correction : str
+        MultiTest's pairwise test and correction, used with per-fold scores (see
+        :func:`calibsim.stats.multitest`); ``"cv5x2_f"`` needs 10 folds per data
+        set (5x2 cv, replication-major: sorted fold labels 0-1 are replication 1).
+    dataset, learner, fold : str
+        Column names of a long table.
+
+    Returns
+    -------
+    RankingResult
+        ``print(result)`` gives the summary; ``result.to_markdown()``,
+        ``result.plot_cd_diagram()`` and ``result.plot_graph()``.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing or not numeric, a data set lacks a learner's score,
+        a (data set, learner) has two scores without a fold column, or the costs
+        tie.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from calibsim.ranking import compare_over_datasets
+    >>> wide = pd.DataFrame({"nb": [0.81, 0.70, 0.92, 0.66, 0.75, 0.88],
+    ...                      "c45": [0.84, 0.72, 0.93, 0.69, 0.74, 0.90],
+    ...                      "svm": [0.88, 0.79, 0.95, 0.73, 0.80, 0.93]})
+    >>> res = compare_over_datasets(wide, cost=["nb", "c45", "svm"], posthoc="holm")
+    >>> res.average_ranks
+    array([2.83333333, 2.16666667, 1.        ])
+    >>> res.order          # svm beats nb only; c45 is cheaper and not worse than svm
+    ('c45', 'svm', 'nb')
+    """
+    hib = _iv_bool("higher_is_better", higher_is_better)
+    posthoc = check_choice("posthoc", posthoc, set(_POSTHOC))
+    alpha = check_probability("alpha", alpha)
+    t = read_scores(table, score=score, cost=cost if isinstance(cost, str) else None,
+                    dataset=dataset, learner=learner, fold=fold)
+    S, L = t.scores.shape
+    if S < 2 or L < 2:
+        raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
+                         f"data set(s) and {L} learner(s).")
+    fr = friedman_test(t.scores, higher_is_better=hib)
+    ph = _POSTHOC[posthoc](t.scores, higher_is_better=hib, alpha=alpha)
+    prior, source = _prior(cost, t)
+    if t.folds is not None:
+        loss = -t.folds if hib else t.folds                  # MultiTest compares losses
+        n_folds = loss.shape[2]
+        if pairwise_test in ("cv5x2_f", "cv5x2_t"):
+            if n_folds != 10:
+                raise ValueError(f"`pairwise_test`={pairwise_test!r} needs 10 folds per data "
+                                 f"set and learner (5x2 cv); the table has {n_folds}. Use "
+                                 "pairwise_test='paired_t' for other designs.")
+            loss = loss.reshape(S, L, 5, 2)
+        m2 = multi2test(loss, cost=prior, learners=t.learners, pairwise_test=pairwise_test,
+                        correction=correction, alpha=alpha, posthoc=posthoc)
+    else:
+        n_folds = None
+        ranks = pd.DataFrame(-t.scores if hib else t.scores).rank(axis=1).to_numpy()
+        m2 = multi2test_from_ranks(ranks, cost=prior, learners=t.learners, posthoc=posthoc,
+                                   alpha=alpha)
+    return RankingResult(t.learners, t.datasets, t.scores, hib, t.score_name,
+                         fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds)

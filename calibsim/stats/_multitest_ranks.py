@@ -1,0 +1,211 @@
+"""Friedman's test and the post-hoc procedures from average ranks alone.
+
+Papers publish average ranks, not the score tables behind them (Ulaş et al. 2012,
+Tables 5(a), 7(a), 8(a)), and Multi²Test's second pass starts from average ranks.
+Friedman's statistic and the pairwise rank z tests depend on the scores only through
+the average ranks R and the number of data sets S, so these functions take (R, S).
+They broadcast over leading axes (``average_ranks`` of shape (..., L)), which the
+simulation of Ulaş et al.'s Fig. 5 uses; on one table they equal
+:func:`~calibsim.stats.friedman_test` (without tie correction) and the post-hoc
+functions of :mod:`calibsim.stats._posthoc` (tested).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from .._validation import check_choice, check_finite_array, check_int, check_probability
+from ._multiple import FriedmanResult, PairwiseRankResult, _rank_se
+from ._posthoc import (
+    BERGMANN_HOMMEL_MAX_LEARNERS,
+    _partitions,
+    _partitions_cached,
+    _q_nemenyi,
+    _shaffer_multipliers,
+)
+
+__all__ = ["POSTHOC_METHODS", "friedman_from_ranks", "posthoc_from_ranks"]
+
+#: Post-hoc procedures over all pairs that :func:`posthoc_from_ranks` runs.
+POSTHOC_METHODS = ("bergmann_hommel", "shaffer", "holm", "nemenyi")
+
+
+def _iv_ranks(average_ranks, n_datasets):
+    R = check_finite_array("average_ranks", average_ranks, min_ndim=1)
+    L = R.shape[-1]
+    if L < 2:
+        raise ValueError(f"`average_ranks` must hold at least 2 learners (last axis); "
+                         f"got shape {R.shape}.")
+    if (R < 1 - 1e-9).any() or (R > L + 1e-9).any():
+        raise ValueError(f"`average_ranks` must lie in [1, {L}] (rank 1 = best); got values "
+                         f"from {R.min()} to {R.max()}.")
+    S = check_int("n_datasets", n_datasets, min_value=1)
+    return R, S, L
+
+
+def friedman_from_ranks(average_ranks, n_datasets):
+    r"""Friedman's test and Iman-Davenport's F from average ranks.
+
+    .. math:: \chi^2_F = \frac{12 S}{L(L+1)} \Bigl[\sum_j R_j^2 - \frac{L(L+1)^2}{4}\Bigr],
+              \qquad F_F = \frac{(S-1)\chi^2_F}{S(L-1) - \chi^2_F}
+
+    (Demšar 2006 [1]_; Ulaş et al. 2012 [2]_, §2.2), with :math:`\chi^2_{L-1}` and
+    :math:`F_{L-1,(L-1)(S-1)}` p-values.
+
+    Parameters
+    ----------
+    average_ranks : array_like of shape (..., n_learners)
+        Average rank R_j of each learner over S data sets (rank 1 = best).
+        Published ranks rounded to 2 decimals are accepted as they are.
+    n_datasets : int
+        S >= 2.
+
+    Returns
+    -------
+    FriedmanResult
+        Fields of shape (...) (floats for one table). :math:`\chi^2_F` is
+        clipped to [0, S(L-1)], its range, against rounding in published ranks.
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
+           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    .. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious
+           comparison of supervised learning algorithms over multiple data sets.
+           Pattern Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+
+    Examples
+    --------
+    Demšar's example (2006, §3.2.2): four learners on 14 data sets.
+
+    >>> from calibsim.stats import friedman_from_ranks
+    >>> res = friedman_from_ranks([3.143, 2.000, 2.893, 1.964], 14)
+    >>> round(float(res.statistic), 2), round(float(res.iman_davenport), 2)
+    (9.28, 3.69)
+    """
+    R, S, L = _iv_ranks(average_ranks, n_datasets)
+    if S < 2:
+        raise ValueError(f"`n_datasets` must be >= 2 for Friedman's test; got {S}.")
+    chi2 = 12.0 * S / (L * (L + 1)) * np.sum((R - (L + 1) / 2.0) ** 2, axis=-1)
+    chi2 = np.clip(chi2, 0.0, S * (L - 1.0))
+    df = float(L - 1)
+    df_den = float((L - 1) * (S - 1))
+    denom = S * (L - 1.0) - chi2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(denom <= 0, np.inf, (S - 1) * chi2 / np.where(denom <= 0, 1.0, denom))
+    pf = np.where(denom <= 0, 0.0, np.where(f > 0, stats.f.sf(f, df, df_den), 1.0))
+    p = np.minimum(stats.chi2.sf(chi2, df), 1.0)
+    scalar = R.ndim == 1
+    cast = float if scalar else np.asarray
+    return FriedmanResult(cast(chi2), cast(p), df, cast(f), cast(pf), df, df_den, R)
+
+
+def _bergmann_hommel_batch(p, L):
+    """Bergmann-Hommel APVs for p of shape (..., m): max over exhaustive sets I containing
+    the pair of |I| min_{k in I} p_k (García & Herrera 2008)."""
+    parts = _partitions_cached(L) if L <= 9 else _partitions(L)
+    i, j = np.triu_indices(L, k=1)
+    same = parts[:, i] == parts[:, j]                                  # (P, m)
+    size = same.sum(axis=1)
+    flat = p.reshape(-1, p.shape[-1])
+    apv = np.zeros_like(flat)
+    for s in range(0, same.shape[0], 4096):
+        blk, sz = same[s:s + 4096], size[s:s + 4096]
+        minp = np.where(blk[None], flat[:, None, :], np.inf).min(axis=-1)   # (B, P)
+        v = np.where(sz > 0, sz * np.where(np.isfinite(minp), minp, 0.0), 0.0)
+        apv = np.maximum(apv, np.where(blk[None], v[..., None], 0.0).max(axis=1))
+    return np.minimum(apv, 1.0).reshape(p.shape)
+
+
+def _stepdown_batch(p, multipliers):
+    order = np.argsort(p, axis=-1, kind="stable")
+    adj = np.maximum.accumulate(np.take_along_axis(p, order, -1) * multipliers, axis=-1)
+    out = np.empty_like(adj)
+    np.put_along_axis(out, order, np.minimum(adj, 1.0), -1)
+    return out
+
+
+def posthoc_from_ranks(average_ranks, n_datasets, *, method="bergmann_hommel", alpha=0.05):
+    r"""A post-hoc procedure over all pairs, from average ranks.
+
+    The pairwise statistic is :math:`z_{ij} = (R_i - R_j)/\sqrt{L(L+1)/(6S)}` with
+    two-sided normal p-values, adjusted as in :mod:`calibsim.stats._posthoc`
+    (García & Herrera 2008 [1]_; Ulaş et al. 2012 [2]_, §2.3).
+
+    Parameters
+    ----------
+    average_ranks : array_like of shape (..., n_learners)
+        Average rank of each learner over S data sets (rank 1 = best).
+    n_datasets : int
+        S >= 1.
+    method : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}, default "bergmann_hommel"
+        The procedure; Nemenyi's APV is the studentized-range p-value (as
+        :func:`~calibsim.stats.nemenyi_test`). Bergmann-Hommel takes at most
+        12 learners.
+    alpha : float, default 0.05
+        Family-wise level in (0, 1) for ``reject``.
+
+    Returns
+    -------
+    PairwiseRankResult
+        Matrices of shape (..., L, L); ``critical_difference`` for Nemenyi.
+
+    Raises
+    ------
+    ValueError
+        If ranks lie outside [1, L], or Bergmann-Hommel gets more than 12 learners.
+
+    References
+    ----------
+    .. [1] García, S. & Herrera, F. (2008). An extension on "Statistical
+           comparisons of classifiers over multiple data sets" for all pairwise
+           comparisons. Journal of Machine Learning Research 9, 2677-2694.
+    .. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious
+           comparison of supervised learning algorithms over multiple data sets.
+           Pattern Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+
+    Examples
+    --------
+    Ulaş et al. (2012), Table 8(a): space complexity as cost, 38 data sets.
+
+    >>> from calibsim.stats import posthoc_from_ranks
+    >>> R = [2.50, 2.95, 2.71, 3.68, 5.71, 6.13, 5.32, 7.00]  # c45 mdt mlp lnp svl sv2 svr 5nn
+    >>> res = posthoc_from_ranks(R, 38)
+    >>> int(res.reject.sum()) // 2, bool(res.reject[6, 7]), bool(res.reject[4, 7])
+    (17, True, False)
+    """
+    R, S, L = _iv_ranks(average_ranks, n_datasets)
+    method = check_choice("method", method, set(POSTHOC_METHODS))
+    alpha = check_probability("alpha", alpha)
+    if method == "bergmann_hommel" and L > BERGMANN_HOMMEL_MAX_LEARNERS:
+        raise ValueError(f"`method`='bergmann_hommel' handles at most "
+                         f"{BERGMANN_HOMMEL_MAX_LEARNERS} learners; got L = {L}. Use "
+                         "'shaffer' or 'holm'.")
+    se = _rank_se(L, S)
+    z = (R[..., :, None] - R[..., None, :]) / se
+    i, j = np.triu_indices(L, k=1)
+    zp = z[..., i, j]
+    p = np.minimum(1.0, 2.0 * stats.norm.sf(np.abs(zp)))
+    m = math.comb(L, 2)
+    cd = None
+    if method == "bergmann_hommel":
+        apv = _bergmann_hommel_batch(p, L)
+    elif method == "shaffer":
+        apv = _stepdown_batch(p, _shaffer_multipliers(L))
+    elif method == "holm":
+        apv = _stepdown_batch(p, np.arange(m, 0, -1))
+    else:
+        apv = np.where(zp == 0, 1.0,
+                       stats.studentized_range.sf(np.sqrt(2.0) * np.abs(zp), L, np.inf))
+        cd = float(_q_nemenyi(L, alpha) * se)
+    apv = np.clip(apv, 0.0, 1.0)
+    full = np.ones(R.shape[:-1] + (L, L))
+    full[..., i, j] = full[..., j, i] = apv
+    unadj = np.ones_like(full)
+    unadj[..., i, j] = unadj[..., j, i] = p
+    reject = full <= alpha
+    reject[..., np.arange(L), np.arange(L)] = False
+    return PairwiseRankResult(z, full, None, reject, alpha, R, unadj, cd, method)
