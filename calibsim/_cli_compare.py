@@ -35,15 +35,17 @@ def add_compare_parser(sub, int_type, alpha_type):
         description="Run a resampling design on one data set and compare the learners with "
         "a test at its calibrated df (the shipped table, calibsim df); with more than two "
         "learners, every pair with a multiple-comparison correction.")
-    p.add_argument("--data", required=True, help=_DATA_HELP)
+    p.add_argument("--data", required=True, action="append",
+                   help=_DATA_HELP + "; repeat it for several data sets (then Friedman, "
+                   "post-hoc tests and the Multi2Test order, as calibsim rank)")
     p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
     p.add_argument("--a", dest="learners", action="append", help=_LEARNER_HELP)
     p.add_argument("--b", dest="learners", action="append", help="the second learner")
     p.add_argument("--learner", dest="learners", action="append",
                    help="a further learner (repeatable; all pairs are compared)")
-    p.add_argument("--design", default="10x10",
-                   help="'RxK' r runs of stratified k-fold cv (default 10x10), '5x2cv' or "
-                        "'subsampling:N'")
+    p.add_argument("--design", default=None,
+                   help="'RxK' r runs of stratified k-fold cv, '5x2cv' or 'subsampling:N' "
+                        "(default 10x10 on one data set, 5x2cv over several)")
     p.add_argument("--test", default=None, help="test name (default: corrected repeated cv "
                    "t for cv, corrected resampled t for subsampling, 5x2cv t)")
     p.add_argument("--alpha", type=alpha_type, default=0.05)
@@ -62,6 +64,11 @@ def add_compare_parser(sub, int_type, alpha_type):
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
     p.add_argument("--scores", type=Path, default=None,
                    help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
+    p.add_argument("--posthoc", default="bergmann_hommel",
+                   choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"),
+                   help="post-hoc procedure over several data sets (default bergmann_hommel)")
+    p.add_argument("--cd-diagram", type=Path, default=None,
+                   help="with several data sets: write the critical-difference diagram here")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     return p
 
@@ -82,8 +89,10 @@ def cmd_compare(args) -> int:
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
     t0 = time.perf_counter()
-    ds = load_data(args.data, args.class_attribute)
-    common = dict(design=args.design, test=args.test, alpha=args.alpha, df=_df_arg(args.df),
+    if len(args.data) > 1:
+        return _over_datasets(args, learners, t0)
+    ds = load_data(args.data[0], args.class_attribute)
+    common = dict(design=args.design or "10x10", test=args.test, alpha=args.alpha, df=_df_arg(args.df),
                   n_jobs=args.workers, scheduler=args.scheduler, random_state=args.seed,
                   progress=not args.no_progress)
     print(f"data: {ds!r}")
@@ -99,6 +108,23 @@ def cmd_compare(args) -> int:
     if args.scores is not None:
         table.to_csv(args.scores, index=False)
         print(f"wrote {args.scores}")
+    print(f"{time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def _over_datasets(args, learners, t0) -> int:
+    from .compare import compare_datasets
+    sets = {text: load_data(text, args.class_attribute) for text in args.data}
+    design = args.design or "5x2cv"
+    res = compare_datasets(learners, sets, design=design, posthoc=args.posthoc,
+                           alpha=args.alpha, random_state=args.seed, n_jobs=args.workers,
+                           scheduler=args.scheduler, progress=not args.no_progress)
+    print(f"design {design} on each of {len(sets)} data sets; learners in prior (cost) order "
+          f"as given")
+    print(res)
+    if args.cd_diagram is not None:
+        res.plot_cd_diagram().figure.savefig(args.cd_diagram, dpi=150)
+        print(f"wrote {args.cd_diagram}")
     print(f"{time.perf_counter() - t0:.1f} s")
     return 0
 

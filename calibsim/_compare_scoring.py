@@ -259,7 +259,9 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     from .engine.runner import cluster, map_blocks
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
-    seeds = np.random.SeedSequence(random_state, spawn_key=(0,)).spawn(n_repeats)
+    root = (random_state if isinstance(random_state, np.random.SeedSequence)
+            else np.random.SeedSequence(random_state, spawn_key=(0,)))
+    seeds = root.spawn(n_repeats)
     runs_per_block = d.n_runs if fast else 1
     blocks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
                         n_classes=n_classes, fast=fast, runs_per_block=runs_per_block)

@@ -25,7 +25,8 @@ import pandas as pd
 from ._compare_scoring import (Design, accuracies, bootstrap_p_reject, interval, parse_design,
                                parse_learner, run_test, score_table)
 
-__all__ = ["compare", "compare_all", "CompareResult", "DesignWarning"]
+__all__ = ["compare", "compare_all", "compare_datasets", "calibrate_like", "CompareResult",
+           "DesignWarning"]
 
 
 class DesignWarning(UserWarning):
@@ -365,3 +366,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     table.insert(9, "better", [(a if d > 0 else b) if rej else None for a, b, d, rej in zip(
         table["learner_a"], table["learner_b"], table["difference"], reject)])
     return table
+
+
+from ._calibrate_like import calibrate_like  # noqa: E402  (re-exported: the user's API)
+from ._compare_datasets import compare_datasets  # noqa: E402

@@ -179,3 +179,30 @@ def test_design_strings():
     assert parse_design("5x2cv").kind == "cv5x2"
     d = parse_design("subsampling:50@0.2")
     assert d.shape == (50,) and d.test_fraction == 0.2
+
+
+def test_several_data_sets_hand_over_to_friedman_and_multi2test():
+    from calibsim._compare_datasets import accuracy_table
+    from calibsim.compare import compare_datasets
+    from calibsim.ranking import compare_over_datasets
+    sets = {n: load_uci(n) for n in ("vote", "labor", "iris", "breast-cancer")}
+    table = accuracy_table(["naive_bayes", "c45"], sets, design="5x2cv")
+    assert list(table.columns) == ["dataset", "learner", "fold", "accuracy"]
+    assert len(table) == 4 * 2 * 10 and table.groupby(["dataset", "learner"]).size().eq(10).all()
+    # the per-data-set partitions are those compare() draws for the same data set
+    res = compare_datasets(["naive_bayes", "c45"], sets)
+    again = compare_over_datasets(table, score="accuracy", cost=["naive_bayes", "c45"])
+    np.testing.assert_array_equal(res.average_ranks, again.average_ranks)
+    assert set(res.order) == {"naive_bayes", "c45"}
+    with pytest.raises(ValueError, match="at least two data sets"):
+        compare_datasets(["naive_bayes", "c45"], [sets["vote"]])
+
+
+def test_cli_compare_over_several_data_sets(tmp_path, capsys):
+    from calibsim.cli import main
+    png = tmp_path / "cd.png"
+    assert main(["compare", "--data", "iris", "--data", "labor", "--data", "vote",
+                 "--a", "naive_bayes", "--b", "c45", "--no-progress",
+                 "--cd-diagram", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "Friedman" in out and "Multi²Test" in out and png.stat().st_size > 0

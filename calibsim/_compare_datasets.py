@@ -1,0 +1,93 @@
+"""Several learners over several data sets: ``calibsim.compare.compare_datasets``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["compare_datasets"]
+
+
+def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_hommel",
+                     alpha=0.05, random_state=0, n_jobs=None, scheduler=None,
+                     progress=False):
+    """Several learners on several data sets, handed over to Friedman, a post-hoc
+    procedure and Multi²Test (:func:`calibsim.ranking.compare_over_datasets`).
+
+    Each learner is fitted on the same partitions of each data set (one
+    ``SeedSequence(random_state)`` per data set, keyed by its position).
+
+    Parameters
+    ----------
+    estimators : sequence or dict of estimator or str
+        Two or more learners, as for :func:`calibsim.compare.compare`, from the
+        cheapest to the costliest (the prior order of Multi²Test); a dict gives labels.
+    datasets : sequence or dict of calibsim.datasets.Dataset
+        Two or more data sets (a dict gives their names).
+    design : str, default "5x2cv"
+        As for :func:`calibsim.compare.compare`. With "5x2cv" the per-fold accuracies
+        go to MultiTest on each data set (one-sided 5x2cv F tests, Ulaş et al. 2012);
+        with any other design the data sets' mean accuracies are ranked.
+    posthoc : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}
+    alpha : float, default 0.05
+    random_state, n_jobs, scheduler, progress
+        As for :func:`calibsim.compare.compare`.
+
+    Returns
+    -------
+    calibsim.ranking.RankingResult
+        ``print(result)`` gives Friedman's test, the significant pairs, the groups and
+        the Multi²Test order; ``result.plot_cd_diagram()`` draws the CD diagram.
+        :func:`accuracy_table` gives the accuracies themselves.
+
+    Raises
+    ------
+    ValueError
+        With fewer than two learners or data sets, or for an invalid design.
+    """
+    from .ranking import compare_over_datasets
+    table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
+                           n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    learners = list(dict.fromkeys(table["learner"]))
+    if "fold" in table and design == "5x2cv":
+        return compare_over_datasets(table, score="accuracy", cost=learners, posthoc=posthoc,
+                                     alpha=alpha)
+    means = table.groupby(["dataset", "learner"], sort=False)["accuracy"].mean().reset_index()
+    return compare_over_datasets(means, score="accuracy", cost=learners, posthoc=posthoc,
+                                 alpha=alpha)
+
+
+def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jobs=None,
+                   scheduler=None, progress=False) -> pd.DataFrame:
+    """Per-fold accuracies of every learner on every data set, one row each.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, learner, fold, accuracy`` (accuracy in [0, 1]; folds
+        numbered run-major, ``run * k + fold``).
+    """
+    from ._compare_scoring import accuracies, parse_design, parse_learner
+    from .compare import _unique
+    items = list(estimators.items()) if isinstance(estimators, dict) else [
+        (None, e) for e in estimators]
+    sets = list(datasets.items()) if isinstance(datasets, dict) else [
+        (getattr(d, "name", f"data{i}"), d) for i, d in enumerate(datasets)]
+    if len(items) < 2:
+        raise ValueError(f"`estimators` must hold at least two learners; got {len(items)}.")
+    if len(sets) < 2:
+        raise ValueError(f"`datasets` must hold at least two data sets; got {len(sets)}.")
+    learners = [parse_learner(e, "x") for _, e in items]
+    names = _unique([k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)])
+    d = parse_design(design)
+    frames = []
+    for i, (name, ds) in enumerate(sets):
+        acc = accuracies(learners, ds, None, d,
+                         np.random.SeedSequence(random_state, spawn_key=(2, i)), 1,
+                         n_jobs=n_jobs, scheduler=scheduler, progress=progress)[0]
+        flat = acc.reshape(len(learners), -1)
+        for j, lab in enumerate(names):
+            frames.append(pd.DataFrame({"dataset": name, "learner": lab,
+                                        "fold": np.arange(flat.shape[1]),
+                                        "accuracy": flat[j]}))
+    return pd.concat(frames, ignore_index=True)
