@@ -28,14 +28,20 @@ __all__ = ["Dataset", "UCI_DATASETS", "load_arff", "load_csv", "load_uci", "from
 
 #: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``: Weka 3.6's
 #: examples and, converted by ``scripts/convert_datasets.py`` from offline copies, more
-#: of Bouckaert & Frank's (2004) UCI sets (sources and differences in the README there).
+#: of Bouckaert & Frank's (2004) UCI sets and of Ulas, Yildiz & Alpaydin's (2012) UCI and
+#: Delve sets (sources and differences in the README there).
 UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass",
                 "ionosphere", "iris", "labor", "soybean", "vote", "weather.nominal",
                 "weather.numeric",
                 # converted (appended, so the indices of the sets above stay as they were)
                 "anneal", "audiology", "autos", "balance-scale", "breast-w", "colic",
                 "credit-a", "ecoli", "lymph", "primary-tumor", "sonar", "vehicle", "vowel",
-                "zoo")
+                "zoo",
+                # converted for Ulas, Yildiz & Alpaydin (2012), appended likewise
+                "bupa", "car", "cmc", "flags", "flare", "haberman", "heart-statlog",
+                "hepatitis", "monks-2", "mushroom", "optdigits", "pendigits", "ringnorm",
+                "segment", "spambase", "tae", "tic-tac-toe", "titanic", "twonorm", "wine",
+                "yeast")
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
