@@ -10,7 +10,9 @@ module holds what belongs to the paper:
   procedure on each published input and compares with the published output;
 - :func:`simulate_figure4`, :func:`simulate_figure5` and :func:`figure_claims`: the
   synthetic studies of §4.6, with the assumptions the paper leaves open stated;
-- ``LAYOUTS = {"published": write_published, "synthetic": write_synthetic}``.
+- ``from ._ulas2012_real import write_real  # noqa: E402
+
+LAYOUTS = {"published": write_published, "synthetic": write_synthetic, "real": write_real}``.
 
 References
 ----------
@@ -314,4 +316,6 @@ def write_synthetic(*, study, tables, scores, folder, wall=None, calibrations=No
     return p
 
 
-LAYOUTS = {"published": write_published, "synthetic": write_synthetic}
+from ._ulas2012_real import write_real  # noqa: E402
+
+LAYOUTS = {"published": write_published, "synthetic": write_synthetic, "real": write_real}
