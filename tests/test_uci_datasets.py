@@ -1,6 +1,7 @@
 """The shipped UCI data sets: shapes as calibsim/data/uci/README.md states, encoding, spot values."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -146,7 +147,7 @@ def test_class_is_last_attribute_of_file(name):
 @pytest.mark.parametrize("name", UCI_DATASETS)
 def test_dataset_source(name):
     src = DatasetSource(name)
-    assert src.identity == f"dataset(name={name})"
+    assert re.fullmatch(rf"dataset\(name={re.escape(name)}, sha256=[0-9a-f]{{12}}\)", src.identity)
     assert src.n_instances == SHAPES[name][0]
     assert src.n_classes == SHAPES[name][3]
 

@@ -11,6 +11,15 @@ import numpy as np
 __all__ = ["DatasetSource"]
 
 
+def _digest(dataset) -> str:
+    """12 hex digits of SHA-256 over the data (X, y, n_values): a changed file or loader
+    gives a new identity, so saved scores of the old data are never reused."""
+    h = hashlib.sha256()
+    for a in (dataset.X, dataset.y, dataset.n_values):
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:12]
+
+
 class DatasetSource:
     """A fixed classification data set: shipped UCI file, ARFF file or scikit-learn loader.
 
@@ -49,7 +58,7 @@ class DatasetSource:
     --------
     >>> src = DatasetSource("iris")
     >>> src.identity, src.n_instances, src.n_classes, src.is_nominal_codes
-    ('dataset(name=iris)', 150, 3, False)
+    ('dataset(name=iris, sha256=ec791dccf153)', 150, 3, False)
     """
 
     def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
@@ -66,7 +75,7 @@ class DatasetSource:
                 raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}"
                                  + (f" (did you mean {hit[0]!r}?)." if hit else "."))
             self.dataset = load_uci(name)
-            self.identity = f"dataset(name={name})"
+            self.identity = f"dataset(name={name}, sha256={_digest(self.dataset)})"
         elif path is not None:
             p = Path(path)
             if not p.is_file():
@@ -84,7 +93,7 @@ class DatasetSource:
                                  f"{sklearn!r}" + (f" (did you mean {hit[0]!r}?)." if hit
                                                    else "."))
             self.dataset = from_sklearn(loader(), name=sklearn.removeprefix("load_"))
-            self.identity = f"dataset(sklearn={sklearn})"
+            self.identity = f"dataset(sklearn={sklearn}, sha256={_digest(self.dataset)})"
         self.permute_class = bool(permute_class)
         if self.permute_class:
             self.identity = self.identity[:-1] + ", permute_class=True)"
