@@ -155,8 +155,9 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
     lines = [f"# {study.title}\n\n",
              "Bouckaert & Frank (2004), Tables 2-4: how often 10 repetitions of a test with new "
              "random partitions agree on each data set (consistent: all 10; almost consistent: "
-             "all but one) and the replicability R, over the shipped data sets (23 of the "
-             "paper's 27), beside the paper's values over its 27. Textbook df.\n\n"]
+             f"all but one) and the replicability R, over the shipped data sets "
+             f"({len(study.sources)} of the paper's 27), beside the paper's values over its "
+             "27. Textbook df.\n\n"]
     if wall is not None:
         lines.append(f"Wall time of the run that wrote this report: {wall:.1f} s.\n\n")
     for key, test, by, ref, title in _TABLES234:
@@ -192,7 +193,8 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
                   "error is far too high to use (see Bouckaert 2003, Figure 2).\n\n"]
     if "table2_stratified" in tables:
         lines += _stratified_section(tables, folder, study, paths)
-    lines.append("Counts are of data sets: ours over 23, the paper's over 27, so compare R "
+    lines.append(f"Counts are of data sets: ours over {len(study.sources)}, the paper's over "
+                 "27, so compare R "
                  "(a rate) rather than the counts.\n")
     paths["report"].write_text("".join(lines), encoding="utf-8")
     return paths
