@@ -215,8 +215,8 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         for i, lrn in enumerate(learners):
             est = lrn.make()
             t0 = time.perf_counter()
-            if lrn.is_builtin and not lrn.pipeline:
-                est.fit(Xtr, ytr, n_values=n_values)
+            if lrn.is_builtin and not lrn.pipeline:     # declared classes, as Weka's header
+                est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
             else:
                 est.fit(Xtr, ytr)
             t1 = time.perf_counter()

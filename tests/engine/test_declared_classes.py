@@ -1,0 +1,25 @@
+"""The general scoring path passes the declared classes to every fit (Weka's header)."""
+
+import numpy as np
+
+from calibsim.datasets import load_uci
+from calibsim.engine.learners import LearnerSpec, score_general
+from calibsim.learners import NaiveBayes
+
+
+def test_every_fit_gets_the_declared_classes(monkeypatch):
+    ds = load_uci("iris")
+    seen = []
+    fit = NaiveBayes.fit
+
+    def spy(self, X, y, n_values=None, classes=None):
+        seen.append((set(np.unique(y)), None if classes is None else list(classes)))
+        return fit(self, X, y, n_values=n_values, classes=classes)
+
+    monkeypatch.setattr(NaiveBayes, "fit", spy)
+    masks = np.stack([ds.y == 2, ds.y == 0])          # each training part lacks a class
+    res = score_general(ds.X, ds.y, masks, (LearnerSpec("nb", "naive_bayes"),),
+                        n_values=ds.n_values, n_classes=ds.n_classes)
+    assert [s[1] for s in seen] == [[0, 1, 2], [0, 1, 2]]
+    assert seen[0][0] == {0, 1} and seen[1][0] == {1, 2}
+    assert res["correct"].shape == (1, 2)
