@@ -96,7 +96,7 @@ def test_examples_layout_writes_its_files(tmp_path):
 
 def test_registered_and_study_file():
     assert "scheffer_herbrich1997" in PAPERS
-    assert layouts("scheffer_herbrich1997") == ("examples",)
+    assert layouts("scheffer_herbrich1997") == ("examples", "simulation")
     spec = tomllib.loads(STUDY.read_text(encoding="utf-8"))
     assert spec["study"]["paper"] == "scheffer_herbrich1997.examples"
     assert set(spec) == {"study", "outputs"}                     # published numbers only

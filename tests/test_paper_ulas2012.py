@@ -265,3 +265,51 @@ def test_registered_and_study_files():
         assert spec["study"]["paper"] == f"ulas2012.{layout}"
         assert isinstance(spec["study"]["seed"], int)
         get_paper(spec["study"]["paper"])
+
+
+def test_real_data_study_reduced(tmp_path):
+    """studies/ulas2012_real.toml with 4 data sets and 3 of its learners, layout 'real'."""
+    import tomllib
+    from pathlib import Path
+
+    from calibsim.engine.pipeline import run_study_file
+    repo = Path(__file__).resolve().parents[1]
+    doc = tomllib.loads((repo / "studies" / "ulas2012_real.toml").read_text(encoding="utf-8"))
+    doc["sources"]["uci"]["name"] = ["iris", "labor", "zoo", "breast-w"]
+    keep = ["c45", "lnp", "5nn"]
+    doc["learners"] = {"names": keep, **{k: doc["learners"][k] for k in keep}}
+    text = _toml(doc)
+    path = tmp_path / "ulas2012_real.toml"
+    path.write_text(text, encoding="utf-8")
+    paths = run_study_file(path, out=tmp_path / "out", results=tmp_path / "store",
+                           n_workers=0)
+    orders = (tmp_path / "out" / "ulas2012_real_orders.csv").read_text(encoding="utf-8")
+    assert "Multi2Test order (ours)" in orders and paths["report"].is_file()
+
+
+def _toml(doc) -> str:
+    """A minimal TOML writer for the study's tables (strings, numbers, lists, booleans)."""
+    def value(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return repr(v)
+    out = []
+    def table(name, t):
+        scalars = {k: v for k, v in t.items() if not isinstance(v, dict)}
+        out.append(f"[{name}]")
+        out.extend(f"{k} = {value(v)}" for k, v in scalars.items())
+        for k, v in t.items():
+            if isinstance(v, dict):
+                table(f"{name}.{k}", v)
+    for name, t in doc.items():
+        if isinstance(t, list):
+            for item in t:
+                out.append(f"[[{name}]]")
+                out.extend(f"{k} = {value(v)}" for k, v in item.items())
+        else:
+            table(name, t)
+    return "\n".join(out) + "\n"

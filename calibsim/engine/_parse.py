@@ -205,7 +205,7 @@ def _learners(c, table):
     names = c.values("learners.names", table["names"], str, allow_scalar=False)
     if len(set(names)) != len(names):
         c.fail("learners.names", "must not repeat a learner", names)
-    specs = []
+    specs, groups = [], {}
     for label in names:
         if label in subs:
             sec = subs[label]
@@ -217,7 +217,17 @@ def _learners(c, table):
             params = {k: v for k, v in sec.items() if k not in ("kind", "estimator", "pipeline")}
             steps = tuple(c.values(f"{key}.pipeline", sec["pipeline"], str, allow_scalar=False)
                           ) if "pipeline" in sec else ()
-            if "kind" in sec:
+            if "grid" in sec:                     # a tuned learner (engine/_tuned_spec.py)
+                from ._tuned_spec import expand_tuned
+                kind = (c.value(f"{key}.kind", sec["kind"], str, choices=_BUILTIN)
+                        if "kind" in sec else "estimator")
+                est = None if "kind" in sec else c.value(f"{key}.estimator", sec["estimator"],
+                                                         str)
+                tuned = expand_tuned(c, key, label, params, lambda name, fixed, k=kind, e=est,
+                                     p=steps, **tf: LearnerSpec(name, k, e, fixed, p, **tf))
+                specs += tuned
+                groups[label] = [t.label for t in tuned]
+            elif "kind" in sec:
                 kind = c.value(f"{key}.kind", sec["kind"], str, choices=_BUILTIN)
                 specs.append(LearnerSpec(label, kind, None, tuple(sorted(params.items())), steps))
             else:
@@ -236,13 +246,18 @@ def _learners(c, table):
                    names)
     for spec in specs:
         try:
-            spec.make()
+            for one in spec.settings():             # (spec,) unless tuned
+                one.make()
         except (TypeError, ValueError, ImportError) as exc:  # a bad parameter or import path
-            c.fail(f"learners.{spec.label}", f"cannot be made: {exc}", show_value=False)
+            c.fail(f"learners.{spec.group or spec.label}", f"cannot be made: {exc}",
+                   show_value=False)
+    names = [s.label for s in specs]
     if len(specs) < 2 and "pairs" not in table:
         pairs = ()
     elif "pairs" in table:
-        pairs = _pairs(c, "learners.pairs", table["pairs"], [(n, n) for n in names])
+        from ._tuned_spec import expand_pairs
+        pairs = _pairs(c, "learners.pairs", expand_pairs(table["pairs"], groups),
+                       [(n, n) for n in names])
     else:
         pairs = tuple((a, b) for i, a in enumerate(names) for b in names[i + 1:])
     for a, b in pairs:

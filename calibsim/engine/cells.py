@@ -18,7 +18,11 @@ Arrays returned per scheme, first axis the block's data sets (m):
 - ``fit_time``, ``predict_time`` (m, L) float64 seconds per data set, summed over the
   scheme's splits (NaN unless ``[study] costs = true`` or a general-path learner);
 - ``correctness`` (m, L, *split, ceil(n / 8)) uint8, only for schemes with
-  ``correctness = true``: per-instance correctness packed with ``numpy.packbits``.
+  ``correctness = true``: per-instance correctness packed with ``numpy.packbits``;
+- ``setting`` (m, L, *split) int16, only when a learner is tuned: the index of the
+  setting its protocol chose on each split, -1 for untuned learners (tuned learners
+  are scored by :mod:`calibsim.engine._tuned`, their inner splits drawn from the
+  scheme's stream).
 
 An ε-point source (Dietterich 1998) simulates its two learners A and B; its cells
 return ``difference`` (m, *split) float64 (accuracy of A minus B) and, for a
@@ -77,7 +81,9 @@ def run_cell(spec: CellSpec) -> dict:
     src = spec.source.build()
     if spec.source.simulated_scores:
         return _simulated(spec, src)
+    from ._tuned import score_with_tuning
     from .learners import score_fast, score_general
+    tuned = any(lrn.tuning for lrn in spec.learners)
     m = spec.stop - spec.start
     L = len(spec.learners)
     fast = getattr(src, "is_nominal_codes", True) and all(
@@ -98,7 +104,7 @@ def run_cell(spec: CellSpec) -> dict:
         if fast and X.dtype.kind == "f":
             X = src.X_int()
         for s in spec.schemes:
-            Xs, ys = X, y
+            Xs, ys, o = X, y, out[s.name]
             if s.kind == "test_set":
                 Xt, yt = held[s.name]
                 Xs, ys = np.concatenate([X, Xt.astype(X.dtype)]), np.concatenate([y, yt])
@@ -109,9 +115,14 @@ def run_cell(spec: CellSpec) -> dict:
                 masks = masks.reshape(s.split_shape + (len(y),))
             kw = dict(n_values=src.n_values, n_classes=src.n_classes,
                       return_correctness=s.correctness, costs=spec.costs)
-            res = (score_fast(Xs, ys, masks, spec.learners, **kw) if fast
-                   else score_general(Xs, ys, masks, spec.learners, **kw))
-            o = out[s.name]
+            if tuned:                             # engine/_tuned.py: grids and protocols
+                res = score_with_tuning(Xs, ys, masks, spec.learners, fast=fast,
+                                        rng=seeds[STREAM_OF.get(s.kind, "data")], **kw)
+                o.setdefault("setting", np.empty((m, L) + s.split_shape, np.int16))[row] = \
+                    res["setting"]
+            else:
+                res = (score_fast(Xs, ys, masks, spec.learners, **kw) if fast
+                       else score_general(Xs, ys, masks, spec.learners, **kw))
             o["correct"][row] = res["correct"]
             o["n_test"][row] = res["n_test"]
             o["model_size"][row] = res["model_size"]

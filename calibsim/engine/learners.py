@@ -66,6 +66,15 @@ class LearnerSpec:
         Import paths of transformers applied first (e.g.
         ``"sklearn.preprocessing.StandardScaler"``), with their default parameters;
         the learner is then ``sklearn.pipeline.make_pipeline(*pipeline, estimator)``.
+    grid : tuple of tuple of (str, object)
+        A tuned learner's parameter settings, in the order tried, each sorted
+        ``(name, value)`` pairs added to ``params`` (empty when untuned).
+    tuning : str
+        The tuning protocol (:data:`calibsim.engine._tuned.PROTOCOLS`), or ``""``.
+    tuning_params : tuple of (str, object)
+        The protocol's sorted parameters (e.g. ``inner_folds``).
+    group : str
+        The ``[learners.<group>]`` table a tuned learner was expanded from.
     """
 
     label: str
@@ -73,12 +82,32 @@ class LearnerSpec:
     estimator: str | None = None
     params: tuple = ()
     pipeline: tuple = ()
+    grid: tuple = ()
+    tuning: str = ""
+    tuning_params: tuple = ()
+    group: str = ""
 
     def identity(self) -> str:
-        """Stable text naming the learner and its parameters (part of the store's key)."""
+        """Stable text naming the learner and its parameters (part of the store's key).
+
+        A tuned learner appends its protocol, the protocol's parameters and its
+        settings; an untuned learner's text is unchanged by the tuning fields.
+        """
         name = self.estimator if self.kind == "estimator" else self.kind
         steps = "".join(f"{p}() | " for p in self.pipeline)
-        return f"{steps}{name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"
+        text = f"{steps}{name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"
+        if not self.tuning:
+            return text
+        from ._tuned import tuned_identity
+        return text + tuned_identity(self)
+
+    def settings(self) -> tuple:
+        """The untuned learners of a tuned learner's grid, in order (``(self,)`` if untuned)."""
+        if not self.tuning:
+            return (self,)
+        return tuple(LearnerSpec(f"{self.label}#{i}", self.kind, self.estimator,
+                                 tuple(sorted({**dict(self.params), **dict(s)}.items())),
+                                 self.pipeline) for i, s in enumerate(self.grid))
 
     @property
     def is_builtin(self) -> bool:
@@ -107,7 +136,8 @@ class LearnerSpec:
         """True when the numba evaluation kernel can run this learner."""
         allowed = _FAST_PARAMS.get(self.kind, {})
         return (nominal_codes and self.is_builtin and not self.pipeline
-                and all(k in allowed for k, _ in self.params))
+                and all(k in allowed for k, _ in self.params)
+                and all(k in allowed for s in self.grid for k, _ in s))
 
 
 def _fast_kwargs(learners):

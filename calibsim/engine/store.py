@@ -64,7 +64,7 @@ _READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, K
                 TypeError, NotImplementedError, UnicodeDecodeError)
 
 _SCORE_FILES = ("_kernels_evaluate.py", "evaluate.py", "schemes.py", "_rng.py", "datasets.py",
-                "engine/cells.py", "engine/learners.py")
+                "_bootstrap.py", "engine/cells.py", "engine/learners.py", "engine/_tuned.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,7 +74,8 @@ def code_version() -> str:
     Hashed, in order of their path relative to the package, are the paths and bytes
     of every ``.py`` file in ``calibsim/learners/`` and ``calibsim/sources/`` and of
     ``_kernels_evaluate.py``, ``evaluate.py``, ``schemes.py``, ``_rng.py``,
-    ``datasets.py``, ``engine/cells.py`` and ``engine/learners.py`` (those present).
+    ``datasets.py``, ``_bootstrap.py``, ``engine/cells.py``, ``engine/learners.py`` and
+    ``engine/_tuned.py`` (those present).
 
     The environment variable ``CALIBSIM_CODE_VERSION``, when set and non-empty,
     replaces the hash (e.g. in tests, or to keep using blocks after a change known

@@ -12,7 +12,9 @@ model is :mod:`calibsim.tuning`, and this module holds what belongs to the paper
   value, ours, the difference and the assumptions (A1-A6 of :mod:`calibsim.tuning`);
 - :func:`paper_comparison`: the rules that check the paper's claims;
 - ``LAYOUTS = {"examples": ...}``: writes ``<study>_examples.csv`` / ``.md``, the
-  report ``<study>_report.md`` and the figure ``<study>.png``.
+  report ``<study>_report.md`` and the figure ``<study>.png``;
+- ``LAYOUTS["simulation"]``: the paper's argument simulated with real learners on
+  null data (:mod:`calibsim.papers._scheffer_herbrich1997_simulation`).
 
 References
 ----------
@@ -38,6 +40,7 @@ from ..tuning import (
     reach_probability,
     search_experiments,
 )
+from ._scheffer_herbrich1997_simulation import write_simulation
 
 __all__ = ["LAYOUTS", "PAPER", "STATLOG", "paper_comparison", "worked_examples"]
 
@@ -384,4 +387,6 @@ def _examples(*, study, tables, scores, folder, wall=None, calibrations=None):
     return paths
 
 
-LAYOUTS = {"examples": _examples}
+#: ``examples``: the analytic model on the paper's worked examples; ``simulation``: tuning
+#: on the test set simulated with real learners on null data (the private module).
+LAYOUTS = {"examples": _examples, "simulation": write_simulation}

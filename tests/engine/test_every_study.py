@@ -7,11 +7,11 @@ import pytest
 from calibsim.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-# Real-data studies keep their data sets whatever --n-datasets says; the two heavy ones run
-# as reduced copies (fewer data sets and runs) in test_cli_examples.py and
-# test_paper_bouckaert_frank2004.py. The df table study takes its 10,000 data sets down to 4
+# Real-data studies keep their data sets whatever --n-datasets says; the heavy ones run
+# as reduced copies (fewer data sets, runs or learners) in test_cli_examples.py,
+# test_paper_bouckaert_frank2004.py and test_paper_ulas2012.py. The df table study takes its 10,000 data sets down to 4
 # here like the others.
-HEAVY = {"example_uci_four_learners", "bouckaert_frank2004_tables234"}
+HEAVY = {"example_uci_four_learners", "bouckaert_frank2004_tables234", "ulas2012_real"}
 STUDIES = sorted(p for p in (REPO / "studies").glob("*.toml") if p.stem not in HEAVY)
 
 

@@ -1,0 +1,188 @@
+"""The .632 bootstrap (Efron 1983): training on n draws with replacement, testing out of bag.
+
+:class:`Bootstrap632` draws ``n_bootstrap`` bootstrap samples of ``n`` instances.
+Sample b trains on n draws with replacement (an instance may appear several times)
+and tests on the instances it never drew (out of bag, about e^-1 = 36.8% of them).
+The .632 estimate of a learner's accuracy (:func:`bootstrap632_accuracy`) weighs
+the resubstitution accuracy (the learner trained and tested on all n instances)
+against the pooled out-of-bag accuracy:
+
+    acc_.632 = 0.368 * acc_resubstitution + 0.632 * acc_out_of_bag
+
+(Efron 1983, §6, eq. 6.10, written for accuracy instead of error: err_.632 =
+.368 err_bar + .632 ε0, with ε0 the out-of-bag error pooled over all
+bootstrap samples).
+
+The splitter follows scikit-learn's protocol (``split`` / ``get_n_splits``), so it
+can be passed as ``cv=`` to ``cross_val_score``; ``split`` yields training indices
+with repeats. Randomness comes from the ``rng`` of each call, or else the
+splitter's ``random_state`` (conventions.md, items 6 and 10).
+
+References
+----------
+.. [1] Efron, B. (1983). Estimating the error rate of a prediction rule:
+       improvement on cross-validation. Journal of the American Statistical
+       Association 78(382), 316-331. doi:10.1080/01621459.1983.10477973
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import check_int
+
+__all__ = ["WEIGHT_OUT_OF_BAG", "Bootstrap632", "bootstrap632_accuracy"]
+
+#: Weight of the out-of-bag accuracy in the .632 estimate (Efron 1983, eq. 6.10);
+#: the resubstitution accuracy gets ``1 - WEIGHT_OUT_OF_BAG`` = 0.368.
+WEIGHT_OUT_OF_BAG = 0.632
+
+
+def bootstrap632_accuracy(resubstitution, out_of_bag):
+    """The .632 bootstrap estimate of accuracy, 0.368 resubstitution + 0.632 out of bag.
+
+    Parameters
+    ----------
+    resubstitution : array_like
+        Accuracy in [0, 1] of the learner trained on all instances and tested on them.
+    out_of_bag : array_like
+        Out-of-bag accuracy in [0, 1], pooled over the bootstrap samples (correct
+        out-of-bag predictions over out-of-bag instances). NaN where no sample
+        left an instance out of bag; the estimate is then the resubstitution
+        accuracy.
+
+    Returns
+    -------
+    ndarray or float
+        The .632 estimate, broadcast from the two inputs.
+
+    References
+    ----------
+    Efron (1983), §6, eq. 6.10; see the module docstring.
+
+    Examples
+    --------
+    >>> round(float(bootstrap632_accuracy(1.0, 0.5)), 12)
+    0.684
+    >>> float(bootstrap632_accuracy(0.9, np.nan))
+    0.9
+    """
+    resub = np.asarray(resubstitution, dtype=float)
+    oob = np.asarray(out_of_bag, dtype=float)
+    est = (1 - WEIGHT_OUT_OF_BAG) * resub + WEIGHT_OUT_OF_BAG * oob
+    return np.where(np.isnan(oob), resub, est)[()]
+
+
+def _check_random_state(value) -> None:
+    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator,
+                                              np.random.BitGenerator))
+          or (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0))
+    if not ok:
+        raise TypeError("`random_state` must be None, a non-negative int, a numpy SeedSequence "
+                        f"or Generator; got {value!r}.")
+
+
+@dataclass(frozen=True)
+class Bootstrap632:
+    """``n_bootstrap`` bootstrap samples: train on n draws with replacement, test out of bag.
+
+    Parameters
+    ----------
+    n_bootstrap : int, default 50
+        Number of bootstrap samples B (>= 1).
+    random_state : None, int, SeedSequence or Generator, default None
+        Source of the samples when a call passes no ``rng`` (keyword only). An int
+        or ``SeedSequence`` gives the same samples on every call; a Generator
+        advances, and None draws fresh entropy.
+
+    Notes
+    -----
+    Sample b is row b of one ``(n_bootstrap, n)`` draw of indices, uniform on
+    ``0 .. n-1``, so the first B samples of a splitter with more samples equal
+    the samples of a splitter with ``n_bootstrap = B`` and the same ``rng``.
+    An instance is out of bag with probability (1 - 1/n)^n, about e^-1 = 0.368.
+    A sample may leave no instance out of bag (likely only for tiny n): its test
+    set is then empty, and :meth:`split` yields an empty test index.
+
+    Examples
+    --------
+    >>> boot = Bootstrap632(n_bootstrap=3)
+    >>> counts = boot.counts(8, rng=0)
+    >>> counts.shape, counts.sum(axis=1).tolist()
+    ((3, 8), [8, 8, 8])
+    >>> bool(np.all(boot.test_masks(np.zeros(8), rng=0) == (counts == 0)))
+    True
+    >>> train, test = next(boot.split(np.zeros((8, 1)), rng=0))
+    >>> len(train), bool(np.isin(test, train).any())
+    (8, False)
+    """
+
+    n_bootstrap: int = 50
+    random_state: object = field(default=None, kw_only=True)
+
+    #: Out-of-bag sets are not stratified (``split`` needs no ``y``).
+    stratified = False
+
+    def __post_init__(self):
+        check_int("n_bootstrap", self.n_bootstrap, min_value=1)
+        _check_random_state(self.random_state)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Number of bootstrap samples, ``n_bootstrap`` (the arguments are ignored)."""
+        return self.n_bootstrap
+
+    def indices(self, n: int, rng=None) -> np.ndarray:
+        """The draws of every sample: ``(n_bootstrap, n)`` int64 indices in ``0 .. n-1``.
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 1.
+        """
+        n = check_int("n", n, min_value=1)
+        rng = np.random.default_rng(self.random_state if rng is None else rng)
+        return rng.integers(0, n, size=(self.n_bootstrap, n), dtype=np.int64)
+
+    def counts(self, n: int, rng=None) -> np.ndarray:
+        """How often each sample drew each instance: ``(n_bootstrap, n)`` int64, rows sum to n."""
+        idx = self.indices(n, rng)
+        offset = n * np.arange(self.n_bootstrap, dtype=np.int64)[:, None]
+        return np.bincount((idx + offset).ravel(),
+                           minlength=self.n_bootstrap * n).reshape(self.n_bootstrap, n)
+
+    def test_masks(self, y, rng=None) -> np.ndarray:
+        """Out-of-bag masks ``(n_bootstrap, n)``: True where a sample never drew the instance.
+
+        ``y`` is used only for its length (any 1-D array of n >= 1 values).
+        """
+        y = np.asarray(y)
+        if y.ndim != 1 or y.size < 1:
+            raise ValueError(f"`y` must be a 1-D array of at least 1 value; got shape {y.shape}.")
+        return self.counts(y.size, rng) == 0
+
+    def split(self, X, y=None, groups=None, *, rng=None):
+        """Yield ``(train_index, test_index)``: n sorted draws with repeats, the out-of-bag rest.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            Only its number of rows is used.
+        y, groups : optional
+            Ignored (present for scikit-learn's splitter protocol).
+        rng : None, int, SeedSequence or Generator, optional
+            Source of the samples; when None the splitter's ``random_state``.
+
+        Yields
+        ------
+        train_index : ndarray of int64, shape (n_samples,)
+            Sample b's draws, sorted; an instance drawn k times appears k times.
+        test_index : ndarray of int64
+            The instances sample b never drew, in increasing order.
+        """
+        n = int(getattr(X, "shape", (len(X),))[0])
+        for row in self.indices(n, rng):
+            drawn = np.sort(row)
+            yield drawn, np.setdiff1d(np.arange(n), drawn, assume_unique=False)
