@@ -17,18 +17,9 @@ breaks ties by a prior cost: a cost column, --prior-order, or the table's order.
 """
 
 
-def _alpha(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number; got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie in the open interval (0, 1); got {value}")
-    return value
-
-
 def add_parser(subparsers):
     """Register ``calibsim rank`` on an ``argparse`` subparsers object."""
+    from .cli import _alpha
     p = subparsers.add_parser("rank", help="rank learners over data sets: Friedman, "
                               "post-hoc, Multi²Test order, CD diagram",
                               description=_DESCRIPTION,
