@@ -256,7 +256,7 @@ def test_synthetic_layout(tmp_path, monkeypatch):
 
 def test_registered_and_study_files():
     assert "ulas2012" in PAPERS
-    assert layouts("ulas2012") == ("published", "synthetic")
+    assert layouts("ulas2012") == ("published", "synthetic", "real")
     for name, layout in (("ulas2012_published", "published"),
                          ("ulas2012_synthetic", "synthetic")):
         spec = tomllib.loads((STUDIES / f"{name}.toml").read_text(encoding="utf-8"))
