@@ -6,15 +6,11 @@ One call evaluates every split of one data set, so no Python runs between folds.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import tempfile
-
 import numba as nb
 import numpy as np
 
 from .learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
-from .learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size
+from .learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
 from .learners._kernels_ib1 import _ib1_predict
 from .learners._kernels_nb import _nb_fit, _nb_predict
 from .learners._kernels_tan import _tan_fit, _tan_predict
@@ -33,6 +29,11 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8.
     If ``record``, sets ``correctness[l, s, i]`` to whether learner l classified
     test instance i of split s correctly (the array must start all False).
+
+    C4.5 works on the data set's bitsets, built once here (``_c45_bits_data``):
+    a split's training set is the data set minus its test instances, so C4.5
+    needs no copied rows and allocates nothing per split. The other learners
+    get the split's training and test rows copied.
     """
     n, a = X.shape
     n_splits = test_masks.shape[0]
@@ -40,35 +41,48 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     correct = np.zeros((n_learners, n_splits), dtype=np.int64)
     model_size = np.full((n_learners, n_splits), -1, dtype=np.int64)
     n_test_out = np.zeros(n_splits, dtype=np.int64)
-    X_tr = np.empty((n, a), dtype=np.int64)
-    X_te = np.empty((n, a), dtype=np.int64)
-    y_tr = np.empty(n, dtype=np.int64)
-    y_te = np.empty(n, dtype=np.int64)
-    i_te = np.empty(n, dtype=np.int64)           # instance index of each test row
-    # IB1 takes float64 data: the codes as floats, allocated only when IB1 runs
-    need_f8 = False
+    need_c45 = False
+    need_rows = False
+    need_f8 = False          # IB1 takes float64 data: the codes as floats
     for l in range(n_learners):
+        if learner_ids[l] == 1:
+            need_c45 = True
+        else:
+            need_rows = True
         if learner_ids[l] == 2:
             need_f8 = True
+    m = n if need_rows else 0
+    X_tr = np.empty((m, a), dtype=np.int64)
+    X_te = np.empty((m, a), dtype=np.int64)
+    y_tr = np.empty(m, dtype=np.int64)
+    y_te = np.empty(m, dtype=np.int64)
+    i_te = np.empty(m, dtype=np.int64)           # instance index of each test row
     X_trf = np.empty((n if need_f8 else 0, a), dtype=np.float64)
     X_tef = np.empty((n if need_f8 else 0, a), dtype=np.float64)
     numeric = np.zeros(a, dtype=np.bool_)
+    n_c45 = n if need_c45 else 0
+    c45 = _c45_bits_data(X[:n_c45], y[:n_c45], n_values, n_classes, c45_confidence, c45_min_obj)
+    no_record = np.zeros(0, dtype=np.bool_)
     for s in range(n_splits):
         n_tr = 0
         n_te = 0
-        # Rows copied element by element: cheaper than a slice assignment per row.
-        for i in range(n):
-            if test_masks[s, i]:
-                for j in range(a):
-                    X_te[n_te, j] = X[i, j]
-                y_te[n_te] = y[i]
-                i_te[n_te] = i
-                n_te += 1
-            else:
-                for j in range(a):
-                    X_tr[n_tr, j] = X[i, j]
-                y_tr[n_tr] = y[i]
-                n_tr += 1
+        if need_rows:
+            # Rows copied element by element: cheaper than a slice assignment per row.
+            for i in range(n):
+                if test_masks[s, i]:
+                    for j in range(a):
+                        X_te[n_te, j] = X[i, j]
+                    y_te[n_te] = y[i]
+                    i_te[n_te] = i
+                    n_te += 1
+                else:
+                    for j in range(a):
+                        X_tr[n_tr, j] = X[i, j]
+                    y_tr[n_tr] = y[i]
+                    n_tr += 1
+        else:
+            for i in range(n):
+                n_te += test_masks[s, i]
         n_test_out[s] = n_te
         Xtr = X_tr[:n_tr]
         ytr = y_tr[:n_tr]
@@ -82,14 +96,15 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
                     X_tef[i, j] = X_te[i, j]
         for l in range(n_learners):
             lid = learner_ids[l]
+            if lid == 1:
+                row = correctness[l, s] if record else no_record
+                correct[l, s], model_size[l, s] = _c45_fold_score(c45, n_classes, test_masks[s],
+                                                                  row, record)
+                continue
             if lid == 0:
                 model = _nb_fit(Xtr, ytr, n_values, n_classes)
                 pred = _nb_predict(model, Xte)
                 model_size[l, s] = 0
-            elif lid == 1:
-                tree = _c45_fit(Xtr, ytr, n_values, n_classes, c45_confidence, c45_min_obj)
-                pred = _c45_predict(tree, Xte)
-                model_size[l, s] = _c45_size(tree)[0]
             elif lid == 2:
                 pred = _ib1_predict(X_trf[:n_tr], ytr, numeric, X_tef[:n_te])
                 model_size[l, s] = 0
@@ -145,44 +160,9 @@ def _evaluate_splits_correctness(X, y, n_values, n_classes, learner_ids, test_ma
 _CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness)
 
 
-def _flush_cache_if_kernels_changed():
-    """Drop the on-disk numba caches of this module's kernels when a learner kernel changed.
-
-    ``cache=True`` keys a function's cache on the source of its own file only:
-    the learner kernels are compiled into the kernels of :data:`_CACHED_KERNELS`,
-    so after an edit of a learner kernel module (``_kernels_c45.py``,
-    ``_kernels_nb.py``, ``_kernels_ib1.py``, ``_kernels_tan.py``,
-    ``_kernels_vp.py``) they would
-    keep loading machine code built from the old kernels. A hash of those
-    files, stored beside the cache, tells when to flush the cache indexes
-    (numba then recompiles on the first call and saves afresh).
-    """
-    caches = [getattr(kernel, "_cache", None) for kernel in _CACHED_KERNELS]
-    cache_path = getattr(caches[0], "cache_path", None)
-    if cache_path is None:
-        return
-    digest = hashlib.sha256()
-    for module in (_kernels_c45, _kernels_nb, _kernels_ib1, _kernels_tan, _kernels_vp):
-        with open(module.__file__, "rb") as f:
-            digest.update(f.read())
-    stamp = digest.hexdigest()
-    stamp_path = os.path.join(cache_path, "_kernels_evaluate.deps")
-    try:
-        with open(stamp_path) as f:
-            if f.read() == stamp:
-                return
-    except OSError:
-        pass
-    for cache in caches:
-        cache.flush()
-    try:   # written atomically: several workers may start at once
-        fd, tmp = tempfile.mkstemp(dir=cache_path, prefix="_kernels_evaluate.deps.")
-        with os.fdopen(fd, "w") as f:
-            f.write(stamp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, stamp_path)
-    except OSError:
-        pass
-
-
-_flush_cache_if_kernels_changed()
+# ``cache=True`` keys a function's cache on the source of its own file only: the
+# learner kernels are compiled into the kernels of :data:`_CACHED_KERNELS`, so
+# their caches are dropped when any learner kernel module changed.
+_flush_stale_caches(_CACHED_KERNELS,
+                    (*_kernels_c45.MODULES, _kernels_nb, _kernels_ib1, _kernels_tan, _kernels_vp),
+                    "_kernels_evaluate.deps")

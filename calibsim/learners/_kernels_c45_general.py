@@ -1,0 +1,520 @@
+"""Private numba kernels: C4.5 (Weka 3.6 J48) with numeric attributes and missing values.
+
+Grows, collapses and prunes the general tree and predicts with it; the split
+selection is in :mod:`calibsim.learners._kernels_c45_numeric`, the layout in the
+comment there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from ._kernels_c45_common import (
+    _collapse, _eq, _est_errors, _gr, _gr_or_eq, _max_class, _sm, _sm_or_eq, _weka_cf,
+)
+from ._kernels_c45_numeric import (
+    _add_unknown, _select_general, _split_distribution, _split_segment,
+)
+from ._kernels_c45_weighted import _node_distribution
+
+
+@numba.njit(cache=True)
+def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split,
+                               n_values, nbr, n_classes, cf, z, tseg_s, tseg_n, ef, sub, stack,
+                               pcb, pb, pc, frac, pos, acc):
+    """General getEstimatedErrorsForBranch: node v's instances sent down its branch ``largest``.
+
+    Every internal node of the branch's subtree splits the data it receives
+    with the distribution of that data (resetDistribution), so missing values
+    are spread by the routed data's proportions. Temporary segments are
+    appended after ``used``; returns ``(errors, ib, wb)`` and the caller
+    drops the temporary segments.
+    """
+    C = n_classes
+    r = first[v] + largest
+    tseg_s[r] = seg_s[v]
+    tseg_n[r] = seg_n[v]
+    n_sub = 0
+    sp = 1
+    stack[0] = r
+    while sp > 0:
+        sp -= 1
+        u = stack[sp]
+        sub[n_sub] = u
+        n_sub += 1
+        if attr[u] < 0:
+            for c in range(C):
+                acc[c] = 0.0
+            total = 0.0
+            for e in range(tseg_s[u], tseg_s[u] + tseg_n[u]):
+                acc[y[ib[e]]] += wb[e]
+                total += wb[e]
+            ef[u] = _est_errors(acc, 0, C, total, cf, z)
+            continue
+        j = attr[u]
+        nb = nbr[j]
+        t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, tseg_s, tseg_n,
+                                C, pcb, pb, pc)
+        for b in range(nb):
+            frac[b] = pb[b] / t
+        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                      tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
+        for b in range(nb - 1, -1, -1):
+            stack[sp] = first[u] + b
+            sp += 1
+    for t in range(n_sub - 1, -1, -1):
+        u = sub[t]
+        if attr[u] >= 0:
+            total = 0.0
+            for b in range(nbr[attr[u]]):
+                total = total + ef[first[u] + b]
+            ef[u] = total
+    return ef[r], ib, wb
+
+
+@numba.njit(cache=True)
+def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, dist, tot,
+                              bagw, bagd, empty, n_values, nbr, n_classes, stack, pcb, pb, pc,
+                              frac, pos):
+    """General newDistribution: re-send node v's instances down its (raised) subtree.
+
+    Internal nodes get the distribution of their new data (resetDistribution)
+    and pass it on split by it; leaves get their data's class weights and
+    stop being empty when they receive weight. Returns ``(ib, wb, used)``.
+    """
+    C = n_classes
+    sp = 1
+    stack[0] = v
+    while sp > 0:
+        sp -= 1
+        u = stack[sp]
+        if attr[u] < 0:
+            _node_distribution(u, y, ib, wb, seg_s, seg_n, dist, tot, C)
+            if not _eq(tot[u], 0.0):
+                empty[u] = False
+            continue
+        j = attr[u]
+        nb = nbr[j]
+        t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, seg_s, seg_n, C,
+                                pcb, pb, pc)
+        for c in range(C):
+            dist[u * C + c] = pc[c]
+        tot[u] = t
+        fc = first[u]
+        for b in range(nb):
+            bagw[fc + b] = pb[b]
+            for c in range(C):
+                bagd[(fc + b) * C + c] = pcb[b, c]
+            frac[b] = pb[b] / t
+        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                      seg_s, seg_n, seg_s, seg_n, fc, pos)
+        for b in range(nb):
+            stack[sp] = fc + b
+            sp += 1
+    return ib, wb, used
+
+
+@numba.njit(cache=True)
+def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
+    """(n, a) f8 (NaN = missing), (n,) i8, (n,) f8 weights, (a,) i8 (0 = numeric), i8, f8 CF,
+    i8 M -> general tree (attr, first_child, node_class, node_prob, node_dist, split,
+    branch_frac, empty, n_sons)."""
+    n, n_attr = X.shape
+    C = n_classes
+    cf, z = _weka_cf(confidence)
+    min_obj_f = np.float64(min_obj)
+
+    off = np.zeros(n_attr + 1, np.int64)
+    nbr = np.empty(max(n_attr, 1), np.int64)
+    max_nb = 2
+    multi_val = True
+    n_all = np.float64(n)
+    for j in range(n_attr):
+        nv = n_values[j]
+        off[j + 1] = off[j] + nv
+        nbr[j] = nv if nv > 0 else 2
+        max_nb = max(max_nb, nbr[j])
+        if nv == 0 or _sm(np.float64(nv), 0.3 * n_all):
+            multi_val = False
+    V = off[n_attr]
+
+    # Node capacity: an internal node has >= 2 branches each receiving at
+    # least min_obj - 1e-6 of weight, and a split never creates weight.
+    m_eff = max(min_obj, 1)
+    w_sum = 0.0
+    for i in range(n):
+        w_sum += w[i]
+    cap = (int(w_sum * (1.0 + 1e-9) / (m_eff - 1e-6)) + 2) * max_nb + 1
+    attr = np.full(cap, -1, np.int64)
+    first = np.full(cap, -1, np.int64)
+    seg_s = np.zeros(cap, np.int64)
+    seg_n = np.zeros(cap, np.int64)
+    tseg_s = np.zeros(cap, np.int64)
+    tseg_n = np.zeros(cap, np.int64)
+    split = np.full(cap, np.nan)
+    dist = np.zeros(cap * C, np.float64)
+    tot = np.zeros(cap, np.float64)
+    bagw = np.zeros(cap, np.float64)
+    bagd = np.zeros(cap * C, np.float64)
+    empty = np.zeros(cap, np.bool_)
+    serr = np.zeros(cap, np.float64)
+    stack = np.empty(cap, np.int64)
+    stack2 = np.empty(cap, np.int64)
+
+    # Scratch of the split selection.
+    cnt = np.empty((C, max(V, 1)), np.float64)
+    bagk = np.empty(max(V, 1), np.float64)
+    pck = np.empty((max(n_attr, 1), C), np.float64)
+    ktot = np.empty(max(n_attr, 1), np.float64)
+    gain = np.zeros(max(n_attr, 1), np.float64)
+    ratio = np.zeros(max(n_attr, 1), np.float64)
+    valid = np.zeros(max(n_attr, 1), np.bool_)
+    spl = np.zeros(max(n_attr, 1), np.float64)
+    npcb = np.zeros((max(n_attr, 1), 2, C), np.float64)
+    npb = np.zeros((max(n_attr, 1), 2), np.float64)
+    npc = np.zeros((max(n_attr, 1), C), np.float64)
+    vals = np.empty(n, np.float64)
+    cls = np.empty(n, np.int64)
+    wts = np.empty(n, np.float64)
+    pcb2 = np.empty((2, C), np.float64)
+    pb2 = np.empty(2, np.float64)
+    pc2 = np.empty(C, np.float64)
+    # Scratch of a chosen split's distribution and of the partitions.
+    pcb = np.empty((max_nb, C), np.float64)
+    pb = np.empty(max_nb, np.float64)
+    pc = np.empty(C, np.float64)
+    frac = np.empty(max_nb, np.float64)
+    pos = np.empty(max_nb, np.int64)
+
+    ib = np.empty(4 * n + 16, np.int64)
+    wb = np.empty(4 * n + 16, np.float64)
+    for i in range(n):
+        ib[i] = i
+        wb[i] = w[i]
+    used = n
+    seg_s[0] = 0
+    seg_n[0] = n
+
+    # ---- grow (ClassifierTree.buildTree), depth first
+    n_nodes = 1
+    sp = 1
+    stack[0] = 0
+    _node_distribution(0, y, ib, wb, seg_s, seg_n, dist, tot, C)
+    while sp > 0:
+        sp -= 1
+        v = stack[sp]
+        total = tot[v]
+        best = -1
+        if not (_sm(total, 2.0 * min_obj_f)
+                or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+            best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
+                                   min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
+                                   ratio, valid, spl, npcb, npb, npc, vals, cls, wts, pcb2, pb2,
+                                   pc2)
+        if best < 0:
+            attr[v] = -1
+            empty[v] = _eq(total, 0.0)
+            continue
+        j = best
+        nv = n_values[j]
+        nb = nbr[j]
+        if n_nodes + nb > cap:
+            raise RuntimeError("C4.5 kernel: node capacity exceeded")
+        # The split's distribution: known values, then the missing ones spread.
+        if nv > 0:
+            ob = off[j]
+            for b in range(nb):
+                pb[b] = bagk[ob + b]
+                for c in range(C):
+                    pcb[b, c] = cnt[c, ob + b]
+            for c in range(C):
+                pc[c] = pck[j, c]
+            t = ktot[j]
+        else:
+            for b in range(2):
+                pb[b] = npb[j, b]
+                for c in range(C):
+                    pcb[b, c] = npcb[j, b, c]
+            for c in range(C):
+                pc[c] = npc[j, c]
+            t = (0.0 + pb[0]) + pb[1]
+        t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
+        if nv == 0:
+            # setSplitPoint: the largest training value not above the cut.
+            cut = spl[j]
+            new_sp = -1.7976931348623157e308
+            for i in range(n):
+                x = X[i, j]
+                if not math.isnan(x) and _gr(x, new_sp) and _sm_or_eq(x, cut):
+                    new_sp = x
+            split[v] = new_sp
+        attr[v] = j
+        fc = n_nodes
+        first[v] = fc
+        n_nodes += nb
+        for c in range(C):
+            dist[v * C + c] = pc[c]
+        tot[v] = t
+        for b in range(nb):
+            bagw[fc + b] = pb[b]
+            for c in range(C):
+                bagd[(fc + b) * C + c] = pcb[b, c]
+            frac[b] = pb[b] / t
+        ib, wb, used = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s,
+                                      seg_n, seg_s, seg_n, fc, pos)
+        for b in range(nb - 1, -1, -1):
+            u = fc + b
+            _node_distribution(u, y, ib, wb, seg_s, seg_n, dist, tot, C)
+            stack[sp] = u
+            sp += 1
+
+    _collapse(attr, first, dist, tot, serr, nbr, C, n_nodes, stack)
+
+    # ---- prune bottom-up with subtree raising
+    acc = np.zeros(max(C, 1), np.float64)
+    ef = np.zeros(cap, np.float64)
+    sub = np.empty(cap, np.int64)
+    st_k = np.zeros(cap, np.int64)
+    sp = 1
+    stack[0] = 0
+    st_k[0] = 0
+    while sp > 0:
+        v = stack[sp - 1]
+        if attr[v] < 0:
+            serr[v] = _est_errors(dist, v * C, C, tot[v], cf, z)
+            sp -= 1
+            continue
+        nb = nbr[attr[v]]
+        k = st_k[sp - 1]
+        if k < nb:
+            st_k[sp - 1] = k + 1
+            stack[sp] = first[v] + k
+            st_k[sp] = 0
+            sp += 1
+            continue
+        fc = first[v]
+        # Distribution.maxBag of the node's split distribution (last maximum).
+        largest = -1
+        mx = 0.0
+        for b in range(nb):
+            if _gr_or_eq(bagw[fc + b], mx):
+                mx = bagw[fc + b]
+                largest = b
+        e_branch, ib, wb = _errors_for_branch_general(
+            v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
+            cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        e_leaf = _est_errors(dist, v * C, C, tot[v], cf, z)
+        e_tree = 0.0
+        for b in range(nb):
+            e_tree = e_tree + serr[fc + b]
+        if _sm_or_eq(e_leaf, e_tree + 0.1) and _sm_or_eq(e_leaf, e_branch + 0.1):
+            attr[v] = -1
+            serr[v] = e_leaf
+            sp -= 1
+            continue
+        if _sm_or_eq(e_branch, e_tree + 0.1):
+            c_big = fc + largest
+            attr[v] = attr[c_big]
+            first[v] = first[c_big]
+            split[v] = split[c_big]
+            ib, wb, used = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
+                                                     first, split, dist, tot, bagw, bagd, empty,
+                                                     n_values, nbr, C, stack2, pcb, pb, pc, frac,
+                                                     pos)
+            st_k[sp - 1] = 0
+            continue
+        serr[v] = e_tree
+        sp -= 1
+
+    return _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, C)
+
+
+@numba.njit(cache=True)
+def _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, n_classes):
+    """Renumber the reachable general tree breadth first, with its prediction arrays."""
+    C = n_classes
+    cap = attr.shape[0]
+    queue = np.empty(cap, np.int64)
+    parent = np.empty(cap, np.int64)
+    queue[0] = 0
+    parent[0] = -1
+    head = 0
+    tail = 1
+    while head < tail:
+        u = queue[head]
+        if attr[u] >= 0:
+            for b in range(nbr[attr[u]]):
+                queue[tail] = first[u] + b
+                parent[tail] = head
+                tail += 1
+        head += 1
+    m = tail
+    out_attr = np.empty(m, np.int64)
+    out_first = np.empty(m, np.int64)
+    out_class = np.empty(m, np.int64)
+    out_prob = np.zeros((m, C), np.float64)
+    out_dist = np.empty((m, C), np.float64)
+    out_split = np.full(m, np.nan)
+    out_frac = np.ones(m, np.float64)
+    out_empty = np.zeros(m, np.bool_)
+    out_sons = np.zeros(m, np.int64)
+    nxt = 1
+    for t in range(m):
+        u = queue[t]
+        out_attr[t] = attr[u]
+        if attr[u] >= 0:
+            out_first[t] = nxt
+            nxt += nbr[attr[u]]
+            out_sons[t] = nbr[attr[u]]
+            out_split[t] = split[u]
+        else:
+            out_first[t] = -1
+        for c in range(C):
+            out_dist[t, c] = dist[u * C + c]
+        if parent[t] >= 0:
+            p = queue[parent[t]]
+            # C45Split.weights: perBag(i) / total of the parent's distribution.
+            out_frac[t] = bagw[u] / tot[p]
+        out_empty[t] = attr[u] < 0 and empty[u]
+        if out_empty[t] and parent[t] >= 0:
+            # C45Split.classProb for an empty son: the parent's bag, or the
+            # parent's whole distribution when the bag has no weight.
+            p = queue[parent[t]]
+            if _gr(bagw[u], 0.0):
+                for c in range(C):
+                    out_prob[t, c] = bagd[u * C + c] / bagw[u]
+            elif not _eq(tot[p], 0.0):
+                for c in range(C):
+                    out_prob[t, c] = dist[p * C + c] / tot[p]
+        elif not _eq(tot[u], 0.0):
+            for c in range(C):
+                out_prob[t, c] = dist[u * C + c] / tot[u]
+        best = 0
+        mx = -1.0
+        for c in range(C):
+            if _gr(out_prob[t, c], mx):
+                mx = out_prob[t, c]
+                best = c
+        out_class[t] = best
+    return (out_attr, out_first, out_class, out_prob, out_dist, out_split, out_frac, out_empty,
+            out_sons)
+
+
+@numba.njit(cache=True)
+def _c45_proba_row(tree, X, i, out, st_node, st_w, st_k, st_acc):
+    """Class probabilities of row i as ClassifierTree.getProbs (sums in J48's order) into out.
+
+    Known values lead down one branch (an empty leaf answers with its
+    parent's bag, as C45Split.classProb); at a missing value the instance
+    goes down every non-empty son with weight ``branch_frac * weight`` and
+    the sons' answers are summed in branch order. The recursion runs on an
+    explicit stack of such nodes (``st_*``, one row per open node).
+    """
+    attr = tree[0]
+    first = tree[1]
+    node_prob = tree[3]
+    split = tree[5]
+    frac = tree[6]
+    empty = tree[7]
+    n_sons = tree[8]
+    C = node_prob.shape[1]
+    sp = 0
+    u = 0
+    wt = 1.0
+    while True:
+        # Follow known values down to a leaf or to a node with a missing value.
+        while attr[u] >= 0:
+            x = X[i, attr[u]]
+            if math.isnan(x):
+                break
+            if math.isnan(split[u]):
+                u = first[u] + int(x)
+            elif _sm_or_eq(x, split[u]):
+                u = first[u]
+            else:
+                u = first[u] + 1
+        if attr[u] >= 0:
+            st_node[sp] = u
+            st_w[sp] = wt
+            st_k[sp] = 0
+            for c in range(C):
+                st_acc[sp, c] = 0.0
+            sp += 1
+        else:
+            # A leaf answers weight * its class probabilities.
+            if sp == 0:
+                for c in range(C):
+                    out[c] = wt * node_prob[u, c]
+                return
+            for c in range(C):
+                st_acc[sp - 1, c] = st_acc[sp - 1, c] + wt * node_prob[u, c]
+        # Move the innermost open node on to its next non-empty son; a node
+        # whose sons are all done adds its sum to the enclosing one.
+        while True:
+            f = sp - 1
+            p = st_node[f]
+            k = st_k[f]
+            while k < n_sons[p] and empty[first[p] + k]:
+                k += 1
+            if k < n_sons[p]:
+                st_k[f] = k + 1
+                u = first[p] + k
+                wt = frac[u] * st_w[f]
+                break
+            sp -= 1
+            if sp == 0:
+                for c in range(C):
+                    out[c] = st_acc[f, c]
+                return
+            for c in range(C):
+                st_acc[sp - 1, c] = st_acc[sp - 1, c] + st_acc[f, c]
+
+
+@numba.njit(cache=True)
+def _c45_predict_proba_general(tree, X):
+    """general tree, (n_test, a) f8 (NaN = missing) -> (n_test, C) f8: J48's distributionForInstance.
+
+    Not normalised: when a missing value spreads an instance over branches
+    that include empty leaves, J48 skips them and the row sums to less than 1.
+    """
+    m = tree[0].shape[0]
+    C = tree[3].shape[1]
+    out = np.empty((X.shape[0], C), np.float64)
+    st_node = np.empty(m, np.int64)
+    st_w = np.empty(m, np.float64)
+    st_k = np.empty(m, np.int64)
+    st_acc = np.empty((m, C), np.float64)
+    for i in range(X.shape[0]):
+        _c45_proba_row(tree, X, i, out[i], st_node, st_w, st_k, st_acc)
+    return out
+
+
+@numba.njit(cache=True)
+def _c45_predict_general(tree, X):
+    """general tree, (n_test, a) f8 -> (n_test,) i8: ClassifierTree.classifyInstance
+    (first class whose probability exceeds the best so far by 1e-6, from -1)."""
+    proba = _c45_predict_proba_general(tree, X)
+    out = np.empty(X.shape[0], np.int64)
+    for i in range(X.shape[0]):
+        best = 0
+        mx = -1.0
+        for c in range(proba.shape[1]):
+            if _gr(proba[i, c], mx):
+                mx = proba[i, c]
+                best = c
+        out[i] = best
+    return out
+
+
+@numba.njit(cache=True)
+def _c45_size_general(tree):
+    """general tree -> (i8 n_nodes, i8 n_leaves), J48's "Size of the tree" and "Number of Leaves"."""
+    attr = tree[0]
+    n_leaves = 0
+    for u in range(attr.shape[0]):
+        if attr[u] < 0:
+            n_leaves += 1
+    return attr.shape[0], n_leaves

@@ -1,0 +1,426 @@
+"""Private numba kernels: the split selection of C4.5's general path.
+
+Numeric attributes (binary splits at a cut point) and missing values
+(fractional instances) as Weka 3.6's J48 handles them; the tree is grown and
+pruned by :mod:`calibsim.learners._kernels_c45_general`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from ._kernels_c45_common import _LOG2, _eq, _gr, _gr_or_eq, _sm, _sm_or_eq, _xlogx
+from ._kernels_c45_weighted import _ensure_buffer
+
+
+# --------------------------------------------------------------------------
+# General path: numeric attributes, missing values, instance weights
+# --------------------------------------------------------------------------
+#
+# ``X`` is C-contiguous float64 of shape (n, a): a nominal attribute j holds
+# codes 0..n_values[j]-1 as floats, a numeric attribute has n_values[j] == 0,
+# and NaN marks a missing value. The tree is grown, collapsed and pruned as in
+# the weighted path, with what J48 adds for such data:
+#
+# * A numeric attribute gets a binary split ``x <= t`` (C45Split for numeric
+#   attributes). The node's instances with a known value are sorted; candidate
+#   cut points lie between neighbours differing by more than 1e-5, both sides
+#   must hold at least ``minSplit = 0.1 * known weight / n_classes`` clipped to
+#   [min_obj, 25]; the best cut maximises the information gain (first one on
+#   ties, tolerance 1e-6), which is then lowered by the MDL correction
+#   ``log2(#candidate cuts) / node weight``; a split whose corrected gain is
+#   not above 0 is invalid. Its gain ratio uses the corrected gain, and the
+#   threshold, first the mid-point of the cut, becomes the largest value of
+#   the attribute in the whole training set not exceeding it
+#   (``setSplitPoint``). ``x <= t`` is tested with Weka's tolerance 1e-6.
+# * Gains are computed on known values and scaled by the known fraction of
+#   the node's weight; the split information has an extra "unknown" bag.
+# * An instance whose split value is missing goes down every branch whose
+#   share ``perBag / total`` of the split's distribution exceeds 1e-6, with
+#   its weight times that share. The split's distribution is the known
+#   values' one plus every missing instance spread over the bags in
+#   proportion to the known weights (Distribution.addInstWithUnknown); it is
+#   the distribution J48 uses for the node in collapsing and pruning, and
+#   pruning recomputes it when it re-sends data down a subtree
+#   (``resetDistribution``).
+# * Numeric attributes switch off the "all attributes have many values" rule
+#   and always count towards the average gain.
+#
+# Every sum of weights is accumulated in the order J48 accumulates it, over
+# the node's instances in training-set order (J48's own order can differ in
+# ties of a sort, which only changes the last bits of fractional sums).
+#
+# A general tree is ``(attr, first_child, node_class, node_prob, node_dist,
+# split, branch_frac, empty, n_sons)``: the first five as in the nominal path (the
+# children of a numeric split are ``first_child[u] + 0`` for ``x <= split[u]``
+# and ``+ 1`` above), ``split[u]`` the threshold (NaN for nominal splits and
+# leaves), ``branch_frac[u]`` the share of the parent's distribution in node
+# u's branch (the weight a missing value sends there) and ``empty[u]`` J48's
+# ``m_isEmpty`` (no training weight reached the leaf; such a leaf is skipped
+# when a missing value spreads an instance over the branches) and
+# ``n_sons[u]`` the number of branches (0 at a leaf).
+
+
+@numba.njit(cache=True, inline='always')
+def _branch_of(x, nv, sp):
+    """f8 value, i8 n_values of its attribute (0 = numeric), f8 split point -> i8 branch
+    (-1 if missing): C45Split.whichSubset, ``x <= sp`` with Weka's tolerance 1e-6."""
+    if math.isnan(x):
+        return -1
+    if nv > 0:
+        return int(x)
+    if _sm_or_eq(x, sp):
+        return 0
+    return 1
+
+
+@numba.njit(cache=True)
+def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc):
+    """Distribution of node u's segment over the nb branches of attribute j (resetDistribution).
+
+    Known values are added in segment order, then every instance with a
+    missing value is spread over the bags in proportion to the known bag
+    weights (addInstWithUnknown). Fills ``pcb`` (nb, C), ``pb`` (nb,),
+    ``pc`` (C,) and returns the total weight.
+    """
+    C = n_classes
+    for b in range(nb):
+        pb[b] = 0.0
+        for c in range(C):
+            pcb[b, c] = 0.0
+    for c in range(C):
+        pc[c] = 0.0
+    total = 0.0
+    has_missing = False
+    for e in range(seg_s[u], seg_s[u] + seg_n[u]):
+        i = ib[e]
+        b = _branch_of(X[i, j], nvj, sp)
+        if b < 0:
+            has_missing = True
+            continue
+        wt = wb[e]
+        c = y[i]
+        pcb[b, c] = pcb[b, c] + wt
+        pb[b] = pb[b] + wt
+        pc[c] = pc[c] + wt
+        total = total + wt
+    if has_missing:
+        total = _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total)
+    return total
+
+
+@numba.njit(cache=True)
+def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total):
+    """Spread node u's instances with a missing value of j over the bags; return the new total."""
+    probs = np.empty(nb, np.float64)
+    for b in range(nb):
+        if _eq(total, 0.0):
+            probs[b] = 1.0 / nb
+        else:
+            probs[b] = pb[b] / total
+    for e in range(seg_s[u], seg_s[u] + seg_n[u]):
+        i = ib[e]
+        if not math.isnan(X[i, j]):
+            continue
+        c = y[i]
+        wt = wb[e]
+        pc[c] = pc[c] + wt
+        total = total + wt
+        for b in range(nb):
+            nw = probs[b] * wt
+            pcb[b, c] = pcb[b, c] + nw
+            pb[b] = pb[b] + nw
+    return total
+
+
+@numba.njit(cache=True)
+def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
+                   fc, pos):
+    """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
+
+    Branch b of the split on attribute j gets, in segment order, the
+    instances whose value leads there and every instance with a missing value
+    whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
+    The new segments are recorded in ``dst_s/dst_n[fc + b]``; returns
+    ``(ib, wb, used)`` (the buffers may have been enlarged).
+    """
+    s = seg_s[u]
+    L = seg_n[u]
+    for b in range(nb):
+        pos[b] = 0
+    n_miss = 0
+    for e in range(s, s + L):
+        b = _branch_of(X[ib[e], j], nvj, sp)
+        if b >= 0:
+            pos[b] += 1
+        else:
+            n_miss += 1
+    if n_miss > 0:
+        for b in range(nb):
+            if _gr(frac[b], 0.0):
+                pos[b] += n_miss
+    need = 0
+    for b in range(nb):
+        need += pos[b]
+    ib, wb = _ensure_buffer(ib, wb, used, need)
+    start = used
+    for b in range(nb):
+        cnt = pos[b]
+        dst_s[fc + b] = start
+        pos[b] = start
+        start += cnt
+    for e in range(s, s + L):
+        i = ib[e]
+        b = _branch_of(X[i, j], nvj, sp)
+        if b >= 0:
+            p = pos[b]
+            ib[p] = i
+            wb[p] = wb[e]
+            pos[b] = p + 1
+        else:
+            for bb in range(nb):
+                if _gr(frac[bb], 0.0):
+                    p = pos[bb]
+                    ib[p] = i
+                    wb[p] = frac[bb] * wb[e]
+                    pos[bb] = p + 1
+    for b in range(nb):
+        dst_n[fc + b] = pos[b] - dst_s[fc + b]
+    return ib, wb, used + need
+
+
+@numba.njit(cache=True)
+def _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, n_classes, min_obj_f, sum_w,
+                   vals, cls, wts, pcb, pb, pc):
+    """Evaluate J48's binary split of node v on numeric attribute j (C45Split, numeric case).
+
+    Returns ``(valid, info_gain, gain_ratio, split_point)``; for a valid split
+    ``pcb``, ``pb``, ``pc`` hold the known-value distribution of the chosen cut.
+    """
+    C = n_classes
+    m = 0
+    for e in range(seg_s[v], seg_s[v] + seg_n[v]):
+        i = ib[e]
+        x = X[i, j]
+        if math.isnan(x):
+            continue
+        vals[m] = x
+        cls[m] = y[i]
+        wts[m] = wb[e]
+        m += 1
+    order = np.argsort(vals[:m], kind='mergesort')
+    sv = vals[:m][order]
+    sc = cls[:m][order]
+    sw = wts[:m][order]
+    # All known instances start in bag 1.
+    for b in range(2):
+        pb[b] = 0.0
+        for c in range(C):
+            pcb[b, c] = 0.0
+    for c in range(C):
+        pc[c] = 0.0
+    total = 0.0
+    for t in range(m):
+        c = sc[t]
+        wt = sw[t]
+        pcb[1, c] = pcb[1, c] + wt
+        pb[1] = pb[1] + wt
+        pc[c] = pc[c] + wt
+        total = total + wt
+    min_split = 0.1 * total / np.float64(C)
+    if _sm_or_eq(min_split, min_obj_f):
+        min_split = min_obj_f
+    elif _gr(min_split, 25.0):
+        min_split = 25.0
+    if _sm(np.float64(m), 2.0 * min_split):
+        return False, 0.0, 0.0, 0.0
+    rv = 0.0
+    for c in range(C):
+        rv = rv + _xlogx(pc[c])
+    default_ent = _xlogx(total) - rv
+    unknown_rate = (sum_w - total) / sum_w
+    best_gain = 0.0
+    split_index = -1
+    n_cuts = 0
+    last = 0
+    for nxt in range(1, m):
+        if sv[nxt - 1] + 1e-5 < sv[nxt]:
+            for t in range(last, nxt):
+                c = sc[t]
+                wt = sw[t]
+                pcb[1, c] = pcb[1, c] - wt
+                pcb[0, c] = pcb[0, c] + wt
+                pb[1] = pb[1] - wt
+                pb[0] = pb[0] + wt
+            if _gr_or_eq(pb[0], min_split) and _gr_or_eq(pb[1], min_split):
+                rv = 0.0
+                for b in range(2):
+                    for c in range(C):
+                        rv = rv + _xlogx(pcb[b, c])
+                    rv = rv - _xlogx(pb[b])
+                num = default_ent - (-rv)
+                num = (1.0 - unknown_rate) * num
+                if _eq(num, 0.0):
+                    gain = 0.0
+                else:
+                    gain = num / total
+                if _gr(gain, best_gain):
+                    best_gain = gain
+                    split_index = nxt - 1
+                n_cuts += 1
+            last = nxt
+    if n_cuts == 0:
+        return False, 0.0, 0.0, 0.0
+    # MDL correction of the gain for the choice among n_cuts cut points.
+    best_gain = best_gain - (math.log(np.float64(n_cuts)) / _LOG2) / sum_w
+    if _sm_or_eq(best_gain, 0.0):
+        return False, 0.0, 0.0, 0.0
+    sp = (sv[split_index + 1] + sv[split_index]) / 2.0
+    if sp == sv[split_index + 1]:
+        sp = sv[split_index]
+    # The chosen cut's distribution, added range by range (Distribution.addRange).
+    for b in range(2):
+        pb[b] = 0.0
+        for c in range(C):
+            pcb[b, c] = 0.0
+    for c in range(C):
+        pc[c] = 0.0
+    total = 0.0
+    for b in range(2):
+        lo = 0 if b == 0 else split_index + 1
+        hi = split_index + 1 if b == 0 else m
+        s = 0.0
+        for t in range(lo, hi):
+            c = sc[t]
+            wt = sw[t]
+            s = s + wt
+            pcb[b, c] = pcb[b, c] + wt
+            pc[c] = pc[c] + wt
+        pb[b] = pb[b] + s
+        total = total + s
+    ratio = _gain_ratio(pb, 2, total, sum_w, best_gain)
+    return True, best_gain, ratio, sp
+
+
+@numba.njit(cache=True, inline='always')
+def _gain_ratio(pb, nb, known, sum_w, gain):
+    """GainRatioSplitCrit: gain / split information (with an "unknown" bag), 0 if trivial."""
+    se = 0.0
+    if _gr(known, 0.0):
+        for b in range(nb):
+            se = se - _xlogx(pb[b])
+        se = se - _xlogx(sum_w - known)
+        se = se + _xlogx(sum_w)
+    if _eq(se, 0.0):
+        return 0.0
+    se = se / sum_w
+    return gain / se
+
+
+@numba.njit(cache=True)
+def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
+                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
+                    npcb, npb, npc, vals, cls, wts, pcb2, pb2, pc2):
+    """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
+
+    Fills the known-value distributions of every attribute: ``cnt/bagk`` per
+    nominal (value, class) cell, ``pck/ktot`` the known class weights and
+    total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
+    numeric attribute, and ``spl`` the numeric split points.
+    """
+    n_attr = n_values.shape[0]
+    C = n_classes
+    V = off[n_attr]
+    sum_w = tot[v]
+    for k in range(V):
+        bagk[k] = 0.0
+        for c in range(C):
+            cnt[c, k] = 0.0
+    for j in range(n_attr):
+        ktot[j] = 0.0
+        for c in range(C):
+            pck[j, c] = 0.0
+    for e in range(seg_s[v], seg_s[v] + seg_n[v]):
+        i = ib[e]
+        wt = wb[e]
+        c = y[i]
+        for j in range(n_attr):
+            if n_values[j] == 0:
+                continue
+            x = X[i, j]
+            if math.isnan(x):
+                continue
+            k = off[j] + int(x)
+            cnt[c, k] = cnt[c, k] + wt
+            bagk[k] = bagk[k] + wt
+            pck[j, c] = pck[j, c] + wt
+            ktot[j] = ktot[j] + wt
+
+    avg = 0.0
+    n_valid = 0
+    for j in range(n_attr):
+        nv = n_values[j]
+        if nv == 0:
+            ok, ig, gr_, sp = _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, C, min_obj_f,
+                                             sum_w, vals, cls, wts, pcb2, pb2, pc2)
+            valid[j] = ok
+            if not ok:
+                continue
+            gain[j] = ig
+            ratio[j] = gr_
+            spl[j] = sp
+            for b in range(2):
+                npb[j, b] = pb2[b]
+                for c in range(C):
+                    npcb[j, b, c] = pcb2[b, c]
+            for c in range(C):
+                npc[j, c] = pc2[c]
+            avg = avg + ig
+            n_valid += 1
+            continue
+        ob = off[j]
+        counter = 0
+        for b in range(nv):
+            if _gr_or_eq(bagk[ob + b], min_obj_f):
+                counter += 1
+        if counter <= 1:
+            valid[j] = False
+            continue
+        valid[j] = True
+        known = ktot[j]
+        unknown_rate = (sum_w - known) / sum_w
+        rv = 0.0
+        for c in range(C):
+            rv = rv + _xlogx(pck[j, c])
+        old_ent = _xlogx(known) - rv
+        rv = 0.0
+        for b in range(nv):
+            for c in range(C):
+                rv = rv + _xlogx(cnt[c, ob + b])
+            rv = rv - _xlogx(bagk[ob + b])
+        num = old_ent - (-rv)
+        num = (1.0 - unknown_rate) * num
+        if _eq(num, 0.0):
+            ig = 0.0
+        else:
+            ig = num / known
+        gain[j] = ig
+        ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig)
+        if multi_val or _sm(np.float64(nv), 0.3 * n_all):
+            avg = avg + ig
+            n_valid += 1
+    if n_valid == 0:
+        return -1
+    avg = avg / n_valid
+    best = -1
+    best_ratio = 0.0
+    for j in range(n_attr):
+        if valid[j] and gain[j] >= avg - 1e-3 and _gr(ratio[j], best_ratio):
+            best = j
+            best_ratio = ratio[j]
+    if _eq(best_ratio, 0.0):
+        return -1
+    return best
