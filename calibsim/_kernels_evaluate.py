@@ -11,8 +11,9 @@ import numpy as np
 
 from .learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
 from .learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
+from .learners._kernels_c45_common import _popcount
 from .learners._kernels_ib1 import _ib1_predict
-from .learners._kernels_nb import _nb_fit, _nb_predict
+from .learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
 from .learners._kernels_tan import _tan_fit, _tan_predict
 from .learners._kernels_vp import _vp_fit, _vp_predict
 
@@ -30,10 +31,10 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     If ``record``, sets ``correctness[l, s, i]`` to whether learner l classified
     test instance i of split s correctly (the array must start all False).
 
-    C4.5 works on the data set's bitsets, built once here (``_c45_bits_data``):
-    a split's training set is the data set minus its test instances, so C4.5
-    needs no copied rows and allocates nothing per split. The other learners
-    get the split's training and test rows copied.
+    C4.5 and naive Bayes work on the data set's bitsets, built once here
+    (``_c45_bits_data``): a split's training set is the data set minus its test
+    instances, so they need no copied rows. The other learners get the split's
+    training and test rows copied.
     """
     n, a = X.shape
     n_splits = test_masks.shape[0]
@@ -41,12 +42,12 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     correct = np.zeros((n_learners, n_splits), dtype=np.int64)
     model_size = np.full((n_learners, n_splits), -1, dtype=np.int64)
     n_test_out = np.zeros(n_splits, dtype=np.int64)
-    need_c45 = False
+    need_bits = False
     need_rows = False
     need_f8 = False          # IB1 takes float64 data: the codes as floats
     for l in range(n_learners):
-        if learner_ids[l] == 1:
-            need_c45 = True
+        if learner_ids[l] <= 1:
+            need_bits = True
         else:
             need_rows = True
         if learner_ids[l] == 2:
@@ -60,8 +61,15 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
     X_trf = np.empty((n if need_f8 else 0, a), dtype=np.float64)
     X_tef = np.empty((n if need_f8 else 0, a), dtype=np.float64)
     numeric = np.zeros(a, dtype=np.bool_)
-    n_c45 = n if need_c45 else 0
-    c45 = _c45_bits_data(X[:n_c45], y[:n_c45], n_values, n_classes, c45_confidence, c45_min_obj)
+    n_bits = n if need_bits else 0
+    c45 = _c45_bits_data(X[:n_bits], y[:n_bits], n_values, n_classes, c45_confidence, c45_min_obj)
+    V = c45.off[a]
+    nb_class_counts = np.zeros(n_classes, dtype=np.int64)
+    nb_counts = np.zeros((V, n_classes), dtype=np.int64)
+    nb_prior = np.zeros(n_classes, dtype=np.float64)
+    nb_cond = np.zeros((V, n_classes), dtype=np.float64)
+    nb_probs = np.zeros(n_classes, dtype=np.float64)
+    train_words = np.zeros(c45.amask.shape[1], dtype=np.uint64)
     no_record = np.zeros(0, dtype=np.bool_)
     for s in range(n_splits):
         n_tr = 0
@@ -102,10 +110,14 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
                                                                   row, record)
                 continue
             if lid == 0:
-                model = _nb_fit(Xtr, ytr, n_values, n_classes)
-                pred = _nb_predict(model, Xte)
+                row = correctness[l, s] if record else no_record
+                correct[l, s] = _nb_fold_score(c45.amask, c45.cmask, c45.off, n_values, X, y,
+                                               test_masks[s], train_words, nb_class_counts,
+                                               nb_counts, nb_prior, nb_cond, nb_probs, row,
+                                               record)
                 model_size[l, s] = 0
-            elif lid == 2:
+                continue
+            if lid == 2:
                 pred = _ib1_predict(X_trf[:n_tr], ytr, numeric, X_tef[:n_te])
                 model_size[l, s] = 0
             elif lid == 3:
@@ -128,6 +140,53 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
                         c += 1
             correct[l, s] = c
     return correct, n_test_out, model_size
+
+
+@nb.njit(cache=True, inline='always')
+def _nb_fold_score(amask, cmask, off, n_values, X, y, is_test, train, class_counts, counts,
+                   prior, cond, probs, correct_out, record):
+    """Fit naive Bayes on the instances where ``is_test`` (n,) b1 is False and classify the others.
+
+    The counts of :func:`calibsim.learners._kernels_nb._nb_fit` are popcounts of the
+    training words ``train`` (W,) u8 (filled here) with the data set's bitsets
+    ``amask`` (V, W) u8 and ``cmask`` (C, W) u8, so the model is bit for bit
+    ``_nb_fit``'s on the copied training rows; the test rows are read in place.
+    ``class_counts``, ``counts``, ``prior``, ``cond`` and ``probs`` are scratch.
+    Returns the number of test instances classified correctly; if ``record``, sets
+    ``correct_out[i]`` (n,) b1 to True for each of them.
+    """
+    n = is_test.shape[0]
+    W = train.shape[0]
+    C = cmask.shape[0]
+    n_train = 0
+    for w in range(W):
+        i0 = 64 * w
+        m = min(64, n - i0)
+        word = np.uint64(0)
+        for t in range(m):
+            word |= np.uint64(not is_test[i0 + t]) << np.uint64(t)
+        train[w] = word
+        n_train += _popcount(word)
+    for c in range(C):
+        k = 0
+        for w in range(W):
+            k += _popcount(train[w] & cmask[c, w])
+        class_counts[c] = k
+    for v in range(counts.shape[0]):
+        for c in range(C):
+            k = 0
+            for w in range(W):
+                k += _popcount(train[w] & cmask[c, w] & amask[v, w])
+            counts[v, c] = k
+    _nb_model_from_counts(class_counts, counts, n_train, n_values, off, prior, cond)
+    model = (prior, cond, off)
+    n_correct = 0
+    for i in range(n):
+        if is_test[i] and _nb_predict_row(model, X, i, probs) == y[i]:
+            n_correct += 1
+            if record:
+                correct_out[i] = True
+    return n_correct
 
 
 @nb.njit(cache=True, nogil=True)  # nogil: Dask workers keep heartbeating meanwhile

@@ -76,16 +76,29 @@ def _nb_fit(X, y, n_values, n_classes):
         for j in range(n_attr):
             counts[offset[j] + X[i, j], c] += 1
     prior = np.empty(C, np.float64)
+    cond = np.empty((offset[n_attr], C), np.float64)
+    _nb_model_from_counts(class_counts, counts, n, n_values, offset, prior, cond)
+    return prior, cond, offset
+
+
+@numba.njit(cache=True, inline='always')
+def _nb_model_from_counts(class_counts, counts, n, n_values, offset, prior, cond):
+    """(C,) i8, (V, C) i8, i8, (a,) i8, (a+1,) i8, (C,) f8 out, (V, C) f8 out -> None.
+
+    The model of :func:`_nb_fit` from its integer counts of ``n`` training
+    instances: ``class_counts[c]`` and ``counts[offset[j] + v, c]`` (instances
+    of class c, and of class c with value v of attribute j). Fills ``prior``
+    and ``cond`` in place (the resampling loop reuses them across folds).
+    """
+    C = prior.shape[0]
     class_sum = np.float64(C + n)                       # Laplace: C + sum of weights
     for c in range(C):
         prior[c] = np.float64(1 + class_counts[c]) / class_sum
-    cond = np.empty((offset[n_attr], C), np.float64)
-    for j in range(n_attr):
+    for j in range(n_values.shape[0]):
         for c in range(C):
             cond_sum = np.float64(n_values[j] + class_counts[c])
             for v in range(offset[j], offset[j + 1]):
                 cond[v, c] = max(1e-75, np.float64(1 + counts[v, c]) / cond_sum)
-    return prior, cond, offset
 
 
 @numba.njit(cache=True)
@@ -131,15 +144,53 @@ def _nb_predict(model, X):
     out = np.empty(X.shape[0], np.int64)
     probs = np.empty(C, np.float64)
     for i in range(X.shape[0]):
-        _nb_scores_row(model, X, i, probs)
-        best = 0
-        mx = 0.0
-        for c in range(C):
-            if probs[c] > mx:
-                mx = probs[c]
-                best = c
-        out[i] = best
+        out[i] = _nb_predict_row(model, X, i, probs)
     return out
+
+
+@numba.njit(cache=True, inline='always')
+def _nb_predict_row(model, X, i, probs):
+    """model, (n, a) i8, i8 row, (C,) f8 scratch -> i8: the class predicted for row i
+    (the largest probability; ties to the lowest code)."""
+    if probs.shape[0] == 2:
+        return _nb_predict_row_binary(model, X, i)
+    _nb_scores_row(model, X, i, probs)
+    best = 0
+    mx = 0.0
+    for c in range(probs.shape[0]):
+        if probs[c] > mx:
+            mx = probs[c]
+            best = c
+    return best
+
+
+@numba.njit(cache=True, inline='always')
+def _nb_predict_row_binary(model, X, i):
+    """model, (n, a) i8, i8 row -> i8: :func:`_nb_predict_row` for two classes.
+
+    The same operations in the same order as :func:`_nb_scores_row` and the
+    argmax, with the two class scores held in local variables instead of an
+    array (about three times faster; the same bits).
+    """
+    prior, cond, offset = model
+    p0 = prior[0]
+    p1 = prior[1]
+    for j in range(X.shape[1]):
+        row = offset[j] + X[i, j]
+        p0 *= cond[row, 0]
+        p1 *= cond[row, 1]
+        mx = 0.0
+        if p0 > mx:
+            mx = p0
+        if p1 > mx:
+            mx = p1
+        if mx > 0.0 and mx < 1e-75:          # rescale against underflow
+            p0 *= 1e75
+            p1 *= 1e75
+    s = (0.0 + p0) + p1
+    p0 /= s
+    p1 /= s
+    return 1 if p1 > p0 and p1 > 0.0 else 0
 
 
 # --------------------------------------------------------------------------
