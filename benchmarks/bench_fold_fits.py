@@ -1,23 +1,32 @@
-"""Benchmark: naive Bayes + C4.5 fold-fit pairs per second, calibsim vs a scikit-learn loop.
+"""Benchmark: naive Bayes + C4.5 fold-fit pairs per second, calibsim vs Weka 3.6 vs scikit-learn.
 
-Both run on the same 300 x 10 null data sets and the same 10 x 10 stratified folds,
-measured in this one run; so does Weka 3.6 (NaiveBayes + J48 timed inside one JVM after a
-JIT warm-up, by benchmarks/java/WekaFoldTiming.java) when Java and weka.jar are installed. A "fold-fit pair" is: fit naive Bayes and C4.5 on the
-training folds and predict the test fold with both.
+All three run on the same 300 x 10 binary null data sets and the same 10 x 10 stratified
+folds, in one run and in interleaved rounds: every round times calibsim, then scikit-learn,
+then Weka 3.6 (NaiveBayes + J48 inside one JVM that stays up for the whole run, after a JIT
+warm-up round, by benchmarks/java/WekaFoldTiming.java; only when Java and weka.jar are
+installed). A "fold-fit pair" is: fit naive Bayes and C4.5 on the training folds and predict
+the test fold with both. The table gives each one's pairs/s as the median over the rounds
+with the minimum and maximum, and calibsim's speed-up as the ratio of the medians with the
+range of the per-round ratios. Times are wall-clock times of one thread each; other
+processes on the machine slow all three alike within a round.
 
-    python benchmarks/bench_fold_fits.py                 # learners only (about a minute)
+    python benchmarks/bench_fold_fits.py                 # 7 rounds, about a minute
+    python benchmarks/bench_fold_fits.py --rounds 9
     python benchmarks/bench_fold_fits.py --full-study    # also time the full Figure 2 study
 
 The scikit-learn loop uses BernoulliNB and DecisionTreeClassifier(criterion="entropy"):
 neither is Weka's learner (no pruning, different smoothing), so this compares speed only.
-The full-study timing runs `calibsim run studies/bouckaert2003_figure2.toml` into a fresh
-temporary results folder, after a tiny warm-up study that compiles (or loads) numba's cache.
+The JVM runs with -XX:+UseSerialGC so that Weka, too, uses one thread. The full-study
+timing runs `calibsim run studies/bouckaert2003_figure2.toml` into a fresh temporary results
+folder, after a tiny warm-up study that compiles (or loads) numba's cache.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,59 +40,74 @@ from calibsim.schemes import RepeatedStratifiedKFold
 from calibsim.sources import NullSource
 
 ROOT = Path(__file__).resolve().parents[1]
+WEKA_JAR = Path("/usr/share/java/weka.jar")
 
 
 def data(n_datasets, seed=0):
+    """``n_datasets`` null data sets (300 x 10 binary) with their 10 x 10 stratified test masks."""
     src, scheme = NullSource(), RepeatedStratifiedKFold(n_folds=10, n_runs=10)
-    seqs = np.random.SeedSequence(seed).spawn(n_datasets)
     out = []
-    for ss in seqs:
+    for ss in np.random.SeedSequence(seed).spawn(n_datasets):
         d, f = ss.spawn(2)
         X, y = src.sample(d)
         out.append((X, y, scheme.test_masks(y, f)))
     return out
 
 
-def bench_calibsim(sets, repeat=3):
-    X, y, m = sets[0]
-    score_splits(X, y, m)                       # compile or load the numba cache
-    best = np.inf
-    for _ in range(repeat):
+def n_pairs(sets):
+    return sum(m.shape[0] * m.shape[1] for _, _, m in sets)
+
+
+class Calibsim:
+    """calibsim's naive Bayes + C4.5 (or C4.5 alone) through the public ``score_splits``."""
+
+    def __init__(self, sets, learners=("naive_bayes", "c45"), round_seconds=0.5):
+        self.sets, self.learners = sets, learners
+        X, y, m = sets[0]
+        score_splits(X, y, m, learners=learners)          # compile or load numba's cache
         t0 = time.perf_counter()
-        for X, y, m in sets:
-            score_splits(X, y, m)
-        best = min(best, time.perf_counter() - t0)
-    pairs = sum(m.shape[0] * m.shape[1] for _, _, m in sets)
-    return pairs / best
+        self._run(1)
+        # Repeat the data sets so that a round lasts about round_seconds.
+        self.repeats = max(1, math.ceil(round_seconds / (time.perf_counter() - t0)))
+
+    def _run(self, repeats):
+        for _ in range(repeats):
+            for X, y, m in self.sets:
+                score_splits(X, y, m, learners=self.learners)
+
+    def round(self):
+        t0 = time.perf_counter()
+        self._run(self.repeats)
+        return self.repeats * n_pairs(self.sets) / (time.perf_counter() - t0)
 
 
-def bench_sklearn(sets):
-    from sklearn.naive_bayes import BernoulliNB
-    from sklearn.tree import DecisionTreeClassifier
-    t0 = time.perf_counter()
-    pairs = 0
-    for X, y, masks in sets:
-        for mask in masks.reshape(-1, len(y)):
-            tr, te = ~mask, mask
-            BernoulliNB().fit(X[tr], y[tr]).predict(X[te])
-            DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X[tr], y[tr]).predict(X[te])
-            pairs += 1
-    return pairs / (time.perf_counter() - t0)
+class Sklearn:
+    """scikit-learn's BernoulliNB + DecisionTreeClassifier(criterion="entropy"), one fit per split."""
+
+    def __init__(self, sets):
+        from sklearn.naive_bayes import BernoulliNB
+        from sklearn.tree import DecisionTreeClassifier
+        self.sets, self.nb, self.tree = sets, BernoulliNB, DecisionTreeClassifier
+        self._run(sets[:1])                                # imports and first calls
+
+    def _run(self, sets):
+        for X, y, masks in sets:
+            for te in masks.reshape(-1, len(y)):
+                tr = ~te
+                self.nb().fit(X[tr], y[tr]).predict(X[te])
+                self.tree(criterion="entropy", random_state=0).fit(X[tr], y[tr]).predict(X[te])
+
+    def round(self):
+        t0 = time.perf_counter()
+        self._run(self.sets)
+        return n_pairs(self.sets) / (time.perf_counter() - t0)
 
 
-WEKA_JAR = Path("/usr/share/java/weka.jar")
+class Weka:
+    """Weka 3.6 NaiveBayes + J48 in one JVM (benchmarks/java/WekaFoldTiming.java), one round
+    per request; the harness is compiled here against the installed weka.jar."""
 
-
-def bench_weka(sets, repeat=3):
-    """Weka 3.6 NaiveBayes + J48 timed in-process by benchmarks/java/WekaFoldTiming.java.
-
-    Returns pairs/s, or None when Java or weka.jar (Debian package ``weka``) is missing.
-    The harness is compiled here against the installed weka.jar; no binary is kept.
-    """
-    import shutil
-    if not (WEKA_JAR.is_file() and shutil.which("javac") and shutil.which("java")):
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
+    def __init__(self, sets, tmp):
         tmp = Path(tmp)
         subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(tmp),
                         str(ROOT / "benchmarks" / "java" / "WekaFoldTiming.java")],
@@ -99,10 +123,28 @@ def bench_weka(sets, repeat=3):
                                        for m in masks.reshape(-1, len(y))) + "\n")
             lines.append(f"{arff} {folds}")
         (tmp / "list.txt").write_text("\n".join(lines) + "\n")
-        out = subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaFoldTiming",
-                              str(tmp / "list.txt"), str(repeat)],
-                             check=True, capture_output=True, text=True).stdout.split()
-        return int(out[0]) / float(out[1])
+        self.proc = subprocess.Popen(
+            ["java", "-XX:+UseSerialGC", "-cp", f"{WEKA_JAR}:{tmp}", "WekaFoldTiming",
+             str(tmp / "list.txt")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._ask("warmup")
+
+    def _ask(self, cmd):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().split()
+
+    def round(self):
+        pairs, seconds, _ = self._ask("time")
+        return int(pairs) / float(seconds)
+
+    def close(self):
+        self._ask("quit")
+        self.proc.wait()
+
+    @staticmethod
+    def available():
+        return WEKA_JAR.is_file() and shutil.which("javac") and shutil.which("java")
 
 
 def full_study(workers):
@@ -122,31 +164,59 @@ def full_study(workers):
         return time.perf_counter() - t0
 
 
+def summary(rates):
+    r = np.asarray(rates)
+    return f"{np.median(r):10,.0f} [{r.min():9,.0f}, {r.max():9,.0f}]  {1e6 / np.median(r):8.1f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--datasets", type=int, default=20, help="data sets for calibsim (x100 folds)")
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (>= 5)")
+    ap.add_argument("--datasets", type=int, default=20,
+                    help="data sets for calibsim and Weka (x100 folds)")
     ap.add_argument("--sklearn-datasets", type=int, default=3,
                     help="data sets for the scikit-learn loop (x100 folds)")
     ap.add_argument("--full-study", action="store_true", help="also time the full Figure 2 study")
     ap.add_argument("--workers", type=int, default=None, help="Dask workers for the full study")
     args = ap.parse_args()
+    if args.rounds < 5:
+        ap.error(f"`--rounds` must be >= 5; got {args.rounds}.")
 
     sets = data(max(args.datasets, args.sklearn_datasets))
-    ours = bench_calibsim(sets[:args.datasets])
-    theirs = bench_sklearn(sets[:args.sklearn_datasets])
-    weka = bench_weka(sets[:args.datasets])
-    print(f"machine: {os.cpu_count()} cores; single thread; 300 x 10 null data, 10 x 10 cv")
-    print(f"calibsim  NaiveBayes + C4.5 (J48)          : {ours:10.0f} fold-fit pairs/s"
-          f"  ({1e6 / ours:7.1f} us per pair)")
-    print(f"sklearn   BernoulliNB + DecisionTree(entropy): {theirs:10.0f} fold-fit pairs/s"
-          f"  ({1e6 / theirs:7.1f} us per pair)")
-    print(f"ratio calibsim / scikit-learn              : {ours / theirs:10.1f} x")
-    if weka is None:
-        print("weka      not measured (needs java, javac and /usr/share/java/weka.jar)")
-    else:
-        print(f"weka 3.6  NaiveBayes + J48, in-process JVM   : {weka:10.0f} fold-fit pairs/s"
-              f"  ({1e6 / weka:7.1f} us per pair)")
-        print(f"ratio calibsim / Weka                      : {ours / weka:10.1f} x")
+    runners = {"calibsim": Calibsim(sets[:args.datasets]),
+               "calibsim C4.5 alone": Calibsim(sets[:args.datasets], learners=("c45",)),
+               "sklearn": Sklearn(sets[:args.sklearn_datasets])}
+    with tempfile.TemporaryDirectory() as tmp:
+        if Weka.available():
+            runners["weka"] = Weka(sets[:args.datasets], tmp)
+        load = os.getloadavg()[0]
+        rates = {name: [] for name in runners}
+        for _ in range(args.rounds):
+            for name, runner in runners.items():
+                rates[name].append(runner.round())
+        if "weka" in runners:
+            runners["weka"].close()
+
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} at the start; one thread "
+          f"each; 300 x 10 binary null data, 10 x 10 stratified cv; {args.rounds} interleaved "
+          "rounds")
+    print(f"{'':46s}{'fold-fit pairs/s: median [min, max]':>38s}  us/pair")
+    rows = [("calibsim", "calibsim  NaiveBayes + C4.5 (J48)"),
+            ("weka", "weka 3.6  NaiveBayes + J48, in-process JVM"),
+            ("sklearn", "sklearn   BernoulliNB + DecisionTree(entropy)"),
+            ("calibsim C4.5 alone", "calibsim  C4.5 (J48) alone, fold fits/s")]
+    for key, label in rows:
+        if key in rates:
+            print(f"{label:46s}{summary(rates[key])}")
+        else:
+            print(f"{label:46s}  not measured (needs java, javac and {WEKA_JAR})")
+    ours = np.asarray(rates["calibsim"])
+    for key, label, target in (("weka", "Weka 3.6", 20), ("sklearn", "scikit-learn", 100)):
+        if key in rates:
+            theirs = np.asarray(rates[key])
+            per_round = ours / theirs
+            print(f"ratio calibsim / {label:13s}: {np.median(ours) / np.median(theirs):7.1f} x  "
+                  f"(rounds {per_round.min():.1f}-{per_round.max():.1f}; target >= {target} x)")
     if args.full_study:
         wall = full_study(args.workers)
         print(f"full Figure 2 study (1000 data sets x 100 runs x 10 folds + 100 subsamples, "
