@@ -38,10 +38,14 @@ __all__ = ["threshold_df", "continuous_calibration", "ContinuousCalibration",
 
 def _pvalues(func, x, df):
     out = func(x, df)
-    p = np.asarray(out.pvalue if hasattr(out, "pvalue") else out[1], dtype=float)
+    return _checked(out.pvalue if hasattr(out, "pvalue") else out[1], x)
+
+
+def _checked(p, x):
+    p = np.asarray(p, dtype=float)
     if p.shape != (x.shape[0],):
         raise ValueError(f"the test returned p-values of shape {p.shape} for df of shape "
-                         f"{df.shape}; expected ({x.shape[0]},): a test used here must "
+                         f"({x.shape[0]},); expected ({x.shape[0]},): a test used here must "
                          "accept one df per data set (an array of shape (N,)).")
     return p
 
@@ -93,20 +97,52 @@ def threshold_df(test, x, alpha: float, *, df_bounds=(0.01, 1e6), rtol: float = 
     from .calibration import _resolve_test
     _, func, _ = _resolve_test(test)
     alpha = check_probability("alpha", alpha)
+    lo_b, hi_b = _iv_bounds(df_bounds)
+    x = np.asarray(x, dtype=float)
+    n = x.shape[0]
+    first = func(x, np.full(n, lo_b))
+    return _bisect(_pvalue_function(first, func, x), _first_pvalues(first, x), n, alpha,
+                   lo_b, hi_b, rtol, max_iter)
+
+
+def _iv_bounds(df_bounds):
     lo_b, hi_b = (float(b) for b in df_bounds)
     if not 0 < lo_b < hi_b < np.inf:
         raise ValueError(f"`df_bounds` must be 0 < low < high < inf; got {df_bounds!r}.")
-    x = np.asarray(x, dtype=float)
-    n = x.shape[0]
+    return lo_b, hi_b
+
+
+def _first_pvalues(first, x):
+    return _checked(first.pvalue if hasattr(first, "pvalue") else first[1], x)
+
+
+def _pvalue_function(first, func, x, idx=None):
+    """``df (len N') -> p-values`` of the data sets ``x[idx]`` (all when idx is None).
+
+    calibsim's t tests carry their df-dependent last step (``first._at_df``, from any
+    earlier call on x): other df then cost no pass over the data, with the same
+    p-values bit for bit. Other tests are called on the data again.
+    """
+    at_df = getattr(first, "_at_df", None)
+    xs = x if idx is None else x[idx]
+    if at_df is None:
+        return lambda df: _pvalues(func, xs, df)
+    if idx is not None:
+        at_df = at_df.take(idx)
+    return lambda df: _checked(at_df(df), xs)
+
+
+def _bisect(pvalues, p_lo, n, alpha, lo_b, hi_b, rtol, max_iter):
+    """Thresholds of :func:`threshold_df` given ``pvalues(df)`` and the p-values at lo_b."""
     lo, hi = np.full(n, lo_b), np.full(n, hi_b)
-    at_lo = _pvalues(func, x, lo) <= alpha
-    at_hi = _pvalues(func, x, hi) <= alpha
+    at_lo = p_lo <= alpha
+    at_hi = pvalues(hi) <= alpha
     active = ~at_lo & at_hi
     for _ in range(max_iter):
         if not active.any() or np.all((hi / lo)[active] - 1 <= rtol):
             break
         mid = np.sqrt(lo * hi)
-        rej = _pvalues(func, x, np.where(active, mid, hi)) <= alpha
+        rej = pvalues(np.where(active, mid, hi)) <= alpha
         hi = np.where(active & rej, mid, hi)
         lo = np.where(active & ~rej, mid, lo)
     out = hi.copy()
@@ -200,10 +236,53 @@ def continuous_calibration(test, x, alpha: float, *, confidence_level: float = 0
     """
     t = threshold_df(test, x, alpha, **kwargs)
     s = np.sort(t)
-    n = s.size
-    m = int(np.floor(alpha * n))
-    df = float(s[m]) if m < n else np.inf
-    lo_rank, up_rank, coverage = quantile_interval(n, alpha, confidence_level)
-    ci_low = float(s[lo_rank - 1]) if lo_rank >= 1 else 0.0
-    ci_high = float(s[up_rank - 1]) if up_rank <= n else np.inf
+    df, ci_low, ci_high, coverage = _order_statistics(s.size, alpha, confidence_level,
+                                                      lambda rank: float(s[rank - 1]))
     return ContinuousCalibration(df, ci_low, ci_high, coverage, float(alpha), t)
+
+
+def _order_statistics(n, alpha, confidence_level, value_at):
+    """(df, ci_low, ci_high, coverage) from ``value_at(rank)``, the 1-based order statistic."""
+    m = int(np.floor(alpha * n))
+    df = value_at(m + 1) if m < n else np.inf
+    lo_rank, up_rank, coverage = quantile_interval(n, alpha, confidence_level)
+    ci_low = value_at(lo_rank) if lo_rank >= 1 else 0.0
+    ci_high = value_at(up_rank) if up_rank <= n else np.inf
+    return df, ci_low, ci_high, coverage
+
+
+def _calibration_from_grid(first, func, x, p_grid, dfs, alpha, *, confidence_level=0.95,
+                           df_bounds=(0.01, 1e6), rtol=1e-9, max_iter=200):
+    """(df, ci_low, ci_high, coverage) of :func:`continuous_calibration`, cheaply.
+
+    ``p_grid`` (n_df, N) holds the test's p-values at the ascending integer grid
+    ``dfs`` (inside ``df_bounds``), and ``first`` is the result of any call of ``func``
+    on ``x``. The grid puts every data set's threshold in a cell -- at or below dfs[0],
+    between two grid points, or above dfs[-1] -- without any search, and the cells are
+    ordered; so only the data sets in the cells that hold the order statistics asked
+    for (ranks l, m + 1 and u) are bisected, as :func:`threshold_df` does (the same
+    thresholds up to its ``rtol``). Used by the engine's calibrate analysis, where the
+    grid p-values exist anyway.
+    """
+    n = x.shape[0]
+    n_df = dfs.size
+    rej = p_grid <= alpha
+    cell = np.where(rej.any(axis=0), rej.argmax(axis=0), n_df)        # (N,) in 0..n_df
+    cum = np.cumsum(np.bincount(cell, minlength=n_df + 1))
+    m = int(np.floor(alpha * n))
+    lo_rank, up_rank, _ = quantile_interval(n, alpha, confidence_level)
+    ranks = [r for r in (lo_rank, m + 1, up_rank) if 1 <= r <= n]
+    cells = np.unique(np.searchsorted(cum, ranks, side="left"))
+    idx = np.flatnonzero(np.isin(cell, cells))
+    lo_b, hi_b = _iv_bounds(df_bounds)
+    pvalues = _pvalue_function(first, func, x, idx)
+    t = _bisect(pvalues, pvalues(np.full(idx.size, lo_b)), idx.size, alpha, lo_b, hi_b,
+                rtol, max_iter)
+    by_cell = {c: np.sort(t[cell[idx] == c]) for c in cells}
+
+    def value_at(rank):
+        c = int(np.searchsorted(cum, rank, side="left"))
+        below = int(cum[c - 1]) if c > 0 else 0
+        return float(by_cell[c][rank - below - 1])
+
+    return _order_statistics(n, alpha, confidence_level, value_at)

@@ -174,6 +174,11 @@ def type1_error_curve(test, x, *, alphas, dfs=_DEFAULT_DFS, vectorized=True):
     dfs = _iv_dfs(dfs)
     x = _iv_data(x, spec)
     p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
+    return _type1(p, alphas)
+
+
+def _type1(p, alphas):
+    """(n_df, N) p-values, (n_alpha,) -> (n_alpha, n_df) rejection rates."""
     return np.stack([np.mean(p <= a, axis=-1) for a in alphas])
 
 
@@ -352,9 +357,14 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
     alphas = check_alpha("alphas", alphas)
     dfs = _iv_dfs(dfs)
     x = _iv_data(x, spec)
-    n = x.shape[0]
-    type1 = type1_error_curve(spec if spec is not None else func, x, alphas=alphas,
-                              dfs=dfs, vectorized=vectorized)
+    p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
+    return _calibration_result(name, p, dfs, alphas, cl)
+
+
+def _calibration_result(name, p, dfs, alphas, cl):
+    """:func:`calibrate`'s result from the (checked) p-values ``p`` (n_df, N) at ``dfs``."""
+    n = p.shape[-1]
+    type1 = _type1(p, alphas)
     cal = calibrated_df(dfs, type1, alphas)
     at = np.full(alphas.size, np.nan)
     se = np.full(alphas.size, np.nan)

@@ -7,6 +7,7 @@ import pytest
 
 from calibsim._continuous import continuous_calibration, quantile_interval, threshold_df
 from calibsim.calibration import calibrate, type1_error_curve
+from calibsim.stats import FIGURE2_TESTS, get_test
 
 TESTS = ["use_all_data", "folds_averaged_var", "runs_averaged_t", "kfold_cv",
          "corrected_repeated_cv"]
@@ -79,3 +80,58 @@ def test_validation(x):
         threshold_df("use_all_data", x, 1.5)
     with pytest.raises(ValueError, match="`df_bounds` must be 0 < low < high"):
         threshold_df("use_all_data", x, 0.05, df_bounds=(5, 1))
+
+
+@pytest.mark.parametrize("name", list(FIGURE2_TESTS) + ["corrected_repeated_cv"])
+def test_a_tests_df_step_gives_its_pvalues_bit_for_bit(name, rng):
+    """threshold_df asks calibsim's t tests for other df through their df-dependent last
+    step (no pass over the data); that must be exactly what the test gives at that df,
+    including the zero-variance and 0/0 cases."""
+    spec = get_test(name)
+    x = rng.normal(0, 0.03, size=(40, 10, 10))
+    x[:3] = 0.0                                          # 0/0: p = 1 at every df
+    x[3:6, :, 0] = 0.01                                  # a constant fold column
+    if spec.scheme == "subsampling":
+        x = x.reshape(40, 100)
+    df = rng.uniform(0.5, 200.0, size=40)
+    at = spec(x, df=np.full(40, 3.0))._at_df
+    assert at is not None
+    assert np.array_equal(at(df), spec(x, df=df).pvalue)
+    dfs = np.arange(2, 101, dtype=float)[:, None]
+    assert np.array_equal(at(dfs), spec(x, df=dfs).pvalue)
+
+
+@pytest.mark.parametrize("name", ["use_all_data", "sorted_runs_averaged_t", "resampling"])
+def test_thresholds_without_the_df_step_are_the_same(name, rng):
+    """A user callable (no df step) goes through the data at every bisection step; the
+    thresholds are the same bits as with the registry test's df step."""
+    spec = get_test(name)
+    x = rng.normal(0, 0.03, size=(60, 10, 10))
+    if spec.scheme == "subsampling":
+        x = x.reshape(60, 100)
+    for alpha in (0.01, 0.05):
+        fast = threshold_df(name, x, alpha)
+        slow = threshold_df(lambda x_, df: (None, spec(x_, df=df).pvalue), x, alpha)
+        assert np.array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("name", ["use_all_data", "runs_averaged_t", "corrected_resampling"])
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.10])
+def test_the_grid_shortcut_gives_the_full_searchs_df_and_interval(name, alpha, rng):
+    """The calibrate analysis bisects only the data sets in the grid cells holding the
+    order statistics it reports; df and interval equal the full search's (up to rtol)."""
+    from calibsim._continuous import _calibration_from_grid
+    spec = get_test(name)
+    x = rng.normal(0, 0.01, size=(800, 1, 1)) + rng.normal(0, 0.04, size=(800, 10, 10))
+    if spec.scheme == "subsampling":
+        x = x.reshape(800, 100)
+    dfs = np.arange(2, 101, dtype=float)
+    first = spec(x)
+    full = continuous_calibration(name, x, alpha)
+    for func, grid in ((spec.func, first._at_df(dfs[:, None])),                 # df step
+                       (lambda x_, df: (None, spec(x_, df=df).pvalue),            # plain
+                        spec(x, df=dfs[:, None]).pvalue)):
+        got = _calibration_from_grid(first if func is spec.func else (None, None), func, x,
+                                     grid, dfs, alpha)
+        np.testing.assert_allclose(got, (full.df, full.ci_low, full.ci_high, full.coverage),
+                                   rtol=1e-8)

@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._continuous import continuous_calibration
-from ..calibration import calibrate
+from .._continuous import _calibration_from_grid
+from .._validation import check_alpha
+from ..calibration import _calibration_result, _check_pvalues, _pvalues_of, calibrate
 from ..measures import rejection_rate, replicability
 from ..stats import get_test
 
@@ -93,12 +94,12 @@ def _base(study, source_label, pair, test, scheme_name, r):
 # ---------------------------------------------------------------------------
 # calibrate
 
-def _bootstrap_df(test, x, dfs, alphas, n_boot, rng):
-    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df."""
+def _bootstrap_df(p, dfs, alphas, n_boot, rng):
+    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df,
+    from the p-values ``p`` (n_df, N) at ``dfs``."""
     from threadpoolctl import threadpool_limits
     from ..calibration import calibrated_df
-    p = test(x, dfs[:, None]).pvalue                                  # (n_df, N)
-    n = x.shape[0]
+    n = p.shape[1]
     draws = rng.integers(0, n, size=(n_boot, n))
     weights = np.stack([np.bincount(row, minlength=n) for row in draws], axis=1).astype(float)
     out = []
@@ -123,6 +124,7 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
     ``df_ci_high`` and ``df_ci_coverage`` (its distribution-free interval).
     """
     dfs = np.arange(analysis.df_min, analysis.df_max + 1, dtype=np.int64)
+    alphas = check_alpha("alphas", list(analysis.alphas))
     rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
     rows = []
     for source in analysis.sources:
@@ -133,12 +135,17 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
                 spec = get_test(test)
                 for r in _runs_of(analysis, study, sname):
                     x = test_data(scores, source, sname, test, pair, r)
-                    res = calibrate(func, x, alphas=list(analysis.alphas), dfs=dfs)
-                    p_default = func(x).pvalue
-                    boot = (_bootstrap_df(func, x, dfs, analysis.alphas, n_boot, rng) if n_boot
+                    # One pass over the data: the test at its textbook df, then every
+                    # other df through its df-dependent last step (calibsim's t tests).
+                    first = func(x)
+                    p_default = first.pvalue
+                    p = _grid_pvalues(first, func, x, dfs)
+                    res = _calibration_result(test, p, dfs, alphas, 0.95)
+                    boot = (_bootstrap_df(p, dfs, analysis.alphas, n_boot, rng) if n_boot
                             else [(np.nan,) * 3] * len(analysis.alphas))
                     k = _n_folds(study, sname)
-                    cont = ([continuous_calibration(func, x, a) for a in analysis.alphas]
+                    cont = ([_calibration_from_grid(first, func, x, p, dfs, a)
+                             for a in analysis.alphas]
                             if analysis.continuous else [None] * len(analysis.alphas))
                     for i, alpha in enumerate(analysis.alphas):
                         rows.append({**_base(study, source, pair, test, sname, r),
@@ -156,11 +163,19 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+def _grid_pvalues(first, func, x, dfs):
+    """The test's p-values (n_df, N) at every df of the grid ``dfs``."""
+    at_df = getattr(first, "_at_df", None)
+    p = at_df(dfs[:, None]) if at_df is not None else _pvalues_of(func(x, dfs[:, None]))
+    return _check_pvalues(np.asarray(p, dtype=float), (dfs.size, x.shape[0]))
+
+
 def _continuous_columns(res):
     if res is None:
         return {}
-    return {"df_continuous": res.df, "df_ci_low": res.ci_low, "df_ci_high": res.ci_high,
-            "df_ci_coverage": res.coverage}
+    df, ci_low, ci_high, coverage = res
+    return {"df_continuous": df, "df_ci_low": ci_low, "df_ci_high": ci_high,
+            "df_ci_coverage": coverage}
 
 
 class CalibratedDF:

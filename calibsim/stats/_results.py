@@ -57,6 +57,10 @@ class TTestResult:
     _stderr: float | np.ndarray = field(default=np.nan, repr=False)
     _alternative: str = field(default="two-sided", repr=False)
     _method: str = field(default="", repr=False)
+    # The df-dependent last step of the test, ``df -> p-values`` (see
+    # ``calibsim.stats._ttests._AtDF``), so that calibration can ask for other df
+    # without going through the data again; None when not known.
+    _at_df: object = field(default=None, repr=False, compare=False)
 
     def __iter__(self):
         # Allow ``statistic, pvalue = result`` like scipy's result objects.

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .._validation import check_choice, check_finite_array
 from ._results import TTestResult
@@ -149,12 +149,14 @@ def _pvalue_t(t, df, alternative: str):
     ``"less"``: P(T < t). ``t = ±inf`` gives 0 (or 1 in the other tail).
     """
     t = np.asarray(t, dtype=float)
+    # scipy.special.stdtr(df, x) = P(T <= x) is what scipy.stats.t.sf calls
+    # (sf(t) = stdtr(df, -t)), without the distribution object's argument handling.
     if alternative == "two-sided":
-        p = np.minimum(2.0 * stats.t.sf(np.abs(t), df), 1.0)
+        p = np.minimum(2.0 * special.stdtr(df, -np.abs(t)), 1.0)
     elif alternative == "greater":
-        p = stats.t.sf(t, df)
+        p = special.stdtr(df, -t)
     else:
-        p = stats.t.sf(-t, df)
+        p = special.stdtr(df, t)
     return np.asarray(p, dtype=float)
 
 
@@ -183,6 +185,43 @@ def _ratio(m, sd, tol):
     return u, zero_sd & zero_m
 
 
+class _AtDF:
+    """The df-dependent last step of a t test, given its df-free parts.
+
+    ``z(df) = u / sqrt(1/(df + 1) (+ ratio))``, or ``sqrt(df + 1) · u`` for the
+    averaged-T tests; p from Student's t with df, and p = 1 where ``undefined``
+    (0/0). Calling it with another df gives the p-values the test would give
+    with that df, bit for bit (the test itself ends with this very code), without
+    going through the data again: calibration asks a test for many df.
+    """
+
+    def __init__(self, u, undefined, alternative, ratio=None, averaged=False):
+        self.u, self.undefined, self.alternative = u, undefined, alternative
+        self.ratio, self.averaged = ratio, averaged
+
+    def statistic(self, df_arr):
+        if self.averaged:
+            return np.sqrt(df_arr + 1.0) * self.u
+        c = 1.0 / (df_arr + 1.0)
+        if self.ratio is not None:
+            c = c + self.ratio
+        return self.u / np.sqrt(c)                     # broadcasts (df) x (lead)
+
+    def pvalue(self, z, df_arr):
+        p = _pvalue_t(z, df_arr, self.alternative)
+        return np.where(self.undefined, 1.0, p)        # 0/0: no evidence at all
+
+    def take(self, idx):
+        """The step of the data sets ``idx`` (an index into the first axis) alone."""
+        return _AtDF(self.u[idx], self.undefined[idx], self.alternative, self.ratio,
+                     self.averaged)
+
+    def __call__(self, df):
+        """p-values at ``df`` (broadcast against the data sets' shape)."""
+        df_arr = np.asarray(df, dtype=float)
+        return self.pvalue(self.statistic(df_arr), df_arr)
+
+
 def _finish(u, m, sd, undefined, df, alternative, method, ratio=None):
     """Broadcast the df-free parts against df and wrap a :class:`TTestResult`.
 
@@ -190,18 +229,17 @@ def _finish(u, m, sd, undefined, df, alternative, method, ratio=None):
     ``c = 1/(df + 1) (+ ratio)``; ``u = m / sd`` (zero-variance rule applied).
     """
     df_arr = np.asarray(df, dtype=float)
+    at = _AtDF(u, undefined, alternative, ratio=ratio)
+    z = at.statistic(df_arr)
+    p = at.pvalue(z, df_arr)
     c = 1.0 / (df_arr + 1.0)
     if ratio is not None:
         c = c + ratio
-    root_c = np.sqrt(c)
-    z = u / root_c                                    # broadcasts (df) x (lead)
-    p = _pvalue_t(z, df_arr, alternative)
-    p = np.where(undefined, 1.0, p)                   # 0/0: no evidence at all
-    stderr = np.broadcast_to(sd * root_c, z.shape)
+    stderr = np.broadcast_to(sd * np.sqrt(c), z.shape)
     est = np.broadcast_to(m, z.shape)
     df_out = float(df_arr) if df_arr.ndim == 0 else np.broadcast_to(df_arr, z.shape)
     return TTestResult(z[()], p[()], df_out, _estimate=est[()], _stderr=stderr[()],
-                       _alternative=alternative, _method=method)
+                       _alternative=alternative, _method=method, _at_df=at)
 
 
 def _finish_averaged(comp_m, comp_sd, tol, m, df, alternative, method):
@@ -224,14 +262,14 @@ def _finish_averaged(comp_m, comp_sd, tol, m, df, alternative, method):
     u = np.where(all_zero, np.where(zero_m, 0.0, np.where(m > 0, np.inf, -np.inf)), u_kept)
     undefined = all_zero & zero_m
     df_arr = np.asarray(df, dtype=float)
-    z = np.sqrt(df_arr + 1.0) * u
-    p = _pvalue_t(z, df_arr, alternative)
-    p = np.where(undefined, 1.0, p)
+    at = _AtDF(u, undefined, alternative, averaged=True)
+    z = at.statistic(df_arr)
+    p = at.pvalue(z, df_arr)
     est = np.broadcast_to(m, z.shape)
     df_out = float(df_arr) if df_arr.ndim == 0 else np.broadcast_to(df_arr, z.shape)
     return TTestResult(z[()], p[()], df_out, _estimate=est[()],
                        _stderr=np.full(z.shape, np.nan)[()],
-                       _alternative=alternative, _method=method)
+                       _alternative=alternative, _method=method, _at_df=at)
 
 
 def _sd(a, axis):
