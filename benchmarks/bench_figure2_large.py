@@ -1,0 +1,102 @@
+"""Benchmark: wall time and peak memory of the Figure 2 calibration at 10,000 null data sets.
+
+Runs ``calibsim run studies/bouckaert2003_figure2_large.toml --n-datasets N`` (default
+10,000) into a fresh temporary results folder, after a tiny warm-up run of the same study
+that compiles (or loads) numba's cache, so the time is that of a warm cache. While it
+runs, the resident memory (RSS) of the ``calibsim`` process and all its children (the
+Dask scheduler's process and the workers) is summed every 0.2 s; the largest sum is the
+peak. The progress bar's phases are timed too ("data sets", "analyses", "writing
+outputs"), from the lines it prints.
+
+    python benchmarks/bench_figure2_large.py                  # 10,000 data sets, ~4 min
+    python benchmarks/bench_figure2_large.py --n-datasets 2000 --workers 2
+
+Targets (issue "Calibrated df you can trust"): <= 4 min wall on 2 cores, <= 2 GiB peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDY = ROOT / "studies" / "bouckaert2003_figure2_large.toml"
+
+
+def tree_rss(proc: psutil.Process) -> int:
+    """Bytes resident in ``proc`` and all its descendants (0 for those gone meanwhile)."""
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def run(n_datasets: int, workers: int | None, tmp: str, timed: bool):
+    cmd = [sys.executable, "-m", "calibsim.cli", "run", str(STUDY),
+           "--n-datasets", str(n_datasets), "--results", f"{tmp}/res", "--out", f"{tmp}/out"]
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    if not timed:
+        subprocess.run(cmd + ["--no-progress"], check=True, cwd=ROOT, capture_output=True)
+        return None
+    peak = [0]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, bufsize=1)
+    ps = psutil.Process(proc.pid)
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss(ps))
+            done.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    phases = {}
+    for line in proc.stdout:          # "<study>: <phase>[: <bar>]", tqdm's "\r" updates
+        for part in line.replace("\r", "\n").split("\n"):
+            segs = part.split(": ")
+            name = segs[1].strip() if len(segs) > 1 and segs[0] == STUDY.stem else ""
+            if name and name not in phases:
+                phases[name] = time.perf_counter() - t0
+    rc = proc.wait()
+    wall = time.perf_counter() - t0
+    done.set()
+    sampler.join()
+    if rc != 0:
+        sys.exit(f"the study run failed with exit code {rc}")
+    return wall, peak[0], phases
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n-datasets", type=int, default=10_000)
+    ap.add_argument("--workers", type=int, default=None, help="Dask workers (default: all cores)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        run(4, args.workers, f"{tmp}/warm", timed=False)
+        load = os.getloadavg()[0]
+        wall, peak, phases = run(args.n_datasets, args.workers, f"{tmp}/main", timed=True)
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} at the start")
+    print(f"{STUDY.name} at {args.n_datasets:,} data sets, warm numba cache: "
+          f"{wall:.1f} s wall (target <= 240 s), peak memory {peak / 2**30:.2f} GiB "
+          "(all processes; target <= 2 GiB)")
+    starts = list(phases.items()) + [("end", wall)]
+    for (name, t), (_, t_next) in zip(starts, starts[1:]):
+        print(f"  {name:60s} {t:7.1f} s -> {t_next:7.1f} s ({t_next - t:6.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
