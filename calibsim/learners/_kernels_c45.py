@@ -22,8 +22,9 @@ This module gathers the kernels the rest of calibsim uses; they live in
   resampling loop of :mod:`calibsim._kernels_evaluate` calls;
 * :mod:`._kernels_c45_weighted`: the nominal path with instance weights
   (:func:`_c45_fit_weighted`, the reference the bitset path is tested against);
-* :mod:`._kernels_c45_numeric` and :mod:`._kernels_c45_general`: numeric
-  attributes and missing values (:func:`_c45_fit_general` and its predictions).
+* :mod:`._kernels_c45_numeric`, :mod:`._kernels_c45_general` and
+  :mod:`._kernels_c45_general_tree`: numeric attributes and missing values
+  (:func:`_c45_fit_general` and its predictions).
 
 Import them from here: importing this module first drops numba's on-disk
 caches of all of them when any of their files changed (see
@@ -68,13 +69,14 @@ import tempfile
 from numba.core.registry import CPUDispatcher
 
 from . import (_kernels_c45_bits, _kernels_c45_common, _kernels_c45_general,
-               _kernels_c45_grow, _kernels_c45_numeric, _kernels_c45_prune,
-               _kernels_c45_weighted)
+               _kernels_c45_general_tree, _kernels_c45_grow, _kernels_c45_numeric,
+               _kernels_c45_prune, _kernels_c45_weighted)
 from ._kernels_c45_bits import _c45_bits_data, _c45_fit, _c45_fold_score
 from ._kernels_c45_common import (_add_errs, _c45_leaf, _c45_predict, _c45_predict_proba,
                                   _c45_size)
-from ._kernels_c45_general import (_c45_fit_general, _c45_predict_general,
-                                   _c45_predict_proba_general, _c45_size_general)
+from ._kernels_c45_general import _c45_fit_general
+from ._kernels_c45_general_tree import (_c45_predict_general, _c45_predict_proba_general,
+                                        _c45_size_general)
 from ._kernels_c45_weighted import _c45_fit_weighted
 
 __all__ = ["_add_errs", "_c45_bits_data", "_c45_fit", "_c45_fold_score", "_c45_fit_weighted",
@@ -83,7 +85,8 @@ __all__ = ["_add_errs", "_c45_bits_data", "_c45_fit", "_c45_fold_score", "_c45_f
 
 #: The modules holding the C4.5 kernels; they inline each other's helpers.
 MODULES = (_kernels_c45_common, _kernels_c45_grow, _kernels_c45_prune, _kernels_c45_bits,
-           _kernels_c45_weighted, _kernels_c45_numeric, _kernels_c45_general)
+           _kernels_c45_weighted, _kernels_c45_numeric, _kernels_c45_general,
+           _kernels_c45_general_tree)
 
 
 def _flush_stale_caches(kernels, sources, stamp_name):
