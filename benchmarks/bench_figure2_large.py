@@ -69,6 +69,8 @@ def run(n_datasets: int, workers: int | None, tmp: str, timed: bool):
         for part in line.replace("\r", "\n").split("\n"):
             segs = part.split(": ")
             name = segs[1].strip() if len(segs) > 1 and segs[0] == STUDY.stem else ""
+            if name.endswith(" s") and name[:-2].replace(".", "").isdigit():
+                name = ""                 # the closing "<study>: <seconds> s" line
             if name and name not in phases:
                 phases[name] = time.perf_counter() - t0
     rc = proc.wait()
