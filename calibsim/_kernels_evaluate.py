@@ -11,7 +11,7 @@ import numpy as np
 
 from .learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
 from .learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
-from .learners._kernels_c45_common import _popcount
+from .learners._kernels_c45_common import _mask_word, _popcount
 from .learners._kernels_ib1 import _ib1_predict
 from .learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
 from .learners._kernels_tan import _tan_fit, _tan_predict
@@ -164,11 +164,8 @@ def _nb_fold_score(amask, cmask, off, n_values, X, y, is_test, train, class_coun
     C = cmask.shape[0]
     n_train = 0
     for w in range(W):
-        i0 = 64 * w
-        m = min(64, n - i0)
-        word = np.uint64(0)
-        for t in range(m):
-            word |= np.uint64(not is_test[i0 + t]) << np.uint64(t)
+        word, full = _mask_word(is_test, w)
+        word = full & ~word
         train[w] = word
         n_train += _popcount(word)
     for c in range(C):

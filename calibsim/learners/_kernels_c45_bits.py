@@ -65,7 +65,7 @@ import numba
 import numpy as np
 
 from ._kernels_c45_common import (
-    _LOG2, _N_TABLE, _XLOGX_TABLE, _collapse, _compact, _lowest_bit, _node_prediction,
+    _LOG2, _N_TABLE, _XLOGX_TABLE, _collapse, _compact, _lowest_bit, _mask_word, _node_prediction,
     _popcount, _weka_cf,
 )
 from ._kernels_c45_grow import _JIT, _grow
@@ -255,18 +255,12 @@ def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
     to True for every test instance i classified correctly.
     """
     C = n_classes
-    n = is_test.shape[0]
     nmask = bt.nmask
     tbits = bt.tbits
     W = nmask.shape[1]
     n_train = 0
     for w in range(W):
-        i0 = 64 * w
-        m = min(64, n - i0)
-        word = np.uint64(0)
-        for t in range(m):
-            word |= np.uint64(is_test[i0 + t]) << np.uint64(t)
-        full = ~np.uint64(0) if m == 64 else (np.uint64(1) << np.uint64(m)) - np.uint64(1)
+        word, full = _mask_word(is_test, w)
         tbits[w] = word
         nmask[0, w] = full & ~word
         n_train += _popcount(nmask[0, w])

@@ -122,6 +122,20 @@ def _normal_inverse(p):
 # Bitsets of instances (the unit-weight path)
 # --------------------------------------------------------------------------
 
+@numba.njit(cache=True, inline='always')
+def _mask_word(mask, w):
+    """(n,) b1, i8 -> (u8, u8): word w of the bitset of ``mask`` (bit t = mask[64 w + t])
+    and the word of its valid bits (all ones but in a short last word)."""
+    n = mask.shape[0]
+    i0 = 64 * w
+    m = min(64, n - i0)
+    word = np.uint64(0)
+    for t in range(m):
+        word |= np.uint64(mask[i0 + t]) << np.uint64(t)
+    full = ~np.uint64(0) if m == 64 else (np.uint64(1) << np.uint64(m)) - np.uint64(1)
+    return word, full
+
+
 @intrinsic
 def _popcount(typingctx, x):
     """u8 -> i8: number of set bits (LLVM ctpop: one POPCNT instruction on x86-64)."""
