@@ -297,16 +297,7 @@ def _choose_from_terms(v, dist, tot, n_values, off, n_classes, min_obj_f, multi_
             n_valid += 1
     if n_valid == 0:
         return -1
-    avg = avg / n_valid
-    best = -1
-    best_ratio = 0.0
-    for j in range(n_attr):
-        if valid[j] and gain[j] >= avg - 1e-3 and _gr(ratio[j], best_ratio):
-            best = j
-            best_ratio = ratio[j]
-    if _eq(best_ratio, 0.0):
-        return -1
-    return best
+    return _largest_gain_ratio(n_attr, valid, gain, ratio, avg / n_valid)
 
 
 @numba.njit(cache=True, inline='always')
@@ -338,9 +329,26 @@ def _collapse(attr, first, dist, tot, terr, n_values, n_classes, n_nodes, stack)
 
 
 @numba.njit(cache=True, inline='always')
-def _compact(attr, first, dist, tot, empty, n_values, n_classes):
-    """Renumber the reachable tree breadth first and attach the leaf predictions."""
-    C = n_classes
+def _largest_gain_ratio(n_attr, valid, gain, ratio, avg):
+    """C45ModelSelection's last step: the valid attribute with the largest gain ratio among
+    those whose gain is at least the average gain ``avg`` (less 1e-3), or -1 when that
+    ratio is 0. ``valid``, ``gain`` and ``ratio`` have (at least) n_attr entries."""
+    best = -1
+    best_ratio = 0.0
+    for j in range(n_attr):
+        if valid[j] and gain[j] >= avg - 1e-3 and _gr(ratio[j], best_ratio):
+            best = j
+            best_ratio = ratio[j]
+    if _eq(best_ratio, 0.0):
+        return -1
+    return best
+
+
+@numba.njit(cache=True, inline='always')
+def _breadth_first(attr, first, n_branches):
+    """(N,) i8 split attribute or -1, (N,) i8 first child, (a,) i8 branches per attribute
+    -> (queue, parent, m): the m nodes reachable from node 0 in breadth-first order
+    (``queue[:m]``) and the queue position of each one's parent (-1 for the root)."""
     cap = attr.shape[0]
     queue = np.empty(cap, np.int64)
     parent = np.empty(cap, np.int64)
@@ -351,12 +359,19 @@ def _compact(attr, first, dist, tot, empty, n_values, n_classes):
     while head < tail:
         u = queue[head]
         if attr[u] >= 0:
-            for b in range(n_values[attr[u]]):
+            for b in range(n_branches[attr[u]]):
                 queue[tail] = first[u] + b
                 parent[tail] = head
                 tail += 1
         head += 1
-    m = tail
+    return queue, parent, tail
+
+
+@numba.njit(cache=True, inline='always')
+def _compact(attr, first, dist, tot, empty, n_values, n_classes):
+    """Renumber the reachable tree breadth first and attach the leaf predictions."""
+    C = n_classes
+    queue, parent, m = _breadth_first(attr, first, n_values)
     out_attr = np.empty(m, np.int64)
     out_first = np.empty(m, np.int64)
     out_class = np.empty(m, np.int64)

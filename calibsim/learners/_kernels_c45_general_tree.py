@@ -15,28 +15,14 @@ import math
 import numba
 import numpy as np
 
-from ._kernels_c45_common import _eq, _gr, _sm_or_eq
+from ._kernels_c45_common import _breadth_first, _eq, _gr, _sm_or_eq
+
 
 @numba.njit(cache=True)
 def _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, n_classes):
     """Renumber the reachable general tree breadth first, with its prediction arrays."""
     C = n_classes
-    cap = attr.shape[0]
-    queue = np.empty(cap, np.int64)
-    parent = np.empty(cap, np.int64)
-    queue[0] = 0
-    parent[0] = -1
-    head = 0
-    tail = 1
-    while head < tail:
-        u = queue[head]
-        if attr[u] >= 0:
-            for b in range(nbr[attr[u]]):
-                queue[tail] = first[u] + b
-                parent[tail] = head
-                tail += 1
-        head += 1
-    m = tail
+    queue, parent, m = _breadth_first(attr, first, nbr)
     out_attr = np.empty(m, np.int64)
     out_first = np.empty(m, np.int64)
     out_class = np.empty(m, np.int64)

@@ -12,7 +12,9 @@ import math
 import numba
 import numpy as np
 
-from ._kernels_c45_common import _LOG2, _eq, _gr, _gr_or_eq, _sm, _sm_or_eq, _xlogx
+from ._kernels_c45_common import (
+    _LOG2, _eq, _gr, _gr_or_eq, _largest_gain_ratio, _sm, _sm_or_eq, _xlogx,
+)
 from ._kernels_c45_weighted import _ensure_buffer
 
 
@@ -414,13 +416,4 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             n_valid += 1
     if n_valid == 0:
         return -1
-    avg = avg / n_valid
-    best = -1
-    best_ratio = 0.0
-    for j in range(n_attr):
-        if valid[j] and gain[j] >= avg - 1e-3 and _gr(ratio[j], best_ratio):
-            best = j
-            best_ratio = ratio[j]
-    if _eq(best_ratio, 0.0):
-        return -1
-    return best
+    return _largest_gain_ratio(n_attr, valid, gain, ratio, avg / n_valid)
