@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._schema import StudyFileError, closest, expand_grid, gib, memory_limit
-from .spec import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
+from ._specs import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
                    ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
                    SchemeSpec, SourceSpec, Study)
 

@@ -15,7 +15,7 @@ correct count of the setting its protocol chose (Scheffer & Herbrich 1997):
   the rest;
 - ``bootstrap632``: on every outer split, the setting with the highest .632 bootstrap
   estimate (Efron 1983) from ``n_bootstrap`` samples of the outer training part
-  (:mod:`calibsim._bootstrap`).
+  (:mod:`calibsim.schemes`).
 
 The honest protocols look at the training part of an outer split only. Ties go to
 the earliest setting in the grid (as scikit-learn's ``GridSearchCV`` does). Every
@@ -45,35 +45,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PROTOCOLS", "TUNING_KEY", "score_with_tuning", "tuned_identity"]
+from ._tuned_spec import PROTOCOLS, TUNING_KEY
 
-_OPEN01 = {"min_value": 0, "max_value": 1, "open_low": True, "open_high": True}
-#: Protocol -> {parameter: (type, rules, default)}.
-PROTOCOLS = {
-    "test_set": {},
-    "nested_cv": {"inner_folds": (int, {"min_value": 2}, 5)},
-    "holdout": {"validation_fraction": (float, _OPEN01, 1 / 3)},
-    "bootstrap632": {"n_bootstrap": (int, {"min_value": 1}, 10)},
-}
-#: Spawn-key element that marks a tuning stream (the bytes of "tune").
-TUNING_KEY = 0x74756E65
+__all__ = ["score_with_tuning"]
+
 _CHUNK = 10          # outer splits per kernel call of the .632 bootstrap
-
-
-def tuned_identity(spec) -> str:
-    """The text a tuned learner adds to its identity: protocol, parameters, settings.
-
-    Examples
-    --------
-    >>> from calibsim.engine.learners import LearnerSpec
-    >>> spec = LearnerSpec("t", "c45", grid=((("min_obj", 2),), (("min_obj", 5),)),
-    ...                    tuning="nested_cv", tuning_params=(("inner_folds", 5),))
-    >>> spec.identity()
-    "c45().tuned('nested_cv', inner_folds=5, settings=[min_obj=2; min_obj=5])"
-    """
-    params = "".join(f", {k}={v!r}" for k, v in spec.tuning_params)
-    settings = "; ".join(", ".join(f"{k}={v!r}" for k, v in s) for s in spec.grid)
-    return f".tuned({spec.tuning!r}{params}, settings=[{settings}])"
 
 
 def _stream(parent, protocol: str) -> np.random.Generator:
@@ -141,7 +117,7 @@ def _bootstrap_plan(outer, y, rng, n_bootstrap):
     out-of-bag instances; the resubstitution job trains on copy 0 of the outer
     training part and scores copy 1 of it.
     """
-    from .._bootstrap import Bootstrap632
+    from ..schemes import Bootstrap632
     S, n = outer.shape
     boot = Bootstrap632(n_bootstrap=n_bootstrap)
     trains = [np.flatnonzero(~outer[s]) for s in range(S)]
@@ -205,7 +181,7 @@ def _estimates(protocol, plan, correct, total, n_outer):
             return c / t
     if protocol != "bootstrap632":
         return pooled(np.ones(len(correct), bool))
-    from .._bootstrap import bootstrap632_accuracy
+    from ..schemes import bootstrap632_accuracy
     return bootstrap632_accuracy(pooled(plan.resub), pooled(~plan.resub))
 
 

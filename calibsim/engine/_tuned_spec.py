@@ -24,9 +24,36 @@ from __future__ import annotations
 
 import itertools
 
-from ._tuned import PROTOCOLS
+__all__ = ["PROTOCOLS", "TUNING_KEY", "TUNED_KEYS", "expand_pairs", "expand_tuned",
+           "tuned_identity"]
 
-__all__ = ["TUNED_KEYS", "expand_pairs", "expand_tuned"]
+_OPEN01 = {"min_value": 0, "max_value": 1, "open_low": True, "open_high": True}
+#: Protocol -> {parameter: (type, rules, default)}.
+PROTOCOLS = {
+    "test_set": {},
+    "nested_cv": {"inner_folds": (int, {"min_value": 2}, 5)},
+    "holdout": {"validation_fraction": (float, _OPEN01, 1 / 3)},
+    "bootstrap632": {"n_bootstrap": (int, {"min_value": 1}, 10)},
+}
+#: Spawn-key element that marks a tuning stream (the bytes of "tune").
+TUNING_KEY = 0x74756E65
+
+
+def tuned_identity(spec) -> str:
+    """The text a tuned learner adds to its identity: protocol, parameters, settings.
+
+    Examples
+    --------
+    >>> from calibsim.engine.learners import LearnerSpec
+    >>> spec = LearnerSpec("t", "c45", grid=((("min_obj", 2),), (("min_obj", 5),)),
+    ...                    tuning="nested_cv", tuning_params=(("inner_folds", 5),))
+    >>> spec.identity()
+    "c45().tuned('nested_cv', inner_folds=5, settings=[min_obj=2; min_obj=5])"
+    """
+    params = "".join(f", {k}={v!r}" for k, v in spec.tuning_params)
+    settings = "; ".join(", ".join(f"{k}={v!r}" for k, v in s) for s in spec.grid)
+    return f".tuned({spec.tuning!r}{params}, settings=[{settings}])"
+
 
 #: Keys of a tuned learner's table besides its kind/estimator, pipeline and fixed parameters.
 TUNED_KEYS = ("grid", "tuning", "n_settings") + tuple(

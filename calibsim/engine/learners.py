@@ -70,7 +70,7 @@ class LearnerSpec:
         A tuned learner's parameter settings, in the order tried, each sorted
         ``(name, value)`` pairs added to ``params`` (empty when untuned).
     tuning : str
-        The tuning protocol (:data:`calibsim.engine._tuned.PROTOCOLS`), or ``""``.
+        The tuning protocol (:data:`calibsim.engine._tuned_spec.PROTOCOLS`), or ``""``.
     tuning_params : tuple of (str, object)
         The protocol's sorted parameters (e.g. ``inner_folds``).
     group : str
@@ -98,7 +98,7 @@ class LearnerSpec:
         text = f"{steps}{name}({', '.join(f'{k}={v!r}' for k, v in self.params)})"
         if not self.tuning:
             return text
-        from ._tuned import tuned_identity
+        from ._tuned_spec import tuned_identity
         return text + tuned_identity(self)
 
     def settings(self) -> tuple:

@@ -1,0 +1,269 @@
+"""The frozen specs a study file becomes, and the keys each section accepts.
+
+:mod:`calibsim.engine.spec` reads and validates a file into these; the parsing of each
+section (:mod:`calibsim.engine._parse`) checks values against the tables here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+__all__ = ["Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "SOURCE_KINDS", "SCHEME_KINDS",
+           "ANALYSIS_KINDS", "ANALYSIS_KEYS"]
+
+# parameter -> (type, rules); "grid" marks parameters a list expands into several sources
+_F, _I, _S = float, int, str
+SOURCE_KINDS = {
+    "null": {"n_instances": (_I, {"min_value": 2}), "n_attributes": (_I, {"min_value": 1}),
+             "class_prior": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                  "open_high": True})},
+    "ban": {"network": (_S, {}), "n_instances": (_I, {"min_value": 1}),
+            "class_variable": (_S, {})},
+    "epsilon_point": {"epsilon": (_F, {"min_value": 0, "max_value": 1}),
+                      "e1": (_F, {"min_value": 0, "max_value": 1}),
+                      "e2": (_F, {"min_value": 0, "max_value": 1}),
+                      "gap": (_S, {"choices": ("widest", "balanced")}),
+                      "n_points": (_I, {"min_value": 6}), "n_folds": (_I, {"min_value": 2}),
+                      "beta": (_F, {"min_value": 0, "max_value": 1}),
+                      "beta_schemes": (list, {})},
+    "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
+                "class_attribute": (_S, {}), "permute_class": (bool, {})},
+}
+_SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
+_NOT_GRID = {"beta_schemes"}
+#: Sources whose parameters given as equal-length lists go together (zip), not crossed.
+_ZIPPED = {"epsilon_point"}
+
+SCHEME_KINDS = {
+    "repeated_kfold": {"n_folds": (_I, {"min_value": 2}), "n_runs": (_I, {"min_value": 1})},
+    "subsampling": {"n_runs": (_I, {"min_value": 1}),
+                    "test_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                           "open_high": True}),
+                    "stratified": (bool, {})},
+    "holdout": {"n_runs": (_I, {"min_value": 1}),
+                "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                        "open_high": True})},
+    "cv5x2": {"repeats": (_I, {"min_value": 1})},
+    "test_set": {"n_test": (_I, {"min_value": 1})},
+}
+_SCHEME_COMMON = {"kind", "correctness"}
+_SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
+                    "subsampling": {"n_runs": 10, "test_fraction": 0.1},
+                    "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
+                    "test_set": {"n_test": 10_000}}
+
+ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy")
+ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
+                 "alphas", "df", "calibration", "df_min", "df_max", "continuous"}
+_STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
+_TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One data source after grid expansion.
+
+    Attributes
+    ----------
+    label : str
+        Unique name: the ``[sources.<group>]`` name, followed by ``[key=value]`` for
+        the grid values it was expanded with.
+    group : str
+        The ``[sources.<group>]`` name.
+    kind : str
+        One of :data:`SOURCE_KINDS`.
+    params : tuple of (str, object)
+        Sorted parameters (paths absolute).
+    n_datasets : int
+        Data sets N drawn from it (for ``dataset`` sources: independent repeats of
+        every scheme on the same data).
+    seed : int
+        Root entropy; data set i draws from ``SeedSequence(seed, spawn_key=(key, i))``.
+    schemes : tuple of str
+        Names of the schemes run on it.
+    grid : tuple of (str, object)
+        The grid values of this source (empty when nothing was expanded).
+    """
+
+    label: str
+    group: str
+    kind: str
+    params: tuple
+    n_datasets: int
+    seed: int
+    schemes: tuple
+    grid: tuple = ()
+
+    def build(self):
+        """The source object (``NullSource``, ``BANSource``, ``EpsilonPointSource``, ``DatasetSource``)."""
+        return _build_source(self.kind, self.params)
+
+    @property
+    def simulated_scores(self) -> bool:
+        """True for sources that simulate two learners' scores directly (ε-point)."""
+        return self.kind == "epsilon_point"
+
+
+_SOURCE_CACHE: dict = {}
+
+
+def _build_source(kind, params):
+    key = (kind, params)
+    if key not in _SOURCE_CACHE:                 # a BIF file takes ~0.7 s to parse
+        from .. import sources
+        p = dict(params)
+        if kind == "null":
+            src = sources.NullSource(**p)
+        elif kind == "ban":
+            src = sources.BANSource(p.pop("network"), **p)
+        elif kind == "epsilon_point":
+            src = sources.EpsilonPointSource(**p)
+        else:
+            src = sources.DatasetSource(**p)
+        _SOURCE_CACHE[key] = src
+    return _SOURCE_CACHE[key]
+
+
+@dataclass(frozen=True)
+class SchemeSpec:
+    """A resampling scheme: its kind, parameters and whether per-instance correctness is kept.
+
+    ``split_shape`` is the shape of one data set's score arrays: (n_runs, n_folds)
+    for ``repeated_kfold``, (n_runs,) for ``subsampling`` and ``holdout``,
+    (repeats, 5, 2) for ``cv5x2`` and (1,) for ``test_set``.
+    """
+
+    name: str
+    kind: str
+    params: tuple
+    correctness: bool = False
+
+    @property
+    def p(self) -> dict:
+        return dict(self.params)
+
+    @property
+    def split_shape(self) -> tuple:
+        p = self.p
+        return {"repeated_kfold": lambda: (p["n_runs"], p["n_folds"]),
+                "subsampling": lambda: (p["n_runs"],), "holdout": lambda: (p["n_runs"],),
+                "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,)}[self.kind]()
+
+    @property
+    def identity(self) -> str:
+        return f"{self.kind}({', '.join(f'{k}={v!r}' for k, v in self.params)})" + (
+            "+correctness" if self.correctness else "")
+
+    def splitter(self):
+        """The :mod:`calibsim.schemes` object that draws this scheme's test masks."""
+        from .. import schemes
+        p = self.p
+        if self.kind == "repeated_kfold":
+            return schemes.RepeatedStratifiedKFold(n_folds=p["n_folds"], n_runs=p["n_runs"])
+        if self.kind == "subsampling":
+            return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"],
+                                             stratified=p.get("stratified", False))
+        if self.kind == "holdout":
+            kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
+            return schemes.Holdout(n_runs=p["n_runs"], **kw)
+        if self.kind == "cv5x2":
+            return schemes.RepeatedStratifiedKFold(n_folds=2, n_runs=5 * p["repeats"])
+        return None
+
+
+@dataclass(frozen=True)
+class AnalysisSpec:
+    """One ``[[analysis]]`` entry; see :data:`ANALYSIS_KEYS` and :mod:`calibsim.engine.analyses`."""
+
+    kind: str
+    name: str
+    tests: tuple = ()
+    schemes: tuple = ()          # (test, scheme name) resolved at load
+    sources: tuple = ()          # source labels
+    pairs: tuple = ()
+    runs: tuple = ()             # () = the scheme's full size
+    repeats: int = 1
+    alphas: tuple = (0.05,)
+    df: object = "textbook"      # "textbook" | "calibrated" | number
+    calibration: Path | None = None
+    df_min: int = 2
+    df_max: int = 100
+    continuous: bool = False
+
+    def scheme_of(self, test: str) -> str:
+        return dict(self.schemes)[test]
+
+
+@dataclass(frozen=True)
+class Study:
+    """A validated study file (see the module docstring).
+
+    Attributes
+    ----------
+    name, title, paper : str
+    path : pathlib.Path
+        The study file (paths in it are relative to its folder).
+    seed : int
+    sources : tuple of SourceSpec
+    learners : tuple of calibsim.engine.learners.LearnerSpec
+        Empty when every source simulates its learners (ε-point).
+    pairs : tuple of (str, str)
+        Learner label pairs (a, b); x = accuracy(a) - accuracy(b).
+    schemes : tuple of SchemeSpec
+    analyses : tuple of AnalysisSpec
+    block_size : int
+        Data sets per task (results do not depend on it).
+    costs : bool
+        Time every learner separately (fit and predict seconds); slower on the fast path.
+    results, figures : pathlib.Path
+        The store's folder and the folder of tables, figures and reports.
+    declared_n_datasets : tuple of int
+        The file's ``n_datasets`` per source, before any ``--n-datasets`` override.
+    """
+
+    name: str
+    path: Path
+    seed: int
+    sources: tuple
+    learners: tuple
+    pairs: tuple
+    schemes: tuple
+    analyses: tuple
+    title: str = ""
+    paper: str = ""
+    description: str = ""
+    block_size: int = 20
+    costs: bool = False
+    results: Path = Path("results")
+    figures: Path = Path("figures")
+    declared_n_datasets: tuple = ()
+
+    def scheme(self, name: str) -> SchemeSpec:
+        for s in self.schemes:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def source(self, label: str) -> SourceSpec:
+        for s in self.sources:
+            if s.label == label:
+                return s
+        raise KeyError(label)
+
+    def analysis(self, name: str) -> AnalysisSpec:
+        for a in self.analyses:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    @property
+    def reduced(self) -> bool:
+        """True when ``--n-datasets`` asked for fewer data sets than the file declares."""
+        return any(s.n_datasets < n for s, n in zip(self.sources, self.declared_n_datasets))
+
+    def with_n_datasets(self, n: int) -> Study:
+        """The same study with ``n`` data sets per simulated source (real data sets keep theirs)."""
+        return replace(self, sources=tuple(
+            s if s.kind == "dataset" and not dict(s.params).get("permute_class")
+            else replace(s, n_datasets=int(n)) for s in self.sources))
