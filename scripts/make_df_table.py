@@ -5,7 +5,7 @@ Usage:
     python scripts/make_df_table.py             # -> calibsim/data/df/df_table.csv
 
 The CSV starts with comment lines naming its provenance (study file, seed, number of
-data sets, calibsim commit, date); `calibsim.dftable.df_table()` reads it.
+data sets, calibsim commit, date); `calibsim.calibration.df_table()` reads it.
 """
 
 import argparse

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from calibsim._calibrate_like import calibrate_like, data_source
+from calibsim.comparison._calibrate_like import calibrate_like, data_source
 from calibsim.cli import main
 from calibsim.engine.spec import study_from_dict
 from calibsim.sources import DatasetSource

@@ -11,10 +11,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from calibsim._compare_scoring import Block, parse_design, parse_learner, score_block
-from calibsim.compare import DesignWarning, compare, compare_all
+from calibsim.comparison._scoring import Block, parse_design, parse_learner, score_block
+from calibsim.comparison import DesignWarning, compare, compare_all
 from calibsim.datasets import load_uci
-from calibsim.dftable import lookup_df
+from calibsim.calibration import lookup_df
 from calibsim.stats import get_test
 
 
@@ -182,16 +182,16 @@ def test_design_strings():
 
 
 def test_several_data_sets_hand_over_to_friedman_and_multi2test():
-    from calibsim._compare_datasets import accuracy_table
-    from calibsim.compare import compare_datasets
-    from calibsim.ranking import compare_over_datasets
+    from calibsim.comparison import accuracy_table
+    from calibsim.comparison import compare_datasets
+    from calibsim.ranking import rank
     sets = {n: load_uci(n) for n in ("vote", "labor", "iris", "breast-cancer")}
     table = accuracy_table(["naive_bayes", "c45"], sets, design="5x2cv")
     assert list(table.columns) == ["dataset", "learner", "fold", "accuracy"]
     assert len(table) == 4 * 2 * 10 and table.groupby(["dataset", "learner"]).size().eq(10).all()
     # the per-data-set partitions are those compare() draws for the same data set
     res = compare_datasets(["naive_bayes", "c45"], sets)
-    again = compare_over_datasets(table, score="accuracy", cost=["naive_bayes", "c45"])
+    again = rank(table, score="accuracy", cost=["naive_bayes", "c45"])
     np.testing.assert_array_equal(res.average_ranks, again.average_ranks)
     assert set(res.order) == {"naive_bayes", "c45"}
     with pytest.raises(ValueError, match="at least two data sets"):

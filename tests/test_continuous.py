@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from calibsim._continuous import continuous_calibration, quantile_interval, threshold_df
+from calibsim.calibration import continuous_calibration, quantile_interval, threshold_df
 from calibsim.calibration import calibrate, type1_error_curve
 from calibsim.stats import FIGURE2_TESTS, get_test
 
@@ -120,7 +120,7 @@ def test_thresholds_without_the_df_step_are_the_same(name, rng):
 def test_the_grid_shortcut_gives_the_full_searchs_df_and_interval(name, alpha, rng):
     """The calibrate analysis bisects only the data sets in the grid cells holding the
     order statistics it reports; df and interval equal the full search's (up to rtol)."""
-    from calibsim._continuous import _calibration_from_grid
+    from calibsim.calibration._continuous import _calibration_from_grid
     spec = get_test(name)
     x = rng.normal(0, 0.01, size=(800, 1, 1)) + rng.normal(0, 0.04, size=(800, 10, 10))
     if spec.scheme == "subsampling":

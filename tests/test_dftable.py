@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from calibsim.cli import main
-from calibsim.dftable import df_table, lookup_df, provenance
+from calibsim.calibration import df_table, lookup_df, provenance
 
 
 def test_provenance_names_study_seed_commit_and_size():

@@ -1,4 +1,4 @@
-"""Tests of calibsim.ranking (compare_over_datasets), its table reader and ``calibsim rank``."""
+"""Tests of calibsim.ranking (rank), its table reader and ``calibsim rank``."""
 
 from types import SimpleNamespace
 
@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose
 
 from calibsim.cli import main
 from calibsim.engine.scores import Scores
-from calibsim.ranking import compare_over_datasets, scores_from_study
+from calibsim.ranking import rank, scores_from_study
 from calibsim.stats import bergmann_hommel_test, friedman_test, holm_test
 
 # Demšar (2006), Table 6: AUC of C4.5, C4.5+m, C4.5+cf, C4.5+m+cf on 14 data sets.
@@ -42,8 +42,8 @@ def _folds(rng, S=12, p=(0.30, 0.30, 0.15), n=400):
 
 
 def test_wide_and_long_tables_agree():
-    wide = compare_over_datasets(DEMSAR, cost=PRIOR)
-    long = compare_over_datasets(_long(DEMSAR), cost=PRIOR)
+    wide = rank(DEMSAR, cost=PRIOR)
+    long = rank(_long(DEMSAR), cost=PRIOR)
     assert long.learners == wide.learners == tuple(PRIOR)
     assert_allclose(long.average_ranks, [3.143, 2.000, 2.893, 1.964], atol=5e-4)  # Demšar
     assert_allclose(long.average_ranks, wide.average_ranks)
@@ -55,14 +55,14 @@ def test_wide_and_long_tables_agree():
 
 def test_errors_are_ranked_the_other_way():
     err = 1 - DEMSAR
-    res = compare_over_datasets(err, higher_is_better=False, posthoc="holm", cost=PRIOR)
-    assert_allclose(res.average_ranks, compare_over_datasets(DEMSAR, cost=PRIOR).average_ranks)
+    res = rank(err, higher_is_better=False, posthoc="holm", cost=PRIOR)
+    assert_allclose(res.average_ranks, rank(DEMSAR, cost=PRIOR).average_ranks)
     assert_allclose(res.posthoc.pvalue, holm_test(DEMSAR.to_numpy()).pvalue)
 
 
 def test_per_fold_scores_run_multitest_on_each_data_set(rng):
     table = _folds(rng)
-    res = compare_over_datasets(table, cost="cost")
+    res = rank(table, cost="cost")
     assert res.n_folds == 10 and len(res.multi2test.per_dataset) == 12
     assert res.cost_source.startswith("column 'cost'")
     assert res.multi2test.prior_order == ("a", "b", "c")
@@ -79,22 +79,22 @@ def test_fold_count_must_suit_the_test(rng):
     table = _folds(rng)
     five = table[table["fold"] < 5]
     with pytest.raises(ValueError, match="needs 10 folds"):
-        compare_over_datasets(five)
-    res = compare_over_datasets(five, pairwise_test="paired_t")
+        rank(five)
+    res = rank(five, pairwise_test="paired_t")
     assert res.n_folds == 5
 
 
 def test_cost_forms():
-    by_map = compare_over_datasets(DEMSAR, cost={"C4.5": 1, "C4.5+m": 2, "C4.5+cf": 3,
+    by_map = rank(DEMSAR, cost={"C4.5": 1, "C4.5+m": 2, "C4.5+cf": 3,
                                                  "C4.5+m+cf": 4})
-    by_list = compare_over_datasets(DEMSAR, cost=[1.0, 2.0, 3.0, 4.0])
-    none = compare_over_datasets(DEMSAR)
+    by_list = rank(DEMSAR, cost=[1.0, 2.0, 3.0, 4.0])
+    none = rank(DEMSAR)
     assert by_map.order == by_list.order == none.order
     assert none.cost_source == "the table's learner order (no cost given)"
-    rev = compare_over_datasets(DEMSAR, cost=PRIOR[::-1])
+    rev = rank(DEMSAR, cost=PRIOR[::-1])
     assert rev.multi2test.prior_order == tuple(PRIOR[::-1])
     with pytest.raises(ValueError, match="missing"):
-        compare_over_datasets(DEMSAR, cost={"C4.5": 1})
+        rank(DEMSAR, cost={"C4.5": 1})
 
 
 @pytest.mark.parametrize("change, match", [
@@ -105,24 +105,24 @@ def test_cost_forms():
 ])
 def test_table_errors(change, match):
     with pytest.raises(ValueError, match=match):
-        compare_over_datasets(change(_long(DEMSAR)))
+        rank(change(_long(DEMSAR)))
 
 
 def test_other_errors():
     with pytest.raises(ValueError, match="not a column"):
-        compare_over_datasets(_long(DEMSAR), cost="seconds")
+        rank(_long(DEMSAR), cost="seconds")
     with pytest.raises(ValueError, match="wide"):
-        compare_over_datasets(DEMSAR, cost="cost")
+        rank(DEMSAR, cost="cost")
     with pytest.raises(ValueError, match="at least 2 data sets"):
-        compare_over_datasets(DEMSAR.iloc[:1])
+        rank(DEMSAR.iloc[:1])
     with pytest.raises(TypeError, match="DataFrame"):
-        compare_over_datasets(DEMSAR.to_numpy())
+        rank(DEMSAR.to_numpy())
     with pytest.raises(ValueError, match="posthoc"):
-        compare_over_datasets(DEMSAR, posthoc="dunn")
+        rank(DEMSAR, posthoc="dunn")
 
 
 def test_summary_markdown_and_figures():
-    res = compare_over_datasets(DEMSAR, cost=PRIOR, posthoc="nemenyi", alpha=0.10)
+    res = rank(DEMSAR, cost=PRIOR, posthoc="nemenyi", alpha=0.10)
     # Demšar §3.2.2: at alpha = 0.10 (CD = 1.12) C4.5+m and C4.5+m+cf differ from C4.5
     pairs = res.significant_pairs()
     assert set(zip(pairs["better"], pairs["worse"])) == {("C4.5+m", "C4.5"),
@@ -150,7 +150,7 @@ def test_scores_from_a_study():
     first = table[(table["dataset"] == "src#0") & (table["learner"] == "c45")]
     assert_allclose(first["accuracy"], correct[0, 1].ravel() / 100)
     assert_allclose(first["cost"], arrays[("src", "cv5x2")]["fit_time"][0, 1])
-    res = compare_over_datasets(table, cost="cost")
+    res = rank(table, cost="cost")
     assert res.n_folds == 10 and res.datasets == tuple(f"src#{i}" for i in range(N))
     with pytest.raises(ValueError, match="scheme"):
         scores_from_study(Scores(study, arrays), scheme="10x10")

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
 
-from calibsim._bootstrap import Bootstrap632, bootstrap632_accuracy
+from calibsim.schemes import Bootstrap632, bootstrap632_accuracy
 from calibsim.engine import _tuned
 from calibsim.engine.cells import CellSpec, run_cell
 from calibsim.engine.learners import LearnerSpec

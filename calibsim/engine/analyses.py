@@ -26,9 +26,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._continuous import _calibration_from_grid
+from ..calibration._continuous import _calibration_from_grid
 from .._validation import check_alpha
-from ..calibration import _calibration_result, _check_pvalues, _pvalues_of, calibrate
+from ..calibration import calibrate
+from ..calibration._calibrate import _calibration_result
+from ..calibration._common import _check_pvalues, _pvalues_of
 from ..measures import rejection_rate, replicability
 from ..stats import get_test
 

@@ -63,8 +63,10 @@ _KEY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
                 TypeError, NotImplementedError, UnicodeDecodeError)
 
-_SCORE_FILES = ("_kernels_evaluate.py", "evaluate.py", "schemes.py", "_rng.py", "datasets.py",
-                "_bootstrap.py", "engine/cells.py", "engine/learners.py", "engine/_tuned.py")
+#: Folders whose every ``.py`` file determines the score arrays, and single files that do.
+_SCORE_DIRS = ("learners", "sources", "evaluate", "schemes", "datasets")
+_SCORE_FILES = ("_rng.py", "engine/cells.py", "engine/learners.py", "engine/_tuned.py",
+                "engine/_tuned_spec.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -72,10 +74,11 @@ def code_version() -> str:
     """12 hex digits of SHA-256 over the sources that determine the score arrays.
 
     Hashed, in order of their path relative to the package, are the paths and bytes
-    of every ``.py`` file in ``calibsim/learners/`` and ``calibsim/sources/`` and of
-    ``_kernels_evaluate.py``, ``evaluate.py``, ``schemes.py``, ``_rng.py``,
-    ``datasets.py``, ``_bootstrap.py``, ``engine/cells.py``, ``engine/learners.py`` and
-    ``engine/_tuned.py`` (those present).
+    of every ``.py`` file in ``calibsim/learners/``, ``sources/``, ``evaluate/``,
+    ``schemes/`` and ``datasets/`` (the ARFF and CSV readers included, so a change in
+    how files are parsed never reuses old blocks) and of ``_rng.py``,
+    ``engine/cells.py``, ``engine/learners.py``, ``engine/_tuned.py`` and
+    ``engine/_tuned_spec.py`` (the protocols' defaults).
 
     The environment variable ``CALIBSIM_CODE_VERSION``, when set and non-empty,
     replaces the hash (e.g. in tests, or to keep using blocks after a change known
@@ -92,7 +95,7 @@ def code_version() -> str:
         return env
     import calibsim
     root = Path(calibsim.__file__).parent
-    files = sorted(list((root / "learners").glob("*.py")) + list((root / "sources").glob("*.py"))
+    files = sorted([f for d in _SCORE_DIRS for f in (root / d).glob("*.py")]
                    + [root / f for f in _SCORE_FILES if (root / f).is_file()])
     h = hashlib.sha256()
     for f in files:
@@ -209,7 +212,7 @@ class Store:
         if not ident.is_file():
             _atomic_write(ident, json.dumps(identity, indent=2, sort_keys=True,
                                             default=str).encode())
-        from .. import __version__
+        from .._version import __version__
         meta = {"start": int(start), "stop": int(stop), "arrays": sorted(arrays),
                 "dtypes": {k: a.dtype.str for k, a in arrays.items()},
                 "shapes": {k: list(a.shape) for k, a in arrays.items()},

@@ -19,7 +19,7 @@ This module gathers the kernels the rest of calibsim uses; they live in
 * :mod:`._kernels_c45_bits` (growing in :mod:`._kernels_c45_grow`, pruning
   in :mod:`._kernels_c45_prune`): the nominal path with all weights 1
   (instance sets as bitsets): :func:`_c45_fit`, and the fold kernels that the
-  resampling loop of :mod:`calibsim._kernels_evaluate` calls;
+  resampling loop of :mod:`calibsim.evaluate._kernels` calls;
 * :mod:`._kernels_c45_weighted`: the nominal path with instance weights
   (:func:`_c45_fit_weighted`, the reference the bitset path is tested against);
 * :mod:`._kernels_c45_numeric`, :mod:`._kernels_c45_general` and

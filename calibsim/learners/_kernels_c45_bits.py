@@ -24,7 +24,7 @@ per data set by :func:`_c45_bits_data`; a fit then allocates nothing:
 
 * :func:`_c45_fit` fits all instances and returns the compact tree;
 * :func:`_c45_fold_score` (the resampling loop of
-  :mod:`calibsim._kernels_evaluate`) fits the training part of one split given
+  :mod:`calibsim.evaluate._kernels`) fits the training part of one split given
   by its test mask -- the root is the data set's bitset minus the test
   instances, so no training rows are copied -- and scores the test instances
   by sending their bitset down the tree.

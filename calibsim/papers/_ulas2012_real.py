@@ -36,8 +36,7 @@ def write_real(*, study, tables, scores, folder, wall=None, calibrations=None):
     model sizes are not comparable across learner families: scikit-learn's SVMs, MLP and
     k-NN have no size we measure). Writes ``<name>_orders.csv``/``.md``, ``<name>_cd.png``
     and ``<name>_report.md``."""
-    from .._ranking_table import scores_from_study
-    from ..ranking import compare_over_datasets
+    from ..ranking import rank, scores_from_study
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     scheme = study.schemes[0].name
@@ -45,9 +44,9 @@ def write_real(*, study, tables, scores, folder, wall=None, calibrations=None):
     timed["dataset"] = timed["dataset"].map(_name)
     learners = tuple(lrn.label for lrn in study.learners)
     runs = {"training time (ours, measured)":
-            compare_over_datasets(timed, score="accuracy", cost="cost"),
+            rank(timed, score="accuracy", cost="cost"),
             "space (the paper's §4.5.2 order)":
-            compare_over_datasets(timed.drop(columns="cost"), score="accuracy",
+            rank(timed.drop(columns="cost"), score="accuracy",
                                   cost=list(_restrict(PRIOR["table8"], learners)))}
     paper = {"training time (ours, measured)": _restrict(PRIOR["table7"], learners),
              "space (the paper's §4.5.2 order)": _restrict(PRIOR["table8"], learners)}
@@ -68,7 +67,7 @@ def write_real(*, study, tables, scores, folder, wall=None, calibrations=None):
     paths["orders.md"].write_text(frame.to_markdown(index=False) + "\n", encoding="utf-8")
     acc = runs["training time (ours, measured)"]
     acc_means = timed.groupby(["dataset", "learner"])["accuracy"].mean().unstack()[list(learners)]
-    plain = compare_over_datasets(acc_means, cost=list(learners))
+    plain = rank(acc_means, cost=list(learners))
     plain.plot_cd_diagram().figure.savefig(paths["cd"], dpi=150)
     theirs = dict(zip(LEARNERS, AVERAGE_RANKS["table5"]))
     ranks = pd.DataFrame({"learner": learners,

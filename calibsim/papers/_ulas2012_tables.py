@@ -13,7 +13,7 @@ import itertools
 
 import numpy as np
 
-from ..plotting_ranks import cd_groups
+from ..plotting import cd_groups
 from ..stats import (
     friedman_from_ranks,
     multi2test_from_ranks,

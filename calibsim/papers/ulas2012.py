@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..plotting_ranks import (
+from ..plotting import (
     plot_critical_difference,
     plot_multitest_graph,
     plot_ordering_probabilities,

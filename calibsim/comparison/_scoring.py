@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .engine.learners import BUILTIN_LEARNERS, LearnerSpec
+from ..engine.learners import BUILTIN_LEARNERS, LearnerSpec
 
 __all__ = []
 
@@ -120,7 +120,7 @@ class Design:
         return (self.n_runs,) if self.kind == "subsampling" else (self.n_runs, self.n_folds)
 
     def splitter(self):
-        from . import schemes
+        from .. import schemes
         if self.kind == "subsampling":
             return schemes.RandomSubsampling(n_runs=self.n_runs, test_fraction=self.test_fraction)
         return schemes.RepeatedStratifiedKFold(n_folds=self.n_folds, n_runs=self.n_runs)
@@ -177,7 +177,7 @@ class Block:
 
 def score_block(block: Block) -> np.ndarray:
     """Accuracy in [0, 1] of each learner on each split of the block: (L, *split)."""
-    from .engine.learners import score_fast, score_general
+    from ..engine.learners import score_fast, score_general
     score = score_fast if block.fast else score_general
     res = score(block.X, block.y, block.masks, block.learners, n_values=block.n_values,
                 n_classes=block.n_classes)
@@ -201,7 +201,7 @@ def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fa
 
 def prepare_data(X, y):
     """X, class codes, n_values, n_classes, nominal-codes flag and class labels."""
-    from .datasets import Dataset
+    from ..datasets import Dataset
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its class).")
@@ -256,7 +256,7 @@ def score_table(acc, d: Design) -> pd.DataFrame:
 def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
                progress) -> np.ndarray:
     """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1]."""
-    from .engine.runner import cluster, map_blocks
+    from ..engine.runner import cluster, map_blocks
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     root = (random_state if isinstance(random_state, np.random.SeedSequence)
@@ -283,3 +283,11 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     if bar is not None:
         bar.close()
     return out
+
+
+def unique_labels(labels):
+    """Labels made distinct by a suffix where two learners share one."""
+    if len(set(labels)) < len(labels):
+        labels = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
+                  for i, lab in enumerate(labels)]
+    return labels

@@ -1,18 +1,4 @@
-"""Which of my learners is better? Two learners on one data set, with a calibrated test.
-
-:func:`compare` runs a resampling design (stratified r x k cv, 5x2cv or random
-subsampling, seeded), applies one of calibsim's tests at a df taken from the shipped
-table of calibrated df (:mod:`calibsim.dftable`) and returns a scipy-style
-:class:`CompareResult`: each learner's mean accuracy, the difference with its
-confidence interval, an effect size, the statistic, p-value and verdict, the df and
-where it came from, the per-fold score matrix and how replicable the verdict is.
-:func:`compare_all` does the same for every pair of several learners, with a
-correction for multiple comparisons.
-
-The shipped df were calibrated for naive Bayes vs C4.5 on 300-instance binary null
-data (Bouckaert 2003 finds they carry over well to other learners and sources, his
-Table 7); ``calibsim calibrate --like`` calibrates on null data shaped like yours.
-"""
+"""Two learners on one data set (:func:`compare`), or every pair of several (:func:`compare_all`)."""
 
 from __future__ import annotations
 
@@ -22,11 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._compare_scoring import (Design, accuracies, bootstrap_p_reject, interval, parse_design,
-                               parse_learner, run_test, score_table)
+from ._scoring import (Design, accuracies, bootstrap_p_reject, interval, parse_design,
+                       parse_learner, run_test, score_table)
+from ._scoring import unique_labels as _unique
 
-__all__ = ["compare", "compare_all", "compare_datasets", "calibrate_like", "CompareResult",
-           "DesignWarning"]
+__all__ = ["compare", "compare_all", "CompareResult", "DesignWarning"]
 
 
 class DesignWarning(UserWarning):
@@ -128,8 +114,8 @@ class CompareResult:
 
 
 def _resolve_df(test, df, alpha, design: Design):
-    from .dftable import lookup_df
-    from .stats import get_test
+    from ..calibration._dftable import lookup_df
+    from ..stats import get_test
     spec = get_test(test)
     textbook = spec.default_df(design.n_runs, design.n_folds)
     nan2 = (float("nan"), float("nan"))
@@ -237,8 +223,8 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
 
 def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     """Validated design, test spec, α and df of a comparison."""
-    from ._validation import check_probability
-    from .stats import get_test
+    from .._validation import check_probability
+    from ..stats import get_test
     alpha = check_probability("alpha", alpha)
     d = parse_design(design)
     spec = get_test(test or d.default_test())
@@ -266,7 +252,7 @@ def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareR
     diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
     res = run_test(spec, diffs[0], df_value, d)
     if replicability == "rerun":
-        from .measures import replicability_R
+        from ..measures import replicability_R
         n = diffs.shape[0]
         k = int(np.sum(run_test(spec, diffs, df_value, d).pvalue <= alpha))
         rep, p_rej, how = (float(replicability_R(k, n)), k / n,
@@ -290,14 +276,6 @@ def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareR
         test=spec.name, alpha=alpha, df=df_value, df_interval=setup["df_ci"],
         df_source=setup["df_source"], design=d.name, scores=score_table(acc[0], d),
         replicability=float(rep), p_reject=float(p_rej), replicability_method=how)
-
-
-def _unique(labels):
-    """Labels made distinct by a suffix where two learners share one."""
-    if len(set(labels)) < len(labels):
-        labels = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
-                  for i, lab in enumerate(labels)]
-    return labels
 
 
 def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.DataFrame:
@@ -367,6 +345,3 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         table["learner_a"], table["learner_b"], table["difference"], reject)])
     return table
 
-
-from ._calibrate_like import calibrate_like  # noqa: E402  (re-exported: the user's API)
-from ._compare_datasets import compare_datasets  # noqa: E402

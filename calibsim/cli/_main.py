@@ -24,53 +24,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from ._args import add_execution as _add_execution
+from ._args import add_outputs as _add_outputs
+from ._args import alpha_type as _alpha
+from ._args import int_type as _int
+
 __all__ = ["main"]
 
 
-def _int(minimum):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer; got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}; got {value}")
-        return value
-    return parse
-
-
-def _alpha(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number; got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie in the open interval (0, 1); got {value}")
-    return value
-
-
-def _add_execution(p):
-    p.add_argument("--workers", type=_int(0), default=None,
-                   help="local Dask workers (default: all cores; 0 = no Dask, run here)")
-    p.add_argument("--scheduler", default=None,
-                   help="address of an existing Dask scheduler (tcp://host:port)")
-    p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
-
-
-def _add_outputs(p):
-    p.add_argument("--n-datasets", type=_int(1), default=None,
-                   help="data sets per simulated source, here and in the studies it takes "
-                        "calibrated df from (a quick look)")
-    p.add_argument("--results", type=Path, default=None,
-                   help="folder of the score store, here and in the studies it takes "
-                        "calibrated df from (default: the file's [outputs] results)")
-    p.add_argument("--out", type=Path, default=None,
-                   help="folder for tables, figures and report (default: the study's "
-                        "[outputs] figures; <results>/reduced/... for a reduced run)")
-
-
 def _parser():
-    from . import __version__
+    from .._version import __version__
     parser = argparse.ArgumentParser(prog="calibsim", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"calibsim {__version__}")
@@ -109,12 +72,12 @@ def _parser():
     cal.add_argument("--results", type=Path, default=Path("results"),
                      help="folder of the score store (default ./results)")
     _add_execution(cal)
-    from ._cli_compare import add_compare_parser
+    from ._compare import add_compare_parser
     add_compare_parser(sub, _int, _alpha)
-    from ._cli_rank import add_parser as add_rank_parser
+    from ._rank import add_parser as add_rank_parser
     add_rank_parser(sub)
     dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
-                         "(10,000 null data sets; see calibsim.dftable)")
+                         "(10,000 null data sets; see calibsim.calibration.lookup_df)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
                      "the whole table at --alpha is printed")
     dfp.add_argument("--alpha", type=_alpha, default=0.05)
@@ -132,7 +95,7 @@ def _parser():
 
 
 def _progress(args, desc):
-    from .engine.runner import Progress
+    from ..engine.runner import Progress
     return Progress(not getattr(args, "no_progress", True), desc)
 
 
@@ -144,7 +107,7 @@ def _print_paths(paths):
 def _cmd_run(args, compute=True):
     import time
 
-    from .engine.pipeline import run_study_file
+    from ..engine.pipeline import run_study_file
     t0 = time.perf_counter()
     with _progress(args, args.study.stem) as bar:
         paths = run_study_file(args.study, n_datasets=args.n_datasets, out=args.out,
@@ -158,15 +121,15 @@ def _cmd_run(args, compute=True):
 
 
 def _cmd_calibrate(args):
-    from .engine.analyses import calibration_rows
-    from .engine.run import compute_scores
-    from .engine.runner import cluster
-    from .engine.spec import study_from_dict
-    from .stats import get_test
+    from ..engine.analyses import calibration_rows
+    from ..engine.run import compute_scores
+    from ..engine.runner import cluster
+    from ..engine.spec import study_from_dict
+    from ..stats import get_test
 
     spec = get_test(args.test)         # unknown names raise ValueError listing the known ones
     if args.like is not None:
-        from ._cli_compare import cmd_calibrate_like
+        from ._compare import cmd_calibrate_like
         return cmd_calibrate_like(args, _progress(args, f"calibrate {spec.name} like {args.like}"))
     if args.learner:
         raise ValueError("`--learner` needs `--like` (the simulated null data is calibrated "
@@ -201,7 +164,7 @@ def _cmd_calibrate(args):
 def _cmd_df(args):
     import numpy as np
 
-    from .dftable import df_table, lookup_df, provenance
+    from ..calibration import df_table, lookup_df, provenance
     if args.test is None:
         t = df_table()
         t = t[np.isclose(t["alpha"], args.alpha)]
@@ -218,9 +181,9 @@ def _cmd_df(args):
 
 
 def _cmd_list(args):
-    from .engine import spec as S
-    from .papers import PAPERS, layouts
-    from .stats import TESTS
+    from ..engine import spec as S
+    from ..papers import PAPERS, layouts
+    from ..stats import TESTS
     what = args.what
     if what in ("all", "studies"):
         print("studies:")
@@ -258,12 +221,12 @@ def _cmd_list(args):
 
 
 def _cmd_rank(args):
-    from ._cli_rank import run
+    from ._rank import run
     return run(args)
 
 
 def _cmd_compare(args):
-    from ._cli_compare import cmd_compare
+    from ._compare import cmd_compare
     return cmd_compare(args)
 
 
@@ -283,6 +246,3 @@ def main(argv=None) -> int:
               f"({type(exc).__name__}: {exc}); check `--scheduler`.", file=sys.stderr)
         return 2
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Several learners over several data sets: ``calibsim.compare.compare_datasets``."""
+"""Several learners over several data sets: ``calibsim.compare_datasets``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
                      alpha=0.05, random_state=0, n_jobs=None, scheduler=None,
                      progress=False):
     """Several learners on several data sets, handed over to Friedman, a post-hoc
-    procedure and Multi²Test (:func:`calibsim.ranking.compare_over_datasets`).
+    procedure and Multi²Test (:func:`calibsim.ranking.rank`).
 
     Each learner is fitted on the same partitions of each data set (one
     ``SeedSequence(random_state)`` per data set, keyed by its position).
@@ -20,18 +20,18 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     Parameters
     ----------
     estimators : sequence or dict of estimator or str
-        Two or more learners, as for :func:`calibsim.compare.compare`, from the
+        Two or more learners, as for :func:`calibsim.compare`, from the
         cheapest to the costliest (the prior order of Multi²Test); a dict gives labels.
     datasets : sequence or dict of calibsim.datasets.Dataset
         Two or more data sets (a dict gives their names).
     design : str, default "5x2cv"
-        As for :func:`calibsim.compare.compare`. With "5x2cv" the per-fold accuracies
+        As for :func:`calibsim.compare`. With "5x2cv" the per-fold accuracies
         go to MultiTest on each data set (one-sided 5x2cv F tests, Ulaş et al. 2012);
         with any other design the data sets' mean accuracies are ranked.
     posthoc : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}
     alpha : float, default 0.05
     random_state, n_jobs, scheduler, progress
-        As for :func:`calibsim.compare.compare`.
+        As for :func:`calibsim.compare`.
 
     Returns
     -------
@@ -45,15 +45,15 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     ValueError
         With fewer than two learners or data sets, or for an invalid design.
     """
-    from .ranking import compare_over_datasets
+    from ..ranking import rank
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
     learners = list(dict.fromkeys(table["learner"]))
     if "fold" in table and design == "5x2cv":
-        return compare_over_datasets(table, score="accuracy", cost=learners, posthoc=posthoc,
+        return rank(table, score="accuracy", cost=learners, posthoc=posthoc,
                                      alpha=alpha)
     means = table.groupby(["dataset", "learner"], sort=False)["accuracy"].mean().reset_index()
-    return compare_over_datasets(means, score="accuracy", cost=learners, posthoc=posthoc,
+    return rank(means, score="accuracy", cost=learners, posthoc=posthoc,
                                  alpha=alpha)
 
 
@@ -67,8 +67,8 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
         Columns ``dataset, learner, fold, accuracy`` (accuracy in [0, 1]; folds
         numbered run-major, ``run * k + fold``).
     """
-    from ._compare_scoring import accuracies, parse_design, parse_learner
-    from .compare import _unique
+    from ._scoring import accuracies, parse_design, parse_learner
+    from ._scoring import unique_labels as _unique
     items = list(estimators.items()) if isinstance(estimators, dict) else [
         (None, e) for e in estimators]
     sets = list(datasets.items()) if isinstance(datasets, dict) else [

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_int
+from .._validation import check_int
 
 __all__ = ["LEARNERS", "SplitScores", "score_splits"]
 
@@ -160,7 +160,7 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     >>> scores.correct.shape, scores.n_test.shape
     ((2, 2, 5), (2, 5))
     """
-    from ._kernels_evaluate import LEARNER_IDS, _evaluate_splits, _evaluate_splits_correctness
+    from ._kernels import LEARNER_IDS, _evaluate_splits, _evaluate_splits_correctness
 
     X = np.asarray(X)
     y = np.asarray(y)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from ._validation import check_probability
+from .._validation import check_probability
 
 __all__ = ["threshold_df", "continuous_calibration", "ContinuousCalibration",
            "quantile_interval"]
@@ -94,7 +94,7 @@ def threshold_df(test, x, alpha: float, *, df_bounds=(0.01, 1e6), rtol: float = 
     >>> bool(np.all((p_at <= 0.05) | np.isinf(t)))
     True
     """
-    from .calibration import _resolve_test
+    from ._common import _resolve_test
     _, func, _ = _resolve_test(test)
     alpha = check_probability("alpha", alpha)
     lo_b, hi_b = _iv_bounds(df_bounds)

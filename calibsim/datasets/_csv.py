@@ -45,7 +45,7 @@ def load_csv(path, *, class_attribute=None):
     """
     import pandas as pd
 
-    from .datasets import _make
+    from ._dataset import _make
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_finite_array
+from .._validation import check_finite_array
 
 __all__ = ["cd_groups", "plot_critical_difference", "plot_multitest_graph",
            "plot_ordering_probabilities"]
@@ -47,7 +47,7 @@ def cd_groups(average_ranks, reject, learners=None):
 
     Examples
     --------
-    >>> from calibsim.plotting_ranks import cd_groups
+    >>> from calibsim.plotting import cd_groups
     >>> reject = [[0, 0, 1], [0, 0, 0], [1, 0, 0]]
     >>> cd_groups([1.2, 2.0, 2.8], reject, ["a", "b", "c"])
     [('a', 'b'), ('b', 'c')]
@@ -96,7 +96,7 @@ def plot_critical_difference(average_ranks, learners, *, reject=None, critical_d
 
     Examples
     --------
-    >>> from calibsim.plotting_ranks import plot_critical_difference
+    >>> from calibsim.plotting import plot_critical_difference
     >>> ax = plot_critical_difference([1.5, 2.2, 2.3], ["a", "b", "c"],
     ...                               critical_difference=0.6)
     >>> [t.get_text() for t in ax.texts if t.get_text() in "abc"]
@@ -168,7 +168,7 @@ def plot_multitest_graph(result, *, ax=None, title=None):
     Examples
     --------
     >>> from calibsim.stats import multitest_order
-    >>> from calibsim.plotting_ranks import plot_multitest_graph
+    >>> from calibsim.plotting import plot_multitest_graph
     >>> abc = ["a", "b", "c"]
     >>> res = multitest_order([[0, 0, 0], [0, 0, 0], [1, 0, 0]], cost=abc, learners=abc)
     >>> ax = plot_multitest_graph(res)

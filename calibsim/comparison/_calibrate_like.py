@@ -26,7 +26,7 @@ def data_source(data: str) -> dict:
     ValueError
         If ``data`` is none of these (the message lists the shipped names).
     """
-    from .datasets import UCI_DATASETS
+    from ..datasets import UCI_DATASETS
     text = str(data)
     if text in UCI_DATASETS:
         return {"name": text}
@@ -39,7 +39,7 @@ def data_source(data: str) -> dict:
 
 
 def _learners_section(learners) -> dict:
-    from ._compare_scoring import parse_learner
+    from ._scoring import parse_learner
     section, names = {}, []
     for i, text in enumerate(learners):
         lrn = parse_learner(text, f"learner{i + 1}")
@@ -56,8 +56,8 @@ def _learners_section(learners) -> dict:
 
 
 def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) -> dict:
-    from ._compare_scoring import parse_design
-    from .stats import get_test
+    from ._scoring import parse_design
+    from ..stats import get_test
     d = parse_design(design)
     spec = get_test(test or d.default_test())
     scheme = ({"kind": "subsampling", "n_runs": d.n_runs, "test_fraction": d.test_fraction}
@@ -90,9 +90,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     learners : sequence of str, default ("naive_bayes", "c45")
         Two learners: built-in names or ``"module.Class(param=value, ...)"``.
     design : str, default "10x10"
-        As for :func:`calibsim.compare.compare`.
+        As for :func:`calibsim.compare`.
     test : str, optional
-        Default: the design's default test (:func:`calibsim.compare.compare`).
+        Default: the design's default test (:func:`calibsim.compare`).
     alphas : sequence of float, default (0.05,)
     n_datasets : int, default 1000
         Null data sets (permutations of the class).
@@ -128,11 +128,11 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     >>> t[["label", "n_runs", "n_folds", "alpha", "n_datasets"]].to_string(index=False)
     '                label  n_runs  n_folds  alpha  n_datasets\\ncorrected repeated cv       2        5   0.05          20'
     """
-    from .engine.analyses import calibration_rows
-    from .engine.cells import CellSpec, run_cell
-    from .engine.run import compute_scores
-    from .engine.runner import cluster, warm_up
-    from .engine.spec import study_from_dict
+    from ..engine.analyses import calibration_rows
+    from ..engine.cells import CellSpec, run_cell
+    from ..engine.run import compute_scores
+    from ..engine.runner import cluster, warm_up
+    from ..engine.spec import study_from_dict
     if len(learners) != 2:
         raise ValueError(f"`learners` must name two learners; got {list(learners)}.")
     doc = _study_doc(data, learners, design, test, alphas, n_datasets, seed, results)

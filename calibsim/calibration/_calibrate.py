@@ -24,12 +24,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import check_alpha, check_finite_array, check_probability
-from .stats import TestSpec, get_test
+from .._validation import check_alpha, check_finite_array, check_probability
+from ..stats import TestSpec
+from ._common import _check_pvalues, _pvalues_of, _resolve_test
 
-__all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult",
-           "threshold_df", "continuous_calibration", "ContinuousCalibration",
-           "quantile_interval"]
+__all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult"]
 
 _DEFAULT_DFS = np.arange(2, 101)
 
@@ -65,39 +64,6 @@ def _iv_data(x, spec: TestSpec | None) -> np.ndarray:
             raise ValueError(f"`x` must have shape {layout} for test {spec.name!r} "
                              f"(scheme {spec.scheme!r}); got shape {x.shape}.")
     return x
-
-
-def _resolve_test(test):
-    """Return (spec or None, callable, display name)."""
-    if isinstance(test, (str, TestSpec)):
-        spec = get_test(test)
-        return spec, spec.func, spec.name
-    if callable(test):
-        return None, test, getattr(test, "__name__", repr(test))
-    raise TypeError("`test` must be a registry name, a TestSpec or a callable "
-                    f"f(x, df) -> (statistic, pvalue); got {test!r}.")
-
-
-def _pvalues_of(out):
-    """p-values from a TTestResult-like object or a (statistic, pvalue) pair."""
-    if hasattr(out, "pvalue"):
-        return np.asarray(out.pvalue, dtype=float)
-    try:
-        _, p = out
-    except (TypeError, ValueError):
-        raise ValueError("a user test must return (statistic, pvalue) or an object "
-                         f"with a `pvalue` attribute; got {out!r}.") from None
-    return np.asarray(p, dtype=float)
-
-
-def _check_pvalues(p, shape):
-    if p.shape != shape:
-        raise ValueError(f"the test returned p-values of shape {p.shape}; expected "
-                         f"{shape} (n_df, N).")
-    if not np.all((p >= 0) & (p <= 1)):
-        raise ValueError("the test returned p-values outside [0, 1] or NaN; got "
-                         f"{p[~((p >= 0) & (p <= 1))].flat[0]!r}.")
-    return p
 
 
 def _pvalue_matrix(func, x, dfs, vectorized, is_spec):
@@ -380,11 +346,3 @@ def _calibration_result(name, p, dfs, alphas, cl):
             confidence_level=cl, method="exact")
         lo[i], hi[i] = ci.low, ci.high
     return CalibrationResult(name, dfs, alphas, type1, cal, at, se, lo, hi, n, cl)
-
-
-from ._continuous import (  # noqa: E402  (uses _resolve_test above)
-    ContinuousCalibration,
-    continuous_calibration,
-    quantile_interval,
-    threshold_df,
-)

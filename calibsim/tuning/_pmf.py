@@ -16,7 +16,7 @@ from functools import reduce
 import numpy as np
 from scipy.special import logsumexp
 
-from ._tuning_iv import iv_fraction
+from ._iv import iv_fraction
 
 __all__ = ["log_sum_pmf", "poisson_binomial_logpmf", "poisson_binomial_pmf", "sum_pmf"]
 

@@ -8,7 +8,7 @@ import numpy as np
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from .datasets import Dataset
+    from ._dataset import Dataset
 
 __all__ = ["load_arff"]
 
@@ -79,7 +79,7 @@ def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
     """:func:`load_arff` on the text of a file; ``name`` overrides the relation name."""
     import arff  # liac-arff
 
-    from .datasets import _make
+    from ._dataset import _make
 
     try:
         raw = arff.loads(text, encode_nominal=True, return_type=arff.DENSE)

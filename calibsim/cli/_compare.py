@@ -16,9 +16,9 @@ _LEARNER_HELP = ("a built-in learner (naive_bayes, c45, ib1, tan, voted_perceptr
 
 def load_data(text: str, class_attribute=None):
     """A :class:`calibsim.datasets.Dataset` from a name, an ARFF/CSV path or a loader."""
-    from ._calibrate_like import data_source
-    from .datasets import load_csv
-    from .sources import DatasetSource
+    from ..comparison._calibrate_like import data_source
+    from ..datasets import load_csv
+    from ..sources import DatasetSource
     if Path(text).suffix.lower() == ".csv":
         return load_csv(text, class_attribute=class_attribute)
     kw = data_source(text)
@@ -84,7 +84,7 @@ def _df_arg(text):
 
 
 def cmd_compare(args) -> int:
-    from .compare import compare, compare_all
+    from ..comparison import compare, compare_all
     learners = args.learners or []
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
@@ -113,7 +113,7 @@ def cmd_compare(args) -> int:
 
 
 def _over_datasets(args, learners, t0) -> int:
-    from .compare import compare_datasets
+    from ..comparison import compare_datasets
     sets = {text: load_data(text, args.class_attribute) for text in args.data}
     design = args.design or "5x2cv"
     res = compare_datasets(learners, sets, design=design, posthoc=args.posthoc,
@@ -130,8 +130,8 @@ def _over_datasets(args, learners, t0) -> int:
 
 
 def cmd_calibrate_like(args, progress) -> int:
-    from ._calibrate_like import calibrate_like
-    from .dftable import lookup_df
+    from ..comparison._calibrate_like import calibrate_like
+    from ..calibration import lookup_df
     learners = args.learner or ["naive_bayes", "c45"]
     design = (f"subsampling:{args.runs}" if args.test in ("resampling", "corrected_resampling")
               else "5x2cv" if args.test.startswith("cv5x2") else f"{args.runs}x{args.folds}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import check_int, check_probability
+from .._validation import check_int, check_probability
 
 __all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 

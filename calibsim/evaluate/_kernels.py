@@ -9,13 +9,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
-from .learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
-from .learners._kernels_c45_common import _mask_word, _popcount
-from .learners._kernels_ib1 import _ib1_predict
-from .learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
-from .learners._kernels_tan import _tan_fit, _tan_predict
-from .learners._kernels_vp import _vp_fit, _vp_predict
+from ..learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
+from ..learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
+from ..learners._kernels_c45_common import _mask_word, _popcount
+from ..learners._kernels_ib1 import _ib1_predict
+from ..learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
+from ..learners._kernels_tan import _tan_fit, _tan_predict
+from ..learners._kernels_vp import _vp_fit, _vp_predict
 
 #: Learner identifiers understood by the kernel.
 LEARNER_IDS = {"naive_bayes": 0, "c45": 1, "ib1": 2, "tan": 3, "voted_perceptron": 4}

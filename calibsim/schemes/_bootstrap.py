@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import check_int
+from .._validation import check_int
 
 __all__ = ["WEIGHT_OUT_OF_BAG", "Bootstrap632", "bootstrap632_accuracy"]
 

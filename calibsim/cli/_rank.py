@@ -19,7 +19,7 @@ breaks ties by a prior cost: a cost column, --prior-order, or the table's order.
 
 def add_parser(subparsers):
     """Register ``calibsim rank`` on an ``argparse`` subparsers object."""
-    from .cli import _alpha
+    from ._args import alpha_type as _alpha
     p = subparsers.add_parser("rank", help="rank learners over data sets: Friedman, "
                               "post-hoc, Multi²Test order, CD diagram",
                               description=_DESCRIPTION,
@@ -59,8 +59,8 @@ def add_parser(subparsers):
 def _table(args):
     import pandas as pd
     if args.study is not None:
-        from .engine import load_scores, load_study
-        from .ranking import scores_from_study
+        from ..engine import load_scores, load_study
+        from ..ranking import scores_from_study
         study = load_study(args.study)
         return scores_from_study(load_scores(study), scheme=args.scheme, cost=args.study_cost)
     if not args.scores.is_file():
@@ -73,7 +73,7 @@ def _table(args):
 
 def run(args) -> int:
     """Run ``calibsim rank``; returns the exit status (errors raise ``ValueError``)."""
-    from .ranking import compare_over_datasets
+    from ..ranking import rank
     table = _table(args)
     cost = args.cost_column
     if args.prior_order is not None:
@@ -82,7 +82,7 @@ def run(args) -> int:
         cost = [x.strip() for x in args.prior_order.split(",") if x.strip()]
     elif cost is None and "dataset" in table.columns and "cost" in table.columns:
         cost = "cost"
-    res = compare_over_datasets(table, score=args.score_column,
+    res = rank(table, score=args.score_column,
                                 higher_is_better=not args.lower_is_better, cost=cost,
                                 posthoc=args.posthoc, alpha=args.alpha,
                                 pairwise_test=args.pairwise_test, correction=args.correction)

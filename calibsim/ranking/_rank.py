@@ -1,18 +1,4 @@
-"""Which of my learners is best over many data sets? Friedman, a post-hoc test, Multi²Test.
-
-:func:`compare_over_datasets` takes a table of scores (one per data set and learner, or
-one per fold) and runs, at one significance level:
-
-1. Friedman's test (with Iman-Davenport's F) on the average ranks (Demšar 2006);
-2. a post-hoc procedure over all pairs (Bergmann-Hommel by default; García & Herrera
-   2008), and the groups of learners it cannot separate (the bars of a CD diagram);
-3. Multi²Test (Ulaş, Yıldız & Alpaydın 2012): an order from best to worst that breaks
-   ties by a prior cost (training time, model size, or the order you give). With
-   per-fold scores it runs MultiTest on each data set first; with one score per data
-   set the per-data-set ranks are the score ranks, as in the paper's Table 5.
-
-The CLI is ``calibsim rank --scores FILE.csv``.
-"""
+"""Friedman, a post-hoc procedure and Multi²Test on a table of scores (see :mod:`calibsim.ranking`)."""
 
 from __future__ import annotations
 
@@ -21,9 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._ranking_table import read_scores, scores_from_study
-from ._validation import check_choice, check_probability
-from .stats import (
+from .._validation import check_choice, check_probability
+from ..stats import (
     bergmann_hommel_test,
     friedman_test,
     holm_test,
@@ -32,9 +17,10 @@ from .stats import (
     nemenyi_test,
     shaffer_test,
 )
-from .stats._classic import _iv_bool
+from ..stats._classic import _iv_bool
+from ._table import read_scores
 
-__all__ = ["RankingResult", "compare_over_datasets", "scores_from_study"]
+__all__ = ["RankingResult", "rank"]
 
 _POSTHOC = {"bergmann_hommel": bergmann_hommel_test, "shaffer": shaffer_test,
             "holm": holm_test, "nemenyi": nemenyi_test}
@@ -88,7 +74,7 @@ class RankingResult:
 
     def groups(self) -> list:
         """Groups of learners the post-hoc procedure cannot separate, best first."""
-        from .plotting_ranks import cd_groups
+        from ..plotting._ranks import cd_groups
         return cd_groups(self.average_ranks, self.posthoc.reject, self.learners)
 
     def significant_pairs(self) -> pd.DataFrame:
@@ -161,8 +147,8 @@ class RankingResult:
 
     def plot_cd_diagram(self, ax=None):
         """Demšar's CD diagram with the post-hoc groups (see
-        :func:`calibsim.plotting_ranks.plot_critical_difference`)."""
-        from .plotting_ranks import plot_critical_difference
+        :func:`calibsim.plotting.plot_critical_difference`)."""
+        from ..plotting._ranks import plot_critical_difference
         return plot_critical_difference(
             self.average_ranks, self.learners, reject=self.posthoc.reject,
             critical_difference=self.posthoc.critical_difference, ax=ax,
@@ -170,7 +156,7 @@ class RankingResult:
 
     def plot_graph(self, ax=None):
         """The second MultiTest's graph with the final order."""
-        from .plotting_ranks import plot_multitest_graph
+        from ..plotting._ranks import plot_multitest_graph
         return plot_multitest_graph(self.multi2test, ax=ax)
 
 
@@ -191,10 +177,9 @@ def _prior(cost, table):
     return seq, "the given costs"
 
 
-def compare_over_datasets(table, *, score=None, higher_is_better=True, cost=None,
-                          posthoc="bergmann_hommel", alpha=0.05, pairwise_test="cv5x2_f",
-                          correction="bonferroni", dataset="dataset", learner="learner",
-                          fold="fold"):
+def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergmann_hommel",
+         alpha=0.05, pairwise_test="cv5x2_f", correction="bonferroni", dataset="dataset",
+         learner="learner", fold="fold"):
     """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
 
     Parameters
@@ -240,11 +225,11 @@ def compare_over_datasets(table, *, score=None, higher_is_better=True, cost=None
     Examples
     --------
     >>> import pandas as pd
-    >>> from calibsim.ranking import compare_over_datasets
+    >>> from calibsim.ranking import rank
     >>> wide = pd.DataFrame({"nb": [0.81, 0.70, 0.92, 0.66, 0.75, 0.88],
     ...                      "c45": [0.84, 0.72, 0.93, 0.69, 0.74, 0.90],
     ...                      "svm": [0.88, 0.79, 0.95, 0.73, 0.80, 0.93]})
-    >>> res = compare_over_datasets(wide, cost=["nb", "c45", "svm"], posthoc="holm")
+    >>> res = rank(wide, cost=["nb", "c45", "svm"], posthoc="holm")
     >>> res.average_ranks
     array([2.83333333, 2.16666667, 1.        ])
     >>> res.order          # svm beats nb only; c45 is cheaper and not worse than svm

@@ -1,0 +1,50 @@
+"""Argument types and option groups shared by the ``calibsim`` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs"]
+
+
+def int_type(minimum):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer; got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}; got {value}")
+        return value
+    return parse
+
+
+def alpha_type(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number; got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie in the open interval (0, 1); got {value}")
+    return value
+
+
+def add_execution(p):
+    p.add_argument("--workers", type=int_type(0), default=None,
+                   help="local Dask workers (default: all cores; 0 = no Dask, run here)")
+    p.add_argument("--scheduler", default=None,
+                   help="address of an existing Dask scheduler (tcp://host:port)")
+    p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+
+
+def add_outputs(p):
+    p.add_argument("--n-datasets", type=int_type(1), default=None,
+                   help="data sets per simulated source, here and in the studies it takes "
+                        "calibrated df from (a quick look)")
+    p.add_argument("--results", type=Path, default=None,
+                   help="folder of the score store, here and in the studies it takes "
+                        "calibrated df from (default: the file's [outputs] results)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="folder for tables, figures and report (default: the study's "
+                        "[outputs] figures; <results>/reduced/... for a reduced run)")
