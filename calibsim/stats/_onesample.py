@@ -135,7 +135,8 @@ def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-
         uncorrected :func:`resampled_ttest`.
     df : None, float or array_like, optional
         Degrees of freedom (> 0); default n - 1, at which the statistic is
-        exactly Nadeau & Bengio's ``m / sqrt((1/n + n2/n1) s^2)``.
+        exactly Nadeau & Bengio's ``m / sqrt((1/n + n2/n1) s^2)``. ``inf``
+        (when n2/n1 > 0) is the normal limit ``m / sqrt(n2/n1 · s^2)``.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
 
     Returns
@@ -165,7 +166,7 @@ def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-
     alternative = _iv_alternative(alternative)
     ratio = _iv_ratio(test_train_ratio)
     x = _iv_1d_x(x, "n")
-    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
+    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1], allow_inf=ratio > 0)
     return _one_sample(x, df, alternative, "corrected_resampling", ratio=ratio)
 
 
@@ -188,7 +189,10 @@ def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
         n2/n1 >= 0; default 1/(k - 1), the test/train ratio of k-fold cv.
     df : None, float or array_like, optional
         Degrees of freedom (> 0); default kr - 1. Arrays broadcast against
-        ``x.shape[:-2]``.
+        ``x.shape[:-2]``. ``inf`` (when n2/n1 > 0) is the normal limit:
+        ``Z = m / sqrt(n2/n1 · s^2)`` against the standard normal; Bouckaert's
+        calibrated df reaches it where the correction alone already makes the
+        test conservative.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
 
     Returns
@@ -220,6 +224,6 @@ def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
     x = _iv_cv_x(x, min_runs=1)           # r = 1: the corrected k-fold cv t (B&F Table 3)
     r, k = x.shape[-2:]
     ratio = 1.0 / (k - 1) if test_train_ratio is None else _iv_ratio(test_train_ratio)
-    df = _iv_df(df, k * r - 1, x.shape[:-2])
+    df = _iv_df(df, k * r - 1, x.shape[:-2], allow_inf=ratio > 0)
     flat = x.reshape(*x.shape[:-2], r * k)
     return _one_sample(flat, df, alternative, "corrected_repeated_cv", ratio=ratio)

@@ -98,9 +98,11 @@ def _iv_1d_x(x, what: str) -> np.ndarray:
     return x
 
 
-def _iv_df(df, default: float, lead_shape: tuple) -> float | np.ndarray:
+def _iv_df(df, default: float, lead_shape: tuple, *, allow_inf: bool = False
+           ) -> float | np.ndarray:
     """Return df as a positive finite float or a float array broadcastable to
-    ``lead_shape``."""
+    ``lead_shape``; ``allow_inf`` also admits ``inf`` (the corrected tests, whose
+    statistic has the normal limit ``m / sqrt(ratio · s^2)`` as df grows)."""
     if df is None:
         return float(default)
     if isinstance(df, bool):
@@ -113,10 +115,11 @@ def _iv_df(df, default: float, lead_shape: tuple) -> float | np.ndarray:
     if arr.size == 0:
         raise ValueError("`df` must not be empty; got an array of shape "
                          f"{arr.shape}.")
-    bad = ~(np.isfinite(arr) & (arr > 0))
+    bad = ~((np.isfinite(arr) | (allow_inf & (arr == np.inf))) & (arr > 0))
     if bad.any():
-        raise ValueError("`df` must be positive and finite (df > 0); got "
-                         f"{arr[bad].flat[0]!r}.")
+        rule = ("positive (df > 0; inf for the normal limit)" if allow_inf
+                else "positive and finite (df > 0)")
+        raise ValueError(f"`df` must be {rule}; got {arr[bad].flat[0]!r}.")
     if arr.ndim == 0:
         return float(arr)
     try:
