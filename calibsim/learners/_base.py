@@ -78,9 +78,7 @@ def _check_fit_common(estimator, X, y):
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
                          f"y is None.")
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"`y` must be a 1-D array of class labels; got shape {y.shape}.")
+    y = _column_or_1d(y)
     if y.shape[0] != arr.shape[0]:
         raise ValueError(f"`X` and `y` must have the same number of rows; got {arr.shape[0]} "
                          f"and {y.shape[0]}.")
@@ -195,9 +193,7 @@ def _check_fit_inputs(X, y, n_values, classes=None):
         code in that column, or ``y`` holds a label missing from ``classes``.
     """
     X = _check_codes("X", X)
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"`y` must be a 1-D array of class labels; got shape {y.shape}.")
+    y = _column_or_1d(y)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"`X` and `y` must have the same number of rows; got {X.shape[0]} "
                          f"and {y.shape[0]}.")
@@ -248,12 +244,23 @@ def _check_predict_input(X, n_values) -> np.ndarray:
 
 #: scikit-learn ``check_estimator`` checks that every learner fails on purpose, and why
 #: (pass :func:`_expected_failed_checks` as ``expected_failed_checks``).
-_EXPECTED_FAILED_CHECKS = {
-    "check_supervised_y_2d": (
-        "a column-vector `y` of shape (n, 1) is refused with a ValueError naming its "
-        "shape (calibsim does not reshape labels silently) instead of being ravelled "
-        "with a DataConversionWarning"),
-}
+_EXPECTED_FAILED_CHECKS: dict = {}
+
+
+def _column_or_1d(y) -> np.ndarray:
+    """Labels as 1-D: a column vector ``(n, 1)`` is ravelled with scikit-learn's
+    ``DataConversionWarning`` (its convention); any other shape is refused."""
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        import warnings
+        from sklearn.exceptions import DataConversionWarning
+        warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
+                      "change the shape of y to (n_samples, ), for example using ravel().",
+                      DataConversionWarning, stacklevel=3)
+        return y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"`y` must be a 1-D array of class labels; got shape {y.shape}.")
+    return y
 
 
 def _expected_failed_checks(estimator) -> dict:

@@ -119,11 +119,18 @@ def test_weka_fixture_predictions():
     ([[0, -1], [1, 0]], [0, 1], r"`X` must hold non-negative integer codes; got -1"),
     ([["a", "b"]], [0], r"`X` must hold non-negative integer codes; got dtype <U1"),
     ([[0, 1], [1, 0]], [0, 1, 1], r"`X` and `y` must have the same number of rows; got 2 and 3"),
-    ([[0, 1], [1, 0]], [[0], [1]], r"`y` must be a 1-D array of class labels; got shape \(2, 1\)"),
+    ([[0, 1], [1, 0]], [[0, 1], [1, 0]], r"`y` must be a 1-D array of class labels; got shape \(2, 2\)"),
 ])
 def test_fit_validation(X, y, match):
     with pytest.raises(ValueError, match=match):
         NaiveBayes().fit(X, y)
+
+
+def test_a_column_vector_y_is_ravelled_with_sklearns_warning():
+    from sklearn.exceptions import DataConversionWarning
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        nb = NaiveBayes().fit([[0, 1], [1, 0]], [[0], [1]])
+    assert_array_equal(nb.predict([[0, 1], [1, 0]]), [0, 1])
 
 
 def test_n_values_validation():
