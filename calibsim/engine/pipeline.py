@@ -100,7 +100,28 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     if study.paper:
         from ..papers import get_paper
         paths.update(get_paper(study.paper).write(
-            study=study, tables=tables, scores=scores, folder=folder,
-            wall=time.perf_counter() - t0 if compute else None,
+            study=study, tables=tables, scores=scores, folder=folder, wall=None,
             calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
+    _write_runlog(study, folder, time.perf_counter() - t0, compute)
     return paths
+
+
+def _write_runlog(study, folder: Path, wall: float, compute: bool) -> Path:
+    """Wall time, date and machine of this run, in an untracked ``<name>_runlog.txt``.
+
+    Tracked outputs (tables, figures, reports) hold only what the data determine, so a
+    rerun leaves them byte-identical; what varies from run to run goes here
+    (``*_runlog.txt`` is ignored by git).
+    """
+    import datetime
+    import os
+    import platform
+    from .._version import __version__
+    path = Path(folder) / f"{study.name}_runlog.txt"
+    how = "computed or resumed" if compute else "from saved scores only"
+    path.write_text(
+        f"study: {study.name}\nwall time: {wall:.1f} s ({how})\n"
+        f"date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}\n"
+        f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
+        f"{platform.python_version()}\ncalibsim: {__version__}\n", encoding="utf-8")
+    return path
