@@ -97,13 +97,13 @@ def test_same_scores_as_mlxtend_5x2cv_and_the_same_test():
 def test_sklearn_estimators_and_import_paths_give_the_same_scores():
     X, y = load_breast_cancer(return_X_y=True)
     X, y = X[::3], y[::3]
-    by_object = compare(GaussianNB(), LogisticRegression(max_iter=2000), X, y, design="2x5",
-                        replicability=None, df="textbook")
+    by_object = compare(GaussianNB(), DecisionTreeClassifier(max_depth=3, random_state=0), X, y,
+                        design="2x5", replicability=None, df="textbook")
     by_path = compare("sklearn.naive_bayes.GaussianNB",
-                      "sklearn.linear_model.LogisticRegression(max_iter=2000)", X, y,
+                      "sklearn.tree.DecisionTreeClassifier(max_depth=3, random_state=0)", X, y,
                       design="2x5", replicability=None, df="textbook")
     np.testing.assert_array_equal(by_object.scores.to_numpy(), by_path.scores.to_numpy())
-    assert by_object.learner_a == "GaussianNB" and by_path.learner_b == "LogisticRegression"
+    assert by_object.learner_a == "GaussianNB" and by_path.learner_b == "DecisionTreeClassifier"
     assert by_object.df == 9 and np.isnan(by_object.replicability)
 
 
@@ -118,9 +118,15 @@ def test_subsampling_and_5x2cv_designs(vote):
         warnings.simplefilter("error")
         sub = compare("naive_bayes", "c45", vote, design="subsampling:10", replicability=None)
     assert sub.test == "corrected_resampling" and len(sub.scores) == 10
-    with pytest.warns(DesignWarning):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # the 5x2cv t's own df: nothing to warn
         f = compare("naive_bayes", "c45", vote, design="5x2cv", replicability=None)
     assert f.test == "cv5x2_t" and f.df == 5 and len(f.scores) == 10
+    assert "Dietterich" in f.df_source
+    # the interval is about the test's own estimate, the first fold's difference
+    assert f.estimate == f.scores["difference"].iloc[0]
+    lo, hi = f.confidence_interval
+    assert lo < f.estimate < hi and np.isclose((lo + hi) / 2, f.estimate)
 
 
 def test_replicability_by_rerun_and_by_bootstrap_are_probabilities(vote):
@@ -153,7 +159,8 @@ def test_compare_all_fits_once_and_adjusts_pvalues(vote, vote_result):
     ({"alpha": 1.5}, "alpha"),
     ({"df": -3}, "`df` must be"),
     ({"replicability": "maybe"}, "`replicability` must be"),
-    ({"design": "1x10", "test": "kfold_cv"}, "does not fit|needs >= 2"),
+    ({"design": "1x10", "test": "use_all_data"}, "does not fit"),
+    ({"design": "5x2cv", "test": "corrected_resampling"}, "does not fit"),
 ])
 def test_bad_input_fails_clearly(vote, kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -161,7 +168,7 @@ def test_bad_input_fails_clearly(vote, kwargs, match):
 
 
 def test_bad_learners_and_data_fail_clearly(vote):
-    with pytest.raises(ValueError, match="keyword=literal"):
+    with pytest.raises(ValueError, match="neither a literal"):
         parse_learner("sklearn.svm.SVC(C=foo)", "a")
     with pytest.raises(ValueError, match="cannot be imported"):
         parse_learner("sklearn.nothing.Here", "a")
@@ -187,7 +194,8 @@ def test_several_data_sets_hand_over_to_friedman_and_multi2test():
     from calibsim.ranking import rank
     sets = {n: load_uci(n) for n in ("vote", "labor", "iris", "breast-cancer")}
     table = accuracy_table(["naive_bayes", "c45"], sets, design="5x2cv")
-    assert list(table.columns) == ["dataset", "learner", "fold", "accuracy"]
+    assert list(table.columns) == ["dataset", "learner", "fold", "run", "fold_in_run",
+                                   "accuracy"]
     assert len(table) == 4 * 2 * 10 and table.groupby(["dataset", "learner"]).size().eq(10).all()
     # the per-data-set partitions are those compare() draws for the same data set
     res = compare_datasets(["naive_bayes", "c45"], sets)

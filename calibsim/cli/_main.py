@@ -21,7 +21,9 @@ so a quick look never overwrites published outputs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import warnings
 from pathlib import Path
 
 from ._args import add_execution as _add_execution
@@ -87,8 +89,10 @@ def _parser():
     lst = sub.add_parser("list", help="list studies, sources, learners, schemes, tests, "
                          "analyses")
     lst.add_argument("what", nargs="?", default="all",
-                     choices=("all", "studies", "sources", "learners", "schemes", "tests",
-                              "analyses", "papers"))
+                     choices=("all", "studies", "datasets", "sources", "learners", "schemes",
+                              "tests", "analyses", "papers"),
+                     help="what to list (default all; 'datasets': the shipped data sets with "
+                          "their size, classes, missing values and source)")
     lst.add_argument("--studies-dir", type=Path, default=Path("studies"),
                      help="folder of study files (default ./studies)")
     return parser
@@ -185,6 +189,14 @@ def _cmd_list(args):
     from ..papers import PAPERS, layouts
     from ..stats import TESTS
     what = args.what
+    if what == "datasets":
+        from ..datasets._loaders import dataset_table
+        t = dataset_table()
+        print(f"{len(t)} data sets ship with calibsim (use the name with --data or "
+              "load_uci(name)):")
+        from tabulate import tabulate
+        print(tabulate(t, headers="keys", tablefmt="plain", showindex=False))
+        return 0
     if what in ("all", "studies"):
         print("studies:")
         for path in sorted(args.studies_dir.glob("*.toml")):
@@ -230,6 +242,38 @@ def _cmd_compare(args):
     return cmd_compare(args)
 
 
+@contextlib.contextmanager
+def _warnings_in_one_line(command: str):
+    """calibsim's own warnings as one line each, at once; the others (e.g. scikit-learn's
+    ConvergenceWarning, repeated on every fold) counted and summarised at the end."""
+    counts: dict = {}
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if category.__module__.startswith("calibsim"):
+            print(f"calibsim {command}: warning: {message}", file=sys.stderr)
+            return
+        key = (category.__name__, str(message).splitlines()[0][:160])
+        counts[key] = counts.get(key, 0) + 1
+
+    old = warnings.showwarning
+    warnings.showwarning = show
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            for mod in ("numba", "distributed"):
+                warnings.filterwarnings("ignore", module=mod)
+            yield
+    finally:
+        warnings.showwarning = old
+        by_class: dict = {}
+        for (name, text), n in counts.items():
+            total, first = by_class.get(name, (0, text))
+            by_class[name] = (total + n, first)
+        for name, (n, first) in sorted(by_class.items()):
+            print(f"calibsim {command}: {n} {name}{'s' if n > 1 else ''} from the learners "
+                  f"(first: {first})", file=sys.stderr)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``calibsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -237,7 +281,8 @@ def main(argv=None) -> int:
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
                "compare": _cmd_compare, "rank": _cmd_rank}[args.command]
     try:
-        return handler(args)
+        with _warnings_in_one_line(args.command):
+            return handler(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"calibsim {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -31,8 +31,12 @@ class CompareResult:
         Mean accuracy over all folds (or subsamples), in [0, 1].
     difference : float
         ``accuracy_a - accuracy_b`` (the mean per-fold difference m).
+    estimate : float
+        The difference the test's statistic and ``confidence_interval`` are about:
+        ``difference`` for every test but the 5x2cv t, whose numerator is the first
+        fold's difference of the first run (Dietterich 1998, §3.5).
     confidence_interval : tuple of float
-        Interval for the difference at level 1 - α from the test's own standard
+        Interval for ``estimate`` at level 1 - α from the test's own standard
         error and df; (nan, nan) for the averaged-T tests, which have none.
     effect_size : float
         m / sd of the per-fold differences (a paired d); it ignores the dependence
@@ -47,11 +51,15 @@ class CompareResult:
         Registry name of the test (:data:`calibsim.stats.TESTS`).
     alpha : float
     df : float
-        The df used in the statistic and the reference t.
+        The df used in the statistic and the reference t; ``inf`` for the normal
+        limit (the corrected tests only, see ``df_statement``).
     df_interval : tuple of float
         95% interval of a calibrated df from the table; (nan, nan) otherwise.
     df_source : str
         Where ``df`` came from.
+    df_statement : str
+        How ``df`` enters the statistic, in words (e.g. "t = m / sqrt((1/(df+1) +
+        n2/n1) s^2): the calibrated df + 1 stands where r·k stands").
     design : str
         E.g. ``"10x10"`` (r runs of k-fold cv), ``"5x2cv"``, ``"subsampling:100"``.
     scores : pandas.DataFrame
@@ -62,7 +70,18 @@ class CompareResult:
     p_reject : float
         Estimated probability that a repeat rejects.
     replicability_method : str
-        How both were estimated (see :func:`compare`).
+        How both were estimated (see :func:`compare`), or why they were not.
+    posterior : calibsim.stats.BayesianResult or None
+        With ``method="bayes"``: the correlated Bayesian t test's posterior
+        probabilities (A worse / practically equivalent / A better beyond the ROPE)
+        and decision; ``reject`` and ``better`` then follow its decision, while
+        ``statistic`` and ``pvalue`` stay those of the frequentist test, for
+        reference. None otherwise.
+    test_masks : numpy.ndarray of bool
+        The partitions: ``test_masks[run, fold]`` (r x k cv, 5x2cv) or
+        ``test_masks[run]`` (subsampling) marks the test instances of that split,
+        shape ``(r, k, n_instances)`` or ``(n, n_instances)``. :meth:`splits` gives
+        them as index arrays.
     """
 
     learner_a: str
@@ -86,6 +105,22 @@ class CompareResult:
     replicability: float = float("nan")
     p_reject: float = float("nan")
     replicability_method: str = ""
+    estimate: float = float("nan")
+    df_statement: str = ""
+    test_masks: np.ndarray = field(default=None, repr=False)
+    posterior: object = field(default=None, repr=False)
+
+    def splits(self):
+        """The partitions as ``(run, fold, train_index, test_index)`` tuples.
+
+        ``fold`` is 0 for subsampling. Fitting the learners on ``train_index`` and
+        scoring on ``test_index`` reproduces the row of :attr:`scores` with the
+        same run and fold.
+        """
+        masks = self.test_masks.reshape(-1, self.test_masks.shape[-1])
+        table = self.scores
+        return [(int(r), int(f), np.flatnonzero(~m), np.flatnonzero(m))
+                for r, f, m in zip(table["run"], table["fold"], masks)]
 
     def __iter__(self):  # ``statistic, pvalue = result`` as with scipy's results
         return iter((self.statistic, self.pvalue))
@@ -95,22 +130,58 @@ class CompareResult:
         verdict = (f"{self.better} is better" if self.reject
                    else "no significant difference")
         dlo, dhi = self.df_interval
-        df_ci = f" [{dlo:.2f}, {dhi:.2f}]" if np.isfinite(dlo) else ""
+        df_ci = ("" if np.isnan(dlo) or dlo == dhi else
+                 f", 95% interval {dlo:.2f} to {'∞' if dhi == np.inf else f'{dhi:.2f}'}")
+        est = ("" if self.estimate == self.difference or np.isnan(self.estimate) else
+               f"; the test's estimate (first fold's difference) {100 * self.estimate:+.2f}")
         lines = [
             f"{self.learner_a} vs {self.learner_b}, {self.design}, test {self.test} "
             f"at alpha = {self.alpha:g}",
             f"  accuracy {self.learner_a}: {100 * self.accuracy_a:.2f}%   "
             f"{self.learner_b}: {100 * self.accuracy_b:.2f}%",
-            f"  difference {100 * self.difference:+.2f} points, {100 * (1 - self.alpha):g}% CI "
-            f"[{100 * lo:+.2f}, {100 * hi:+.2f}], effect size {self.effect_size:.2f}",
-            f"  statistic {self.statistic:.3f}, p = {self.pvalue:.4g}, df = {self.df:.2f}{df_ci}"
-            f" ({self.df_source})",
-            f"  verdict: {verdict}",
+            f"  difference {100 * self.difference:+.2f} points{est}, "
+            f"{100 * (1 - self.alpha):g}% CI [{100 * lo:+.2f}, {100 * hi:+.2f}], "
+            f"effect size {self.effect_size:.2f}",
+            f"  statistic {self.statistic:.3f}, p = {self.pvalue:.4g}, "
+            f"df = {_df_text(self.df)}{df_ci} ({self.df_source})",
         ]
+        if self.df_statement:
+            lines.append(f"  {self.df_statement}")
+        if self.posterior is not None:
+            b = self.posterior
+            words = {"right": f"{self.learner_a} is better", "left": f"{self.learner_b} is better",
+                     "rope": "practically equivalent", "none": "no decision"}
+            lines.append(
+                f"  posterior ({b.method}, rho = {b.rho:.3g}, ROPE ±{100 * b.rope:g} points): "
+                f"P({self.learner_a} better) = {b.p_right:.4f}, P(equivalent) = "
+                f"{b.p_rope:.4f}, P({self.learner_b} better) = {b.p_left:.4f}")
+            verdict = f"{words[str(b.decision)]} (posterior probability >= {b.threshold:g})"
+        lines.append(f"  verdict: {verdict}")
         if np.isfinite(self.replicability):
-            lines.append(f"  replicability {self.replicability:.2f} (P(reject) = "
+            of = " of the t test's verdict" if self.posterior is not None else ""
+            lines.append(f"  replicability{of} {self.replicability:.2f} (P(reject) = "
                          f"{self.p_reject:.2f}; {self.replicability_method})")
+        elif self.replicability_method:
+            lines.append(f"  replicability: {self.replicability_method}")
         return "\n".join(lines)
+
+
+def _df_text(df) -> str:
+    """A df for people: "∞ (normal limit)" rather than "inf"."""
+    return "∞ (normal limit)" if df == np.inf else f"{df:.2f}"
+
+
+def df_statement(spec, design: Design, df) -> str:
+    """How ``df`` enters the test's statistic, in one sentence (Bouckaert 2003, §3)."""
+    lim = " (df = ∞: the normal limit)" if df == np.inf else ""
+    if spec.name in ("corrected_repeated_cv", "corrected_resampling"):
+        n = "r·k" if design.kind == "cv" else "n"
+        return (f"t = m / sqrt((1/(df+1) + n2/n1) s^2) against t(df): df + 1 stands where "
+                f"{n} stands in Nadeau & Bengio's correction{lim}")
+    if spec.name in ("cv5x2_t", "cv5x2_f"):
+        return "the 5x2cv statistic against its reference with df in place of 5"
+    return (f"t = m·sqrt(df+1) / s against t(df): df + 1 stands where the number of "
+            f"differences stands{lim}")
 
 
 def _resolve_df(test, df, alpha, design: Design):
@@ -121,14 +192,19 @@ def _resolve_df(test, df, alpha, design: Design):
     nan2 = (float("nan"), float("nan"))
     if isinstance(df, str) and df == "textbook":
         return float(textbook), nan2, "textbook df of the design"
+    if isinstance(df, str) and df == "calibrated" and spec.name in ("cv5x2_t", "cv5x2_f") \
+            and design.kind == "cv5x2":
+        return float(textbook), nan2, "the test's own df (Dietterich 1998; Alpaydin 1999)"
     if isinstance(df, str) and df == "calibrated":
         try:
             e = lookup_df(test, alpha=alpha, n_folds=design.n_folds, n_runs=design.n_runs)
+            if e.df == np.inf and spec.name not in ("corrected_repeated_cv",
+                                                      "corrected_resampling"):
+                raise ValueError("the table's df is infinite")
         except ValueError as exc:
             warnings.warn(f"no calibrated df for {test!r} with design {design.name!r} at "
-                          f"alpha = {alpha:g} ({exc}); using the textbook df {textbook}. "
-                          "Calibrate this design with `calibsim calibrate`.",
-                          DesignWarning, stacklevel=3)
+                          f"alpha = {alpha:g} ({str(exc).rstrip('.')}); using the textbook "
+                          f"df {textbook}.", DesignWarning, stacklevel=3)
             return float(textbook), nan2, "textbook df (design not in the df table)"
         return e.df, (e.ci_low, e.ci_high), (
             f"calibrated on {e.n_datasets} null data sets, naive Bayes vs C4.5, shipped table")
@@ -141,7 +217,8 @@ def _resolve_df(test, df, alpha, design: Design):
 def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, alpha=0.05,
             df="calibrated", replicability="bootstrap", n_repeats: int = 10,
             n_boot: int = 1000, n_jobs=None, scheduler=None, random_state=0,
-            progress: bool = False) -> CompareResult:
+            progress: bool = False, method: str = "frequentist", rope: float = 0.0,
+            threshold: float = 0.95) -> CompareResult:
     """Compare two learners on one data set with a (calibrated) test.
 
     Parameters
@@ -167,12 +244,17 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     df : "calibrated", "textbook" or float, default "calibrated"
         "calibrated": the continuous df of the shipped table for (test, α, k, r);
         if the table has no entry a :class:`DesignWarning` says so and the textbook
-        df is used.
+        df is used. Where the table holds ``inf`` (the corrected repeated cv t on
+        small designs: the correction alone already makes it conservative) the
+        statistic is taken at its normal limit, ``m / sqrt(n2/n1 · s^2)`` against
+        the standard normal. The 5x2cv tests use their own df (5). How the df enters
+        the statistic is stated in ``result.df_statement``.
     replicability : {"bootstrap", "rerun", None}, default "bootstrap"
         How to estimate the probability that the verdict replicates. "bootstrap":
         from the score matrix alone, resampling the runs (each run is an
         independent random partition of the same data) ``n_boot`` times;
-        cheap, but it conditions on the runs seen. "rerun": ``n_repeats`` - 1
+        cheap, but it conditions on the runs seen; with one run (``"1x10"``) it
+        cannot apply, and the result says so instead of estimating. "rerun": ``n_repeats`` - 1
         further repeats of the whole design with new partitions (Bouckaert &
         Frank's R); costs as many more fits. None: not estimated.
     n_repeats : int, default 10
@@ -183,11 +265,25 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
         Dask workers on this machine (default: fit here, in this process).
     scheduler : str, optional
         Address of a running Dask scheduler to use instead.
-    random_state : int, default 0
-        Seed of the partitions (and of the bootstrap): one ``SeedSequence``, so the
-        result is the same for any ``n_jobs``.
+    random_state : int or numpy.random.SeedSequence, default 0
+        Seed of the partitions, meaning exactly what it means in
+        :mod:`calibsim.schemes`: the splits are those of
+        ``RepeatedStratifiedKFold(n_folds=k, n_runs=r, random_state=random_state)``
+        (``RandomSubsampling`` for subsampling), read back from
+        ``result.test_masks`` / ``result.splits()``; further repeats of
+        ``replicability="rerun"`` and the bootstrap use child seeds. The result is
+        the same for any ``n_jobs``.
     progress : bool, default False
         Show a progress bar of the fitted runs.
+    method : {"frequentist", "bayes"}, default "frequentist"
+        "bayes": also run the correlated Bayesian t test (Corani & Benavoli 2015) on
+        the same per-fold differences, with rho = n_test/n_total (1/k for k-fold cv,
+        the test share for subsampling); the verdict is its decision.
+    rope : float, default 0
+        Half-width of the region of practical equivalence for ``method="bayes"``,
+        in accuracy units (0.01 = one percentage point).
+    threshold : float, default 0.95
+        Posterior probability needed for a Bayesian decision, in (0.5, 1).
 
     Returns
     -------
@@ -211,14 +307,29 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     >>> res.test, res.reject, res.better
     ('corrected_repeated_cv', True, 'c45')
     >>> round(100 * res.difference, 2), round(res.df, 1), res.scores.shape
-    (-6.33, 161.9, (100, 5))
+    (-6.54, 161.9, (100, 5))
+
+    The partitions are those of calibsim's splitter with the same ``random_state``:
+
+    >>> from calibsim.schemes import RepeatedStratifiedKFold
+    >>> cv = RepeatedStratifiedKFold(n_folds=10, n_runs=10, random_state=0)
+    >>> bool((cv.test_masks(load_uci("vote").y) == res.test_masks).all())
+    True
     """
     setup = _setup(design, test, alpha, df, replicability, n_repeats)
+    if method not in ("frequentist", "bayes"):
+        raise ValueError(f"`method` must be 'frequentist' or 'bayes'; got {method!r}.")
+    if method == "bayes":
+        from ..stats._bayes import _iv_common
+        _iv_common(rope, threshold)
+        setup["bayes"] = (rope, threshold)
     learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
-    acc = accuracies(learners, X, y, setup["design"], random_state,
-                      n_repeats if replicability == "rerun" else 1,
-                      n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    return _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability, n_boot, random_state)
+    acc, masks = accuracies(learners, X, y, setup["design"], random_state,
+                            n_repeats if replicability == "rerun" else 1,
+                            n_jobs=n_jobs, scheduler=scheduler, progress=progress,
+                            return_masks=True)
+    return _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
+                   n_boot, random_state, masks)
 
 
 def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
@@ -238,15 +349,17 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
                          f"{replicability!r}.")
     if replicability == "rerun" and not (isinstance(n_repeats, int) and n_repeats >= 2):
         raise ValueError(f"`n_repeats` must be an integer >= 2; got {n_repeats!r}.")
+    note = ""
     if replicability == "bootstrap" and d.n_runs < 2:
-        raise ValueError(f"`replicability='bootstrap'` resamples runs and needs >= 2; the "
-                         f"design {d.name!r} has {d.n_runs} (use 'rerun').")
+        note = (f"not estimated: the bootstrap resamples runs and the design {d.name!r} has "
+                "one (use replicability='rerun' for repeats with new partitions)")
     df_value, df_ci, df_source = _resolve_df(spec.name, df, alpha, d)
     return {"design": d, "spec": spec, "alpha": alpha, "df": df_value, "df_ci": df_ci,
-            "df_source": df_source}
+            "df_source": df_source, "replicability_note": note}
 
 
-def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareResult:
+def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None
+            ) -> CompareResult:
     """The comparison of learners 0 and 1 of ``acc`` (repeats, 2, *shape)."""
     d, spec, alpha, df_value = setup["design"], setup["spec"], setup["alpha"], setup["df"]
     diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
@@ -257,6 +370,9 @@ def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareR
         k = int(np.sum(run_test(spec, diffs, df_value, d).pvalue <= alpha))
         rep, p_rej, how = (float(replicability_R(k, n)), k / n,
                            f"{n} repeats with new partitions, R(k, n) of Bouckaert & Frank 2004")
+    elif replicability == "bootstrap" and setup.get("replicability_note"):
+        rep = p_rej = float("nan")
+        how = setup["replicability_note"]
     elif replicability == "bootstrap":
         p_rej = bootstrap_p_reject(spec, diffs[0], df_value, d, alpha, n_boot, random_state)
         rep, how = p_rej ** 2 + (1 - p_rej) ** 2, f"{n_boot} bootstrap resamples of the runs"
@@ -266,6 +382,15 @@ def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareR
     m = float(diffs[0].mean())
     sd = float(diffs[0].std(ddof=1)) if diffs[0].size > 1 else float("nan")
     reject = bool(res.pvalue <= alpha)
+    posterior = None
+    if setup.get("bayes"):
+        from ..stats import correlated_bayesian_ttest
+        rope, threshold = setup["bayes"]
+        x = diffs[0].reshape(1, -1) if d.kind == "subsampling" else diffs[0]
+        rho = d.test_fraction if d.kind == "subsampling" else 1.0 / d.n_folds
+        posterior = correlated_bayesian_ttest(x, rope=rope, rho=rho, threshold=threshold)
+        reject = posterior.decision in ("left", "right")
+    estimate = float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else m
     mean_a, mean_b = float(acc[0, 0].mean()), float(acc[0, 1].mean())
     return CompareResult(
         learner_a=labels[0], learner_b=labels[1], accuracy_a=mean_a, accuracy_b=mean_b,
@@ -275,7 +400,9 @@ def _result(acc, labels, setup, replicability, n_boot, random_state) -> CompareR
         better=(labels[0] if mean_a > mean_b else labels[1]) if reject else None,
         test=spec.name, alpha=alpha, df=df_value, df_interval=setup["df_ci"],
         df_source=setup["df_source"], design=d.name, scores=score_table(acc[0], d),
-        replicability=float(rep), p_reject=float(p_rej), replicability_method=how)
+        replicability=float(rep), p_reject=float(p_rej), replicability_method=how,
+        estimate=estimate, df_statement=df_statement(spec, d, df_value), test_masks=masks,
+        posterior=posterior)
 
 
 def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.DataFrame:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -64,8 +66,15 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset, learner, fold, accuracy`` (accuracy in [0, 1]; folds
-        numbered run-major, ``run * k + fold``).
+        Columns ``dataset, learner, fold, run, fold_in_run, accuracy`` (accuracy in
+        [0, 1]; ``fold`` numbered run-major, ``run * k + fold_in_run``). A data set
+        on which a learner fails is left out with a :class:`DataSetFailed` warning
+        naming the learner, the data set and the reason.
+
+    Raises
+    ------
+    ValueError
+        If fewer than two data sets could be scored.
     """
     from ._scoring import accuracies, parse_design, parse_learner
     from ._scoring import unique_labels as _unique
@@ -80,14 +89,28 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     learners = [parse_learner(e, "x") for _, e in items]
     names = _unique([k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)])
     d = parse_design(design)
-    frames = []
+    from ..engine.learners import LearnerFailed
+    frames, failed = [], []
     for i, (name, ds) in enumerate(sets):
-        acc = accuracies(learners, ds, None, d,
-                         np.random.SeedSequence(random_state, spawn_key=(2, i)), 1,
-                         n_jobs=n_jobs, scheduler=scheduler, progress=progress)[0]
+        try:
+            acc = accuracies(learners, ds, None, d,
+                             np.random.SeedSequence(random_state, spawn_key=(2, i)), 1,
+                             n_jobs=n_jobs, scheduler=scheduler, progress=progress)[0]
+        except LearnerFailed as exc:        # keep the other data sets' work
+            failed.append(str(LearnerFailed(exc.learner, exc.reason, name)))
+            warnings.warn(f"{failed[-1]} Data set {name!r} is left out.", DataSetFailed,
+                          stacklevel=2)
+            continue
         flat = acc.reshape(len(learners), -1)
+        run, fold = np.divmod(np.arange(flat.shape[1]), max(d.n_folds, 1))
         for j, lab in enumerate(names):
             frames.append(pd.DataFrame({"dataset": name, "learner": lab,
-                                        "fold": np.arange(flat.shape[1]),
-                                        "accuracy": flat[j]}))
+                                        "fold": np.arange(flat.shape[1]), "run": run,
+                                        "fold_in_run": fold, "accuracy": flat[j]}))
+    if len(frames) < 2 * len(names):
+        raise ValueError(f"fewer than two data sets could be scored: {' '.join(failed)}")
     return pd.concat(frames, ignore_index=True)
+
+
+class DataSetFailed(UserWarning):
+    """A learner failed on one data set of several; that data set was left out."""

@@ -9,6 +9,7 @@ codes, :func:`~calibsim.engine.learners.score_general` otherwise), in blocks tha
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -59,9 +60,24 @@ def parse_learner(spec, default_label: str):
             return LearnerSpec(text, text)
         m = re.fullmatch(r"([A-Za-z_][\w.]*)\s*(?:\((.*)\))?", text, flags=re.S)
         if m is None:
-            raise ValueError(f"a learner must be one of {list(BUILTIN_LEARNERS)} or "
-                             f"'module.Class(param=value, ...)'; got {spec!r}.")
+            raise ValueError(f"learner spec {spec!r} refused: a learner must be one of "
+                             f"{list(BUILTIN_LEARNERS)} or 'module.Class(param=value, ...)' "
+                             "(scikit-learn estimators, pipelines written with "
+                             "make_pipeline(...)); nothing was run.")
+        from ..engine._safe_spec import build_estimator, parse_spec, resolve_class
+        near = difflib.get_close_matches(text, list(BUILTIN_LEARNERS), n=2, cutoff=0.75)
+        if near and "(" not in text and "." not in text:
+            raise ValueError(f"unknown learner {text!r}; did you mean {' or '.join(near)}? "
+                             f"(built-in learners: {', '.join(BUILTIN_LEARNERS)})")
+        node = parse_spec(text)                  # refuses anything but literals and calls
+        nested = isinstance(node, ast.Call) and any(
+            isinstance(n, ast.Call) for a in [*node.args, *(k.value for k in node.keywords)]
+            for n in ast.walk(a))
+        if nested or (isinstance(node, ast.Call) and node.args) or "." not in m.group(1):
+            est = build_estimator(text)          # a pipeline or an unqualified class name
+            return GivenLearner(_label_of(est) or default_label, est)
         path, args = m.group(1), m.group(2) or ""
+        resolve_class(path, spec)                # refuse before anything is imported
         params = _literal_kwargs(args, spec)
         if path in BUILTIN_LEARNERS:
             lrn = LearnerSpec(path, path, params=tuple(sorted(params.items())))
@@ -73,10 +89,14 @@ def parse_learner(spec, default_label: str):
     if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
         raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
                          f"`predict`, a built-in name or an import path; got {spec!r}.")
-    steps = getattr(spec, "steps", None)             # a Pipeline: "StandardScaler+SVC"
-    label = ("+".join(type(step).__name__ for _, step in steps) if steps
-             else type(spec).__name__) or default_label
-    return GivenLearner(label, spec)
+    return GivenLearner(_label_of(spec) or default_label, spec)
+
+
+def _label_of(est) -> str:
+    """``"StandardScaler+SVC"`` for a Pipeline, else the class name."""
+    steps = getattr(est, "steps", None)
+    return ("+".join(type(step).__name__ for _, step in steps) if steps
+            else type(est).__name__)
 
 
 def _literal_kwargs(args: str, spec: str) -> dict:
@@ -184,19 +204,40 @@ def score_block(block: Block) -> np.ndarray:
     return res["correct"] / res["n_test"][None]
 
 
+def repeat_seeds(random_state, n_repeats: int) -> list:
+    """The partition seed of each repeat of a comparison.
+
+    Repeat 0 is split exactly as the design's calibsim splitter splits with
+    ``random_state`` (``RepeatedStratifiedKFold(n_folds=k, n_runs=r,
+    random_state=random_state)``, ``RandomSubsampling(...)``); the further repeats of
+    ``replicability="rerun"`` take child seeds ``SeedSequence(random_state,
+    spawn_key=(0, i))``, i = 1, 2, ...
+    """
+    if isinstance(random_state, np.random.SeedSequence):
+        entropy, key = random_state.entropy, tuple(random_state.spawn_key)
+    else:
+        entropy, key = np.random.SeedSequence(random_state).entropy, ()
+    return [random_state] + [np.random.SeedSequence(entropy, spawn_key=key + (0, i))
+                             for i in range(1, n_repeats)]
+
+
 def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fast,
                runs_per_block: int):
-    """One :class:`Block` per ``runs_per_block`` runs of each repeat (one seed per repeat)."""
-    out = []
+    """Blocks of ``runs_per_block`` runs of each repeat, and each repeat's test masks.
+
+    Returns ``(blocks, masks)`` with ``masks[rep]`` of shape ``design.shape + (n,)``.
+    """
+    out, all_masks = [], []
     n = len(y)
     for rep, seed in enumerate(seeds):
-        masks = design.splitter().test_masks(y, np.random.default_rng(seed))
+        masks = design.splitter().test_masks(y, seed)
         masks = masks.reshape(design.shape + (n,))
+        all_masks.append(masks)
         for start in range(0, design.n_runs, runs_per_block):
             out.append(Block(f"compare-{rep}-{start}", X, y,
                              masks[start:start + runs_per_block], learners, n_values,
                              n_classes, fast))
-    return out
+    return out, all_masks
 
 
 def prepare_data(X, y):
@@ -211,14 +252,17 @@ def prepare_data(X, y):
         return Xa, np.asarray(ds.y, np.int64), ds.n_values, ds.n_classes, nominal
     if y is None:
         raise ValueError("`y` is required unless `X` is a calibsim Dataset.")
-    Xa = np.asarray(X)
+    frame = hasattr(X, "iloc") and hasattr(X, "columns")   # a DataFrame stays one
+    Xa = X if frame else np.asarray(X)
     ya = np.asarray(y)
-    if Xa.ndim != 2 or ya.shape != (Xa.shape[0],):
-        raise ValueError(f"`X` must be 2-D with one `y` label per row; got shapes {Xa.shape} "
-                         f"and {ya.shape}.")
+    if ya.ndim == 2 and ya.shape[1] == 1:                   # a column vector, as sklearn
+        ya = ya.ravel()
+    if len(Xa.shape) != 2 or ya.shape != (Xa.shape[0],):
+        raise ValueError(f"`X` must be 2-D with one `y` label per row; got shapes "
+                         f"{tuple(Xa.shape)} and {ya.shape}.")
     _, codes = np.unique(ya, return_inverse=True)
     codes = codes.reshape(-1).astype(np.int64)
-    nominal = Xa.dtype.kind in "iub" and (Xa.size == 0 or Xa.min() >= 0)
+    nominal = (not frame) and Xa.dtype.kind in "iub" and (Xa.size == 0 or Xa.min() >= 0)
     n_values = (Xa.max(axis=0).astype(np.int64) + 1) if nominal else None
     return Xa, codes, n_values, int(codes.max()) + 1, nominal
 
@@ -254,17 +298,23 @@ def score_table(acc, d: Design) -> pd.DataFrame:
 
 
 def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
-               progress) -> np.ndarray:
-    """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1]."""
+               progress, return_masks: bool = False):
+    """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1].
+
+    With ``return_masks`` also the test masks of repeat 0, shape
+    ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions).
+    """
     from ..engine.runner import cluster, map_blocks
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
-    root = (random_state if isinstance(random_state, np.random.SeedSequence)
-            else np.random.SeedSequence(random_state, spawn_key=(0,)))
-    seeds = root.spawn(n_repeats)
+    from ..datasets import Dataset
+    if isinstance(X, Dataset) and not any(lrn.is_builtin for lrn in learners):
+        Xa = X.to_frame()          # names and kinds, for pipelines that select columns
+    seeds = repeat_seeds(random_state, n_repeats)
     runs_per_block = d.n_runs if fast else 1
-    blocks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
-                        n_classes=n_classes, fast=fast, runs_per_block=runs_per_block)
+    blocks, masks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
+                               n_classes=n_classes, fast=fast,
+                               runs_per_block=runs_per_block)
     out = np.empty((n_repeats, len(learners)) + d.shape)
     bar = None
     if progress:
@@ -282,7 +332,7 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         map_blocks(score_block, blocks, client=client, on_result=keep)
     if bar is not None:
         bar.close()
-    return out
+    return (out, masks[0]) if return_masks else out
 
 
 def unique_labels(labels):

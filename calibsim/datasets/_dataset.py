@@ -105,6 +105,38 @@ class Dataset:
         """True if any attribute value is missing (NaN)."""
         return bool(np.isnan(self.X).any())
 
+    def to_frame(self):
+        """The attributes as a pandas DataFrame with their names and kinds.
+
+        Nominal attributes become ``category`` columns whose categories are the codes
+        0, 1, ... (their labels are ``value_labels``), numeric ones ``float64``;
+        missing values are NaN. So a pipeline can select columns by name or by dtype
+        (``make_column_selector(dtype_include="category")``), and an estimator given
+        the frame as it is sees the same numbers as ``X``.
+
+        Returns
+        -------
+        pandas.DataFrame of shape (n_instances, n_attributes)
+
+        Examples
+        --------
+        >>> from calibsim.datasets import load_uci
+        >>> load_uci("weather.numeric").to_frame().dtypes.astype(str).tolist()
+        ['category', 'float64', 'float64', 'category']
+        """
+        import pandas as pd
+        cols = {}
+        for j, name in enumerate(self.attribute_names):
+            col = self.X[:, j]
+            labels = self.value_labels[j]
+            if self.n_values[j] == 0 or labels is None:
+                cols[name] = np.array(col, dtype=np.float64)
+            else:
+                codes = np.where(np.isnan(col), -1, col).astype(np.int64)
+                cols[name] = pd.Categorical.from_codes(
+                    codes, categories=list(range(int(self.n_values[j]))))
+        return pd.DataFrame(cols)
+
     def nominal_codes(self) -> np.ndarray:
         """``X`` as int64 codes, for learners' fast all-nominal path.
 

@@ -197,3 +197,37 @@ def from_arrays(X, y, *, n_values=None, name="arrays", attribute_names=None,
         raise ValueError(f"`attribute_names` must have {a} names; got {len(names)}.")
     labels = [None if v == 0 else tuple(str(k) for k in range(v)) for v in nv.tolist()]
     return _make(name, Xa, y_codes.reshape(-1), nv, names, labels, "class", class_values)
+
+
+def dataset_table():
+    """The shipped data sets: one row each, for ``calibsim list datasets``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name, instances, attributes, nominal, numeric, classes, missing``
+        (number of missing values) and ``source`` (from the file's header comment;
+        "Weka 3.6 examples" for the files copied unchanged from Weka).
+
+    Examples
+    --------
+    >>> from calibsim.datasets._loaders import dataset_table
+    >>> t = dataset_table()
+    >>> len(t) == len(UCI_DATASETS), t.loc[t.name == "vote", "instances"].item()
+    (True, 435)
+    """
+    import pandas as pd
+    from importlib import resources
+    rows = []
+    for name in UCI_DATASETS:
+        ds = load_uci(name)
+        text = resources.files("calibsim.data.uci").joinpath(f"{name}.arff").read_text(
+            encoding="utf-8", errors="replace")[:4000]
+        source = next((line[len("% Source:"):].split(",")[0].strip().rstrip(".") for line in
+                       text.splitlines() if line.startswith("% Source:")), "Weka 3.6 examples")
+        n_num = int(ds.is_numeric.sum())
+        rows.append({"name": name, "instances": ds.X.shape[0], "attributes": ds.X.shape[1],
+                     "nominal": ds.X.shape[1] - n_num, "numeric": n_num,
+                     "classes": ds.n_classes, "missing": int(np.isnan(ds.X).sum()),
+                     "source": source})
+    return pd.DataFrame(rows)

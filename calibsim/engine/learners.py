@@ -39,13 +39,38 @@ _FAST_PARAMS = {"c45": {"confidence": "c45_confidence", "min_obj": "c45_min_obj"
 
 
 def _import(path: str):
-    module, _, name = path.rpartition(".")
-    if not module:
+    """The estimator class a study's ``estimator``/``pipeline`` names, never anything else
+    (:func:`calibsim.engine._safe_spec.resolve_class`)."""
+    from ._safe_spec import resolve_class
+    if not isinstance(path, str):
         raise ValueError(f"`estimator` must be an import path 'module.Class'; got {path!r}.")
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"`estimator` {path!r} cannot be imported ({exc}).") from None
+    return resolve_class(path)
+
+
+class LearnerFailed(ValueError):
+    """A learner could not be fitted or could not predict; names the learner and why.
+
+    ``learner`` is its label, ``reason`` the estimator's own exception. Text columns
+    and missing values get a suggestion of a pipeline that encodes and imputes.
+    """
+
+    def __init__(self, learner: str, reason: BaseException, dataset: str | None = None):
+        self.learner, self.reason, self.dataset = learner, reason, dataset
+        text = str(reason).splitlines()[0] if str(reason) else type(reason).__name__
+        hint = ""
+        low = text.lower()
+        if "nan" in low or "missing" in low or "could not convert string" in low:
+            hint = (" The data has missing values or text columns this learner cannot take: "
+                    "give it a pipeline that imputes and encodes, e.g. \"make_pipeline("
+                    "make_column_transformer((SimpleImputer(), make_column_selector("
+                    "dtype_include='number')), (OneHotEncoder(handle_unknown='ignore'), "
+                    "make_column_selector(dtype_exclude='number'))), LogisticRegression())\".")
+        where = f" on data set {dataset!r}" if dataset else ""
+        super().__init__(f"learner {learner!r} failed{where}: {type(reason).__name__}: "
+                         f"{text}.{hint}")
+
+    def __reduce__(self):             # picklable across Dask workers
+        return (LearnerFailed, (self.learner, self.reason, self.dataset))
 
 
 @dataclass(frozen=True)
@@ -223,12 +248,15 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     """Score any learners by fitting a fresh estimator on every split (slower, general).
 
     Parameters and returns as :func:`score_fast`; ``fit_time`` and ``predict_time``
-    are measured per learner and split (seconds). Built-in learners receive
+    are measured per learner and split (seconds). A pandas DataFrame ``X`` reaches
+    the estimators as DataFrames (rows taken with ``.iloc``), so column selection
+    by name or dtype works in pipelines. Built-in learners receive
     ``n_values`` (which attributes are nominal); ``model_size`` is the C4.5 tree's
     nodes, the voted perceptron's perceptrons, a scikit-learn tree's node count, the
     non-zero coefficients plus intercepts of a linear model, else -1.
     """
-    X = np.asarray(X)
+    frame = hasattr(X, "iloc")     # a pandas DataFrame stays one: names and dtypes kept
+    X = X if frame else np.asarray(X)
     y = np.asarray(y)
     split = masks.shape[:-1]
     flat = masks.reshape(-1, masks.shape[-1])
@@ -241,16 +269,25 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     n_test = flat.sum(axis=1)
     for s in range(S):
         te = flat[s]
-        Xtr, ytr, Xte, yte = X[~te], y[~te], X[te], y[te]
+        if frame:
+            Xtr, Xte = X.iloc[np.flatnonzero(~te)], X.iloc[np.flatnonzero(te)]
+        else:
+            Xtr, Xte = X[~te], X[te]
+        ytr, yte = y[~te], y[te]
         for i, lrn in enumerate(learners):
             est = lrn.make()
             t0 = time.perf_counter()
-            if lrn.is_builtin and not lrn.pipeline:     # declared classes, as Weka's header
-                est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
-            else:
-                est.fit(Xtr, ytr)
-            t1 = time.perf_counter()
-            hit = np.asarray(est.predict(Xte)) == yte
+            try:
+                if lrn.is_builtin and not lrn.pipeline:  # declared classes, as Weka's header
+                    est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
+                else:
+                    est.fit(Xtr, ytr)
+                t1 = time.perf_counter()
+                hit = np.asarray(est.predict(Xte)) == yte
+            except Warning:                # a warning turned error by the caller's filter
+                raise
+            except Exception as exc:       # any estimator's failure, said with its name
+                raise LearnerFailed(lrn.label, exc) from exc
             fit_t[i, s], pred_t[i, s] = t1 - t0, time.perf_counter() - t1
             correct[i, s] = int(hit.sum())
             size[i, s] = _model_size(est)
