@@ -5,14 +5,17 @@ and take the df whose Type I error is closest to, and not above, the significanc
 level α (:func:`calibrate`); or, continuously, the df at which the Type I error
 crosses α, with a distribution-free interval (:func:`continuous_calibration`). The
 df calibrated on 10,000 null data sets for every test and design of the paper are
-shipped in a table (:func:`lookup_df`, :func:`df_table`).
+shipped in a table (:func:`lookup_df`, :func:`df_table`). The correlated Bayesian
+t test's ρ is calibrated the same way (:func:`calibrate_rho`).
 """
 
 from ._calibrate import CalibrationResult, calibrate, calibrated_df, type1_error_curve
 from ._continuous import (ContinuousCalibration, continuous_calibration, quantile_interval,
                           threshold_df)
 from ._dftable import TableDF, df_table, lookup_df, provenance
+from ._rho import RhoCalibration, calibrate_rho, decision_rate
 
 __all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult",
            "threshold_df", "continuous_calibration", "ContinuousCalibration",
-           "quantile_interval", "lookup_df", "df_table", "provenance", "TableDF"]
+           "quantile_interval", "lookup_df", "df_table", "provenance", "TableDF",
+           "calibrate_rho", "RhoCalibration", "decision_rate"]

@@ -51,6 +51,15 @@ def add_compare_parser(sub, int_type, alpha_type):
     p.add_argument("--alpha", type=alpha_type, default=0.05)
     p.add_argument("--df", default="calibrated",
                    help="'calibrated' (shipped table; default), 'textbook' or a number")
+    p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
+                   help="'bayes': also the correlated Bayesian t test (Corani & Benavoli "
+                        "2015) on the same folds; the verdict is its decision (two learners)")
+    p.add_argument("--rope", type=float, default=0.0,
+                   help="with --method bayes: half-width of the region of practical "
+                        "equivalence in accuracy units, e.g. 0.01 = 1 point (default 0)")
+    p.add_argument("--threshold", type=float, default=0.95,
+                   help="with --method bayes: posterior probability needed for a decision "
+                        "(default 0.95)")
     p.add_argument("--replicability", choices=("bootstrap", "rerun", "none"),
                    default="bootstrap", help="how to estimate the verdict's replicability "
                    "(two learners only; default bootstrap of the runs)")
@@ -99,7 +108,8 @@ def cmd_compare(args) -> int:
     if len(learners) == 2:
         rep = None if args.replicability == "none" else args.replicability
         res = compare(learners[0], learners[1], ds, replicability=rep,
-                      n_repeats=args.repeats, **common)
+                      n_repeats=args.repeats, method=args.method, rope=args.rope,
+                      threshold=args.threshold, **common)
         print(res)
         table = res.scores
     else:

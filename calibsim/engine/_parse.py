@@ -102,7 +102,7 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
 
 
 def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
-    from ..stats import TESTS
+    from ..stats import BAYES_TESTS, TESTS
     if isinstance(entries, dict):
         entries = [entries]
     if not isinstance(entries, list):
@@ -130,7 +130,9 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         else:
             if "tests" not in sec:
                 c.fail(f"{key}.tests", "is required but missing", show_value=False)
-            tests = tuple(c.values(f"{key}.tests", sec["tests"], str, choices=tuple(TESTS)))
+            tests = tuple(c.values(f"{key}.tests", sec["tests"], str,
+                                   choices=tuple(BAYES_TESTS) if kind == "calibrate_rho"
+                                   else tuple(TESTS) + tuple(BAYES_TESTS)))
             kw["tests"] = tests
             kw["schemes"] = tuple((t, _scheme_for(c, key, t, by_kind, only)) for t in tests)
             kw["alphas"] = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float,
@@ -161,7 +163,9 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
         _check_runs(c, key, kw, schemes)
         df = sec.get("df", "textbook" if kind != "calibrate" else None)
-        if kind != "calibrate":
+        if kind == "calibrate_rho":
+            df = None
+        if kind not in ("calibrate", "calibrate_rho"):
             if isinstance(df, str):
                 c.value(f"{key}.df", df, str, choices=("textbook", "calibrated"))
             else:

@@ -53,7 +53,7 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
                     "test_set": {"n_test": 10_000}}
 
-ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy")
+ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous"}
 _STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}

@@ -268,6 +268,34 @@ def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _rho_rows(study, analysis, scores) -> pd.DataFrame:
+    """Calibrated ρ of the correlated Bayesian t test (threshold = 1 - α) per source, pair,
+    runs and α: calibrated on the first half of the data sets, its decision rate checked
+    on the other half (a fresh null collection), beside the rate at the default ρ = 1/k."""
+    from ..calibration import calibrate_rho, decision_rate
+    rows = []
+    for source, pair, test, sname, r, alpha, _, base in _test_cells(study, analysis, None):
+        rope = 0.01 if test.endswith("_rope1") else 0.0
+        x = test_data(scores, source, sname, test, pair, r)
+        half = x.shape[0] // 2
+        if half < 1:
+            raise ValueError(f"analysis {analysis.name!r}: calibrating rho needs >= 2 data "
+                             f"sets (one half to calibrate, one to check); got {x.shape[0]}.")
+        cal = calibrate_rho(x[:half], threshold=1 - alpha, rope=rope)
+        fresh = x[half:]
+        rate_cal = decision_rate(fresh, rho=min(cal.rho * (1 + 1e-9), 0.999999), rope=rope,
+                                 threshold=1 - alpha)
+        rate_def = decision_rate(fresh, rope=rope, threshold=1 - alpha)
+        n = fresh.shape[0]
+        rows.append({**{k: v for k, v in base.items() if k not in ("df", "df_rule")},
+                     "threshold": 1 - alpha, "rope": rope, "rho_default": 1 / x.shape[-1],
+                     "rho": cal.rho, "rho_ci_low": cal.ci_low, "rho_ci_high": cal.ci_high,
+                     "coverage": cal.coverage, "n_calibration": half,
+                     "decision_rate_default": rate_def, "decision_rate_calibrated": rate_cal,
+                     "mc_se": float(np.sqrt(alpha * (1 - alpha) / n)), "n_check": n})
+    return pd.DataFrame(rows)
+
+
 def _accuracy_rows(study, analysis, scores) -> pd.DataFrame:
     rows = []
     labels = [lrn.label for lrn in study.learners] or ["A", "B"]
@@ -322,6 +350,9 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200) -> dict
             continue
         if a.kind == "accuracy":
             out[a.name] = _accuracy_rows(study, a, scores)
+            continue
+        if a.kind == "calibrate_rho":
+            out[a.name] = _rho_rows(study, a, scores)
             continue
         lookup = None
         if a.df == "calibrated":

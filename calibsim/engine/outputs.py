@@ -100,7 +100,7 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
     paths = {}
     for a in analyses_specs:
         table = tables.get(a.name)
-        if table is None or table.empty:
+        if table is None or table.empty or a.kind == "calibrate_rho":
             continue
         if a.kind == "calibrate":
             if table["n_runs"].nunique() < 2:

@@ -6,6 +6,8 @@ the classic tests of Dietterich (1998) and Alpaydin (1999) (``mcnemar_test``,
 result types, and the registry of tests used for calibration.
 """
 
+from ._bayes import (BayesianResult, bayesian_signed_rank_test, correlated_bayesian_ttest,
+                     correlated_t_rho_threshold)
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._multiple import (
     FriedmanResult,
@@ -30,7 +32,7 @@ from ._multitest import CORRECTIONS, PAIRWISE_TESTS, MultiTestResult, multitest,
 from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
 from ._multitest_datasets import (Multi2TestResult, multi2test, multi2test_from_ranks,
                                   normalised_cost)
-from ._registry import FIGURE2_TESTS, TESTS, TestSpec, get_test
+from ._registry import BAYES_TESTS, FIGURE2_TESTS, TESTS, TestSpec, get_test
 from ._results import ConfidenceInterval, TTestResult
 from ._onesample import (
     corrected_repeated_cv_ttest,
@@ -41,6 +43,11 @@ from ._onesample import (
 from ._ttests import CV_METHODS, repeated_cv_ttest
 
 __all__ = [
+    "BAYES_TESTS",
+    "BayesianResult",
+    "bayesian_signed_rank_test",
+    "correlated_bayesian_ttest",
+    "correlated_t_rho_threshold",
     "repeated_cv_ttest",
     "kfold_cv_ttest",
     "resampled_ttest",

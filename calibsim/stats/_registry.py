@@ -155,6 +155,15 @@ def _proportions(x, df=None, *, alternative="two-sided"):
     return proportions_test(*_counts(x, df), alternative=alternative)
 
 
+def _bayes_t(rope):
+    def func(x, df=None, *, alternative="two-sided"):
+        """The correlated Bayesian t test's decision, read as a p-value (df unused)."""
+        from ._bayes import correlated_bayesian_ttest
+        return correlated_bayesian_ttest(x, rope=rope)
+    func.__name__ = f"bayes_correlated_t_rope{rope:g}"
+    return func
+
+
 def _build():
     # Labels as in the paper: "use all data", "folds averaged var", "runs averaged T", ...
     specs = [TestSpec(m, m.replace("_", " ").removesuffix(" t") + (" T" if m.endswith("_t") else ""),
@@ -191,6 +200,18 @@ def _build():
 #: difference of two proportions.
 TESTS: dict[str, TestSpec] = _build()
 
+#: The Bayesian comparisons usable wherever a test name is (analyses, ``compare``): the
+#: correlated Bayesian t test (Corani & Benavoli 2015, rho = 1/k) without and with a ROPE
+#: of one percentage point. Their ``pvalue`` is 1 - max(P(A better), P(B better)), so a
+#: rejection rate at α is the decision rate at threshold 1 - α; they take no df (the df
+#: argument is ignored), hence they are kept apart from the df-explicit :data:`TESTS`.
+BAYES_TESTS: dict[str, TestSpec] = {s.name: s for s in (
+    TestSpec("bayes_correlated_t", "correlated Bayesian t", "cv", _bayes_t(0.0),
+             lambda n_runs, n_folds: n_runs * n_folds - 1),
+    TestSpec("bayes_correlated_t_rope1", "correlated Bayesian t, ROPE 1 point", "cv",
+             _bayes_t(0.01), lambda n_runs, n_folds: n_runs * n_folds - 1),
+)}
+
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.
 FIGURE2_TESTS: tuple[str, ...] = tuple(TESTS)[:13]
 
@@ -225,8 +246,14 @@ def get_test(name) -> TestSpec:
     """
     if isinstance(name, TestSpec):
         return name
+    if isinstance(name, str) and name in BAYES_TESTS:
+        return BAYES_TESTS[name]
     if name not in TESTS:
-        raise ValueError(f"`name` must be one of the registered tests {list(TESTS)}; "
-                         f"got {name!r}.")
+        import difflib
+        known = list(TESTS) + list(BAYES_TESTS)
+        near = difflib.get_close_matches(str(name), known, n=2)
+        hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+        raise ValueError(f"`name` must be one of the registered tests {known}; "
+                         f"got {name!r}{hint}.")
     return TESTS[name]
 
