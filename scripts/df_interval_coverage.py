@@ -13,7 +13,7 @@ and checks whether each interval covers the reference: the continuous df of the 
 9000 data sets (independent of the replicate). It also prints the interval of all 10,000.
 
     calibsim run studies/df_table.toml              # the scores (about 7 min on 2 cores)
-    python scripts/df_interval_coverage.py          # -> figures/df_interval_coverage.csv/.md
+    python scripts/df_interval_coverage.py          # -> figures/bouckaert2003/df_interval_coverage.csv/.md
 """
 
 import argparse
@@ -35,7 +35,7 @@ def main(argv=None):
     ap.add_argument("--tests", nargs="+", default=["use_all_data", "runs_averaged_var",
                                                    "folds_averaged_var", "sorted_runs"])
     ap.add_argument("--alphas", nargs="+", type=float, default=[0.01, 0.05, 0.10])
-    ap.add_argument("--out", type=Path, default=ROOT / "figures" / "df_interval_coverage")
+    ap.add_argument("--out", type=Path, default=ROOT / "figures" / "bouckaert2003" / "df_interval_coverage")
     args = ap.parse_args(argv)
 
     from calibsim.calibration import continuous_calibration

@@ -76,7 +76,7 @@ def test_study_files_declare_the_old_studies():
     assert (cal.df_min, cal.df_max, cal.alphas, cal.tests) == (2, 100, (0.05,),
                                                                ("cv5x2_t", "cv5x2_f"))
     for study in (fig4, fig5, null):
-        assert study.results.name == "results" and study.figures.name == "figures"
+        assert study.results.name == "results" and study.figures.name == "dietterich1998"
 
 
 @pytest.mark.parametrize("stem", ["figure4", "figure5", "null_learners"])

@@ -70,7 +70,7 @@ def test_committed_study_file_loads():
     (scheme,) = study.schemes
     assert scheme.kind == "test_set" and scheme.p["n_test"] == 10_000
     assert [a.kind for a in study.analyses] == ["accuracy"]
-    assert study.figures == ROOT / "figures"
+    assert study.figures == ROOT / "figures" / "bouckaert2003"
 
 
 def test_reduced_run_writes_the_table_beside_the_paper(reduced):
@@ -101,7 +101,7 @@ def test_copied_study_file_writes_inside_its_own_folder(reduced, tmp_path):
     nets = (ROOT / "studies" / "networks").as_posix()
     text = text.replace('network = "networks/', f'network = "{nets}/')
     text = text.replace('results = "../results"', 'results = "results"')
-    text = text.replace('figures = "../figures"', 'figures = "figures"')
+    text = text.replace('figures = "../figures/bouckaert2003"', 'figures = "figures"')
     assert text.count(f'"{nets}/') == 4 and '"../' not in text
     copy = tmp_path / "bouckaert2003_table3.toml"
     copy.write_text(text, encoding="utf-8")
