@@ -3,9 +3,13 @@
 Every analysis gets ``<study>_<analysis>.csv`` (tidy, all columns) and ``.md``;
 analyses with something to plot get a PNG: calibrated df against runs
 (``calibrate``), the rate against runs or the sources' grid value with 95%
-Clopper–Pearson bars (``rejection_rate``), consistency per test (``replicability``)
-and accuracy per learner with ±2 SE (``accuracy``). Tests are faceted (one panel
-per test), so error bars of different tests never stack.
+Clopper–Pearson bars, or a dot plot of the series when nothing varies along x
+(``rejection_rate``), replicability R ± 2 SE against runs (averaged over the data
+sets of a real-data group, per source for simulated ones; ``replicability``) and
+accuracy per learner with ±2 SE (``accuracy``). Tests are faceted (one panel per
+test, at most eight series per panel, more panels otherwise), in Okabe & Ito's
+colour-blind-safe palette with distinct markers and dashes, legends outside the
+data. An analysis with nothing finite to draw gets no figure.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def _facets(n, n_cols=3, sharey=False):
     import matplotlib.pyplot as plt
     n_cols = min(n_cols, n)
     n_rows = -(-n // n_cols)
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.2 * n_cols, 3.3 * n_rows),
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(max(4.2 * n_cols, 7.0), 3.4 * n_rows),
                              layout="constrained", squeeze=False, sharey=sharey)
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
@@ -50,45 +54,154 @@ def _x_axis(table):
     shared = {"source", "group", "pair_a", "pair_b", "test", "label", "scheme", "n_runs",
               "n_folds", "alpha", "df", "df_rule", "rate", "mc_se", "ci_low", "ci_high", "n"}
     for col in table.columns:
-        if col not in shared and table[col].nunique() > 1:
+        if col not in shared and table[col].nunique() > 1 and table[col].notna().all():
             return col, col.replace("_", " ")
     return "source", "source"
 
 
+#: Okabe & Ito's colour-blind-safe palette (black last), with distinct markers and dashes,
+#: so that at most eight series per panel stay apart in colour and in grey.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+           "#000000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
+MAX_SERIES = 8
+
+
+def _style(i):
+    return {"color": PALETTE[i % 8], "marker": MARKERS[i % 8], "ls": DASHES[i % 8]}
+
+
+def _legend_outside(fig, ax_list):
+    handles, labels = [], []
+    for ax in ax_list:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    if labels:
+        fig.legend(handles, labels, loc="outside right upper", fontsize=7, frameon=False)
+
+
+def _chunks(table, by, size=MAX_SERIES):
+    """``table`` split so that no chunk holds more than ``size`` values of ``by``."""
+    names = list(dict.fromkeys(table[by]))
+    for i in range(0, len(names), size):
+        keep = set(names[i:i + size])
+        yield (i // size, len(names) > size), table[table[by].isin(keep)]
+
+
 def _plot_calibrate(table, ax_list):
-    import matplotlib
-    cmap = matplotlib.colormaps["tab10"]
     for ax, (alpha, g) in zip(ax_list, table.groupby("alpha")):
         for i, (label, h) in enumerate(g.groupby("label", sort=False)):
-            ax.plot(h["n_runs"], h["calibrated_df"], marker="o", ms=3,
-                    color=cmap(i % 10), ls="-" if i < 10 else "--", label=label)
+            ax.plot(h["n_runs"], h["calibrated_df"], ms=3, label=label, **_style(i))
         ax.set(title=f"α = {alpha:g}", xlabel="runs r", ylabel="calibrated df")
-    ax_list[0].legend(fontsize=7, frameon=False)
+        ax.grid(True, lw=0.3, color="0.85")
 
 
-def _plot_rate(table, ax_list, xcol, xlabel, ylabel):
-    """One panel per test; one line per source (or source group), pair and α."""
-    import matplotlib
-    cmap = matplotlib.colormaps["tab10"]
-    who = "group" if xcol not in ("n_runs", "source") else "source"
+def _series(table, who):
     parts = [who] + [c for c in ("pair_a", "pair_b", "alpha") if table[c].nunique() > 1]
-    series = table[parts].astype(str).agg(", ".join, axis=1)
-    table = table.assign(_series=series)
-    for ax, (label, g) in zip(ax_list, table.groupby("label", sort=False)):
-        for i, (name, h) in enumerate(g.groupby("_series", sort=False)):
-            x = h[xcol].to_numpy()
-            xs = np.arange(len(x)) if x.dtype == object else x
-            y = 100 * h["rate"].to_numpy()
-            err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
-            ax.errorbar(xs, y, yerr=err, marker="o", ms=3, capsize=2, color=cmap(i % 10),
-                        ls="-" if i < 10 else "--", label=name)
-            if x.dtype == object:
-                ax.set_xticks(xs, x, rotation=20, ha="right", fontsize=7)
+    return table.assign(_series=table[parts].astype(str).agg(", ".join, axis=1))
+
+
+def _panels_rate(table, xcol):
+    """(title, rows) per panel: one test each, at most eight series."""
+    who = "group" if xcol not in ("n_runs", "source") else "source"
+    table = _series(table, who)
+    out = []
+    for label, g in table.groupby("label", sort=False):
+        for (k, split), h in _chunks(g, "_series"):
+            out.append((f"{label} ({k + 1})" if split else label, h))
+    return out
+
+
+def _plot_rate(panels, ax_list, xcol, xlabel, ylabel):
+    """Lines against ``xcol`` with 95% intervals; a dot plot of the series when x is one value."""
+    for ax, (title, g) in zip(ax_list, panels):
+        single = g.groupby("_series", sort=False)[xcol].nunique().max() <= 1
+        if single:          # nothing varies along x: the series themselves are the categories
+            names = list(dict.fromkeys(g["_series"]))
+            for i, name in enumerate(names):
+                h = g[g["_series"] == name]
+                y = 100 * h["rate"].to_numpy()
+                err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
+                st = _style(i)
+                ax.errorbar([i], y[:1], yerr=[e[:1] for e in err], capsize=2, ms=4,
+                            color=st["color"], marker=st["marker"], ls="none")
+            ax.set_xticks(range(len(names)), names, rotation=25, ha="right", fontsize=7)
+            ax.set_xlim(-0.6, len(names) - 0.4)
+            ax.set(title=title, ylabel=ylabel)
+        else:
+            for i, (name, h) in enumerate(g.groupby("_series", sort=False)):
+                x = h[xcol].to_numpy()
+                cat = x.dtype == object
+                xs = np.arange(len(x)) if cat else x
+                y = 100 * h["rate"].to_numpy()
+                err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
+                ax.errorbar(xs, y, yerr=err, ms=3, capsize=2, label=name, **_style(i))
+                if cat:
+                    ax.set_xticks(xs, x, rotation=20, ha="right", fontsize=7)
+            ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
         for alpha in g["alpha"].unique():
             ax.axhline(100 * alpha, ls=":", lw=1, color="0.3")
-        ax.set(title=label, xlabel=xlabel, ylabel=ylabel)
         ax.grid(True, lw=0.3, color="0.85")
-    ax_list[0].legend(fontsize=7, frameon=False)
+
+
+def _replicability_summary(table):
+    """R and consistency per test, pair, α and runs: averaged over the data sets of a group
+    when each source is one data set (real data), else per source."""
+    keys = ["label", "pair_a", "pair_b", "alpha", "n_runs"]
+    per_source = table["n"].max() > 1
+    who = "source" if per_source else "group"
+    rows = []
+    for key, g in table.groupby(keys + [who], sort=False):
+        if per_source:
+            r, se = float(g["R"].iloc[0]), float(g["R_se"].iloc[0])
+            c = float(g["consistent"].iloc[0])
+        else:
+            r = float(g["R"].mean())
+            se = float(g["R"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else np.nan
+            c = float(g["consistent"].mean())
+        rows.append(dict(zip(keys + [who], key), R=r, R_se=se, consistent=c, n=len(g)))
+    import pandas as pd
+    out = pd.DataFrame(rows)
+    return out.assign(group=out[who]) if who == "source" else out.assign(source=out["group"])
+
+
+def _replicability_panels(summary):
+    """(title, rows) per panel: one test each, one series per pair (and source or α), <= 8."""
+    parts = ["pair_a", "pair_b"] + [c for c in ("source", "alpha") if summary[c].nunique() > 1]
+    summary = summary.assign(_series=summary[parts].astype(str).agg(", ".join, axis=1))
+    panels = []
+    for label, g in summary.groupby("label", sort=False):
+        for (k, split), h in _chunks(g, "_series"):
+            panels.append((f"{label} ({k + 1})" if split else label, h))
+    return panels
+
+
+def _plot_replicability(summary, panels, ax_list):
+    """R (± 2 SE) against runs per test (a dot per series when runs do not vary)."""
+    many_runs = summary.groupby("label")["n_runs"].nunique().max() > 1
+    for ax, (title, g) in zip(ax_list, panels):
+        names = list(dict.fromkeys(g["_series"]))
+        for i, name in enumerate(names):
+            h = g[g["_series"] == name]
+            x = h["n_runs"].to_numpy() if many_runs else np.array([i])
+            y = h["R"].to_numpy()
+            err = 2 * np.nan_to_num(h["R_se"].to_numpy())
+            st = _style(i)
+            if not many_runs:           # the series are the categories: no legend needed
+                st["ls"] = "none"
+                ax.errorbar(x, y, yerr=err, ms=4, capsize=2, **st)
+            else:
+                ax.errorbar(x, y, yerr=err, ms=4, capsize=2, label=name, **st)
+        if many_runs:
+            ax.set(xlabel="runs r")
+        else:
+            ax.set_xticks(range(len(names)), names, rotation=25, ha="right", fontsize=7)
+            ax.set_xlim(-0.6, len(names) - 0.4)
+        ax.set(title=title, ylabel="replicability R (± 2 SE)", ylim=(-0.02, 1.02))
+        ax.grid(True, lw=0.3, color="0.85")
 
 
 def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
@@ -103,33 +216,60 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
         if table is None or table.empty or a.kind == "calibrate_rho":
             continue
         if a.kind == "calibrate":
-            if table["n_runs"].nunique() < 2:
+            if table["n_runs"].nunique() < 2 or not np.isfinite(
+                    table["calibrated_df"].to_numpy(dtype=float)).any():
                 continue
             fig, axes = _facets(table["alpha"].nunique())
             _plot_calibrate(table, axes)
+            if table["label"].nunique() > MAX_SERIES:
+                plt.close(fig)
+                fig, axes = _facets(table["alpha"].nunique() * 2)
+                half = list(dict.fromkeys(table["label"]))
+                for k, part in enumerate((half[:len(half) // 2], half[len(half) // 2:])):
+                    _plot_calibrate(table[table["label"].isin(part)],
+                                    axes[k::2])
+            _legend_outside(fig, axes)
         elif a.kind == "rejection_rate":
+            if not np.isfinite(table["rate"].to_numpy(dtype=float)).any():
+                continue
             xcol, xlabel = _x_axis(table)
-            fig, axes = _facets(table["label"].nunique(), sharey=True)
-            _plot_rate(table.sort_values(xcol, kind="stable") if xcol != "source" else table,
-                       axes, xcol, xlabel, "rejection rate (%), 95% Clopper–Pearson")
+            panels = _panels_rate(table.sort_values(xcol, kind="stable")
+                                  if xcol != "source" else table, xcol)
+            fig, axes = _facets(len(panels), sharey=True)
+            what = "rejection rate" if not a.tests[0].startswith("bayes") else "decision rate"
+            _plot_rate(panels, axes, xcol, xlabel, f"{what} (%), 95% Clopper–Pearson")
+            _legend_outside(fig, axes)
         elif a.kind == "replicability":
-            g = table.groupby("label", sort=False)["consistent"].min()
-            fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
-            ax.barh(np.arange(len(g)), 100 * g.to_numpy(), color="0.5")
-            ax.set_yticks(np.arange(len(g)), g.index, fontsize=8)
-            ax.set(xlabel="consistent (%), minimum over sources, α and runs",
-                   title=f"{study.name}: replicability")
+            summary = _replicability_summary(table)
+            if not np.isfinite(summary["R"].to_numpy(dtype=float)).any():
+                continue
+            panels = _replicability_panels(summary)
+            fig, axes = _facets(len(panels), sharey=True)
+            _plot_replicability(summary, panels, axes)
+            _legend_outside(fig, axes)
         else:
-            fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
-            for i, (src, g) in enumerate(table.groupby("source", sort=False)):
-                ax.errorbar(np.arange(len(g)) + 0.08 * i, 100 * g["accuracy"],
-                            yerr=200 * g["accuracy_se"].fillna(0), fmt="o", capsize=3,
-                            label=src)
-                ax.set_xticks(np.arange(len(g)), g["learner"])
-            ax.set(ylabel="accuracy (%) ± 2 SE", title=f"{study.name}: accuracy")
-            ax.legend(fontsize=7, frameon=False)
+            if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
+                continue
+            sources = list(dict.fromkeys(table["source"]))
+            fig, axes = _facets(-(-len(sources) // MAX_SERIES))
+            for ax, k in zip(axes, range(0, len(sources), MAX_SERIES)):
+                part = sources[k:k + MAX_SERIES]
+                learners = list(dict.fromkeys(table["learner"]))
+                for i, src in enumerate(part):
+                    g = table[table["source"] == src].set_index("learner").reindex(learners)
+                    st = _style(i)
+                    ax.errorbar(np.arange(len(learners)) + 0.08 * (i - len(part) / 2),
+                                100 * g["accuracy"], yerr=200 * g["accuracy_se"].fillna(0),
+                                capsize=3, ms=4, color=st["color"], marker=st["marker"],
+                                ls="none", label=src)
+                ax.set_xticks(np.arange(len(learners)), learners)
+                ax.set(ylabel="accuracy (%) ± 2 SE")
+                ax.grid(True, lw=0.3, color="0.85")
+            _legend_outside(fig, axes)
+        fig.suptitle(f"{study.name}: {a.name.replace('_', ' ')}", fontsize=9, x=0.02,
+                     ha="left")
         path = folder / f"{study.name}_{a.name}.png"
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, metadata={"Software": None})
         plt.close(fig)
         paths[f"{a.name}.png"] = path
     return paths
