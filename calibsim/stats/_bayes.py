@@ -149,6 +149,14 @@ def correlated_bayesian_ttest(x, *, rope=0.0, rho=None, threshold=0.95) -> Bayes
         If ``x`` has fewer than 2 folds or non-finite values, or ``rope``, ``rho`` or
         ``threshold`` are out of range.
 
+    References
+    ----------
+    .. [1] Corani, G. & Benavoli, A. (2015). A Bayesian approach for comparing
+           cross-validated algorithms on multiple data sets. Machine Learning 100,
+           285-304.
+    .. [4] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error.
+           Machine Learning 52, 239-281.
+
     Examples
     --------
     >>> import numpy as np
@@ -271,6 +279,15 @@ def bayesian_signed_rank_test(x, *, rope=0.0, prior=0.5, threshold=0.95,
     ------
     ValueError
         For fewer than 2 data sets, non-finite values, or parameters out of range.
+
+    References
+    ----------
+    .. [2] Benavoli, A., Corani, G., Mangili, F., Zaffalon, M. & Ruggeri, F. (2014).
+           A Bayesian Wilcoxon signed-rank test based on the Dirichlet process.
+           ICML 2014, PMLR 32(2), 1026-1034.
+    .. [3] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a
+           change: a tutorial for comparing multiple classifiers through Bayesian
+           analysis. JMLR 18(77), 1-36.
 
     Examples
     --------

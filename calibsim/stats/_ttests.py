@@ -321,8 +321,8 @@ def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sid
 
     Notes
     -----
-    With x_.j the mean of run j, sigma^2_.j its variance over the k folds
-    (ddof 1), x_i. the mean of fold i over the r runs and sigma^2_i. its
+    With ``x_.j`` the mean of run j, ``sigma^2_.j`` its variance over the k folds
+    (ddof 1), ``x_i.`` the mean of fold i over the r runs and ``sigma^2_i.`` its
     variance over runs, and "sorted" meaning that each run's k values are
     sorted ascending before forming fold i (Table 1 of [1]_):
 
@@ -330,9 +330,9 @@ def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sid
     method                    sigma^2                           default df
     ========================  ================================  ========
     use_all_data              var of all kr values              kr - 1
-    folds                     var_j(x_.j)                       r - 1
+    folds                     ``var_j(x_.j)``                   r - 1
     folds_averaged_var        mean_j sigma^2_.j                 r - 1
-    runs                      var_i(x_i.)                       k - 1
+    runs                      ``var_i(x_i.)``                   k - 1
     runs_averaged_var         mean_i sigma^2_i.                 k - 1
     sorted_runs               as runs, on sorted runs           k - 1
     sorted_runs_averaged_var  as runs_averaged_var, sorted      k - 1
