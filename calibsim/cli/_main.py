@@ -2,6 +2,7 @@
 
   calibsim run STUDY.toml        compute (or resume) the study's scores, run its analyses,
                                  write tables, figures and the report beside the paper
+  calibsim run studies/          every study, in dependency order, then one summary table
   calibsim report STUDY.toml     the same from saved scores only (no learner is fitted)
   calibsim calibrate --test T    calibrate one test's df on simulated null data
                                  (--like DATA: on null data shaped like yours)
@@ -41,11 +42,14 @@ def _parser():
     parser.add_argument("--version", action="version", version=f"calibsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a study file and write its outputs")
-    run.add_argument("study", type=Path, help="study file, e.g. studies/bouckaert2003_figure2.toml")
+    run.add_argument("study", type=Path, help="study file, e.g. "
+                     "studies/bouckaert2003_figure2.toml, or a folder: every study in it, in "
+                     "dependency order, then a table of wall times and verdicts")
     _add_outputs(run)
     _add_execution(run)
     rep = sub.add_parser("report", help="redo tables, figures and report from saved scores")
-    rep.add_argument("study", type=Path)
+    rep.add_argument("study", type=Path, help="study file (or folder of study files) "
+                     "whose saved scores to use")
     _add_outputs(rep)
     cal = sub.add_parser("calibrate", help="calibrate one test's df on simulated null data "
                          "(naive Bayes vs C4.5, Bouckaert 2003)")
@@ -108,10 +112,91 @@ def _print_paths(paths):
         print(f"wrote {paths[key]}")
 
 
+def _study_order(folder: Path) -> list:
+    """Study files of ``folder`` with each study after those it takes calibrated df from."""
+    import tomllib
+    files = sorted(folder.glob("*.toml"))
+    needs = {}
+    for f in files:
+        try:
+            doc = tomllib.loads(f.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+            doc = {}
+        entries = doc.get("analysis", [])
+        entries = entries if isinstance(entries, list) else [entries]
+        needs[f] = {(f.parent / e["calibration"]).resolve() for e in entries
+                    if isinstance(e, dict) and isinstance(e.get("calibration"), str)}
+    done, order = set(), []
+
+    def visit(f, stack=()):
+        if f.resolve() in done or f in stack:
+            return
+        for dep in sorted(needs.get(f, ())):
+            hit = [g for g in files if g.resolve() == dep]
+            for g in hit:
+                visit(g, stack + (f,))
+        done.add(f.resolve())
+        order.append(f)
+    for f in files:
+        visit(f)
+    return order
+
+
+def _outcomes(paths: dict) -> dict:
+    """Counts of the verdicts (agrees / partly / differs) in a study's reports."""
+    import re
+    counts = {"agrees": 0, "partly": 0, "differs": 0}
+    for p in paths.values():
+        if str(p).endswith("_report.md") and Path(p).is_file():
+            for line in Path(p).read_text(encoding="utf-8").splitlines():
+                m = re.search(r"\|\s*(agrees|partly|differs)\s*\|\s*$", line)
+                if m:
+                    counts[m.group(1)] += 1
+    return counts
+
+
+def _run_all(args, compute=True):
+    """Every study file of a folder, in dependency order, then one table of them all."""
+    import time
+
+    from tabulate import tabulate
+
+    from ..engine.pipeline import run_study_file
+    order = _study_order(args.study)
+    if not order:
+        raise ValueError(f"`study` folder {str(args.study)!r} holds no study file (*.toml).")
+    rows, t_all = [], time.perf_counter()
+    for i, path in enumerate(order, 1):
+        print(f"[{i}/{len(order)}] {path.name}", flush=True)
+        t0 = time.perf_counter()
+        try:
+            with _progress(args, path.stem) as bar:
+                paths = run_study_file(path, n_datasets=args.n_datasets, out=None,
+                                       results=args.results,
+                                       scheduler=getattr(args, "scheduler", None),
+                                       n_workers=getattr(args, "workers", None),
+                                       progress=bar, compute=compute)
+            status, counts = "ok", _outcomes(paths)
+        except (ValueError, FileNotFoundError, OSError) as exc:
+            status, counts = f"error: {str(exc).splitlines()[0][:100]}", {}
+        rows.append({"study": path.stem, "wall (s)": round(time.perf_counter() - t0, 1),
+                     "agrees": counts.get("agrees", ""), "partly": counts.get("partly", ""),
+                     "differs": counts.get("differs", ""), "status": status})
+    print(tabulate(rows, headers="keys", tablefmt="github"))
+    print(f"{len(order)} studies in {time.perf_counter() - t_all:.1f} s")
+    return 0 if all(r["status"] == "ok" for r in rows) else 1
+
+
 def _cmd_run(args, compute=True):
     import time
 
     from ..engine.pipeline import run_study_file
+    if args.study.is_dir():
+        if args.out is not None:
+            raise ValueError("`--out` names one study's folder; with a folder of studies each "
+                             "writes to its own [outputs] figures (or <results>/reduced/... for "
+                             "a reduced run).")
+        return _run_all(args, compute)
     t0 = time.perf_counter()
     with _progress(args, args.study.stem) as bar:
         paths = run_study_file(args.study, n_datasets=args.n_datasets, out=args.out,

@@ -1,0 +1,41 @@
+"""calibsim run FOLDER: every study in dependency order, then one table (issue 21)."""
+
+import shutil
+from pathlib import Path
+
+from calibsim.cli import main
+from calibsim.cli._main import _outcomes, _study_order
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_studies_that_take_df_from_another_run_after_it():
+    order = [p.name for p in _study_order(REPO / "studies")]
+    assert len(order) == len(list((REPO / "studies").glob("*.toml")))
+    for dependent in ("bouckaert2003_table2.toml", "bouckaert2003_figure4.toml",
+                      "scheffer_herbrich1997_simulation.toml"):
+        assert order.index("bouckaert2003_figure2.toml") < order.index(dependent)
+
+
+def test_a_folder_runs_every_study_and_prints_one_table(tmp_path, capsys):
+    for name in ("scheffer_herbrich1997_examples.toml", "ulas2012_published.toml"):
+        text = (REPO / "studies" / name).read_text()
+        out = tmp_path / "out" / name
+        text = text.replace('figures = "../figures/', f'figures = "{out}/').replace(
+            'results = "../results"', f'results = "{tmp_path / "results"}"')
+        (tmp_path / "studies").mkdir(exist_ok=True)
+        (tmp_path / "studies" / name).write_text(text)
+    assert main(["run", str(tmp_path / "studies"), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "| study" in out and "2 studies in" in out and out.count("| ok") == 2
+
+
+def test_verdicts_are_counted_from_the_reports(tmp_path):
+    rep = tmp_path / "x_report.md"
+    rep.write_text("| a | b | verdict |\n|---|---|---|\n| 1 | 2 | agrees |\n| 3 | 4 | differs |\n")
+    assert _outcomes({"report": rep}) == {"agrees": 1, "partly": 0, "differs": 1}
+
+
+def test_an_empty_folder_is_refused(tmp_path, capsys):
+    assert main(["run", str(tmp_path)]) == 2
+    assert "holds no study file" in capsys.readouterr().err
