@@ -196,3 +196,18 @@ def test_a_string_of_letters_is_not_a_list_of_learners(vote):
         warnings.simplefilter("error")
         assert build_estimator("sklearn.pipeline.make_pipeline(StandardScaler(), SVC(C=2.0))"
                                ).steps[1][1].C == 2.0
+
+
+def test_csv_wherever_arff_is_accepted(tmp_path, capsys):
+    from calibsim.sources import DatasetSource
+    X, y = _frame(n=80)
+    path = tmp_path / "mine.csv"
+    X.assign(label=np.where(y == 1, "yes", "no")).to_csv(path, index=False)
+    src = DatasetSource(path=str(path))
+    assert src.n_instances == 80 and src.n_classes == 2
+    other = DatasetSource(path=str(path), class_attribute="colour")
+    assert other.n_classes == 3 and other.identity != src.identity   # the store tells them apart
+    assert main(["calibrate", "--test", "corrected_repeated_cv", "--like", str(path),
+                 "--n-datasets", "4", "--folds", "2", "--runs", "2", "--no-progress",
+                 "--results", str(tmp_path / "results")]) == 0
+    assert "df_continuous" in capsys.readouterr().out

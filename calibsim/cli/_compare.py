@@ -160,13 +160,19 @@ def cmd_calibrate_like(args, progress) -> int:
     cols = ["label", "pair_a", "pair_b", "n_runs", "n_folds", "alpha", "default_df",
             "type1_default", "calibrated_df", "df_continuous", "df_ci_low", "df_ci_high",
             "type1_error", "n_datasets"]
-    print(table[cols].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    def _num(v):
+        return "∞" if v == float("inf") else f"{v:.4g}"
+    print(table[cols].to_string(index=False, float_format=_num))
+    print("df_continuous: the df at which the Type I error reaches alpha on these null data "
+          "sets (∞ = the normal limit: the test never exceeds alpha), with its 95% interval; "
+          "calibrated_df: the integer df of Bouckaert's rule.")
     for _, row in table.iterrows():
         try:
             e = lookup_df(args.test, alpha=float(row["alpha"]), n_folds=int(row["n_folds"]),
                           n_runs=int(row["n_runs"]))
             print(f"shipped table (naive Bayes vs C4.5, 300-instance binary null data), alpha "
-                  f"= {row['alpha']:g}: df {e.df:.2f} [{e.ci_low:.2f}, {e.ci_high:.2f}]")
+                  f"= {row['alpha']:g}: df {_num(e.df)} [{_num(e.ci_low)}, {_num(e.ci_high)}]"
+                  + (" (∞: the normal limit)" if e.df == float("inf") else ""))
         except ValueError:
             pass
     print(f"{time.perf_counter() - t0:.1f} s")

@@ -327,6 +327,15 @@ def _cmd_compare(args):
     return cmd_compare(args)
 
 
+def _numba_cache_is_cold() -> bool:
+    """True when no compiled kernel of calibsim's is in numba's on-disk cache yet."""
+    import os
+    root = Path(__file__).resolve().parents[1]
+    cache = os.environ.get("NUMBA_CACHE_DIR")
+    places = [Path(cache)] if cache else [root / "learners" / "__pycache__"]
+    return not any(any(p.glob("**/*.nbi")) for p in places if p.is_dir())
+
+
 @contextlib.contextmanager
 def _warnings_in_one_line(command: str):
     """calibsim's own warnings as one line each, at once; the others (e.g. scikit-learn's
@@ -365,6 +374,9 @@ def main(argv=None) -> int:
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
                "compare": _cmd_compare, "rank": _cmd_rank}[args.command]
+    if args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold():
+        print("calibsim: compiling the numba kernels once (about 20 s on 2 cores; they are "
+              "cached for later runs) ...", file=sys.stderr, flush=True)
     try:
         with _warnings_in_one_line(args.command):
             return handler(args)

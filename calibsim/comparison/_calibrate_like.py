@@ -32,9 +32,9 @@ def data_source(data: str) -> dict:
         return {"name": text}
     if text.startswith("sklearn:") or text.startswith("load_"):
         return {"sklearn": text.removeprefix("sklearn:")}
-    if Path(text).suffix.lower() == ".arff":
+    if Path(text).suffix.lower() in (".arff", ".csv"):
         return {"path": str(Path(text).resolve())}
-    raise ValueError(f"`data` must be a shipped data set {list(UCI_DATASETS)}, an ARFF file "
+    raise ValueError(f"`data` must be a shipped data set {list(UCI_DATASETS)}, an ARFF or CSV file "
                      f"or a scikit-learn loader such as 'sklearn:load_iris'; got {data!r}.")
 
 

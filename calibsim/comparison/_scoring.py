@@ -321,10 +321,19 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         from tqdm.auto import tqdm
         bar = tqdm(total=len(blocks), desc="fitting", unit="block")
 
+    import time
+    t0, done = time.perf_counter(), [0]
+
     def keep(block, acc):
         rep, start = (int(v) for v in block.key.split("-")[1:])
         out[rep, :, start:start + acc.shape[1]] = acc
+        done[0] += 1
         if bar is not None:
+            if done[0] == 1 and len(blocks) > 1 and not fast:   # one timed block: the cost
+                per = time.perf_counter() - t0
+                bar.write(f"the first of {len(blocks)} blocks of fits took {per:.1f} s; "
+                          f"all of them: about {per * len(blocks) / 60:.1f} min "
+                          f"(fewer with more workers)")
             bar.update()
 
     workers = 0 if (n_jobs is None and scheduler is None) else n_jobs

@@ -231,3 +231,35 @@ def dataset_table():
                      "classes": ds.n_classes, "missing": int(np.isnan(ds.X).sum()),
                      "source": source})
     return pd.DataFrame(rows)
+
+
+def load_file(path, *, class_attribute=None, format=None):
+    """Read a data file as ARFF or CSV, by ``format`` or else by its extension.
+
+    Parameters
+    ----------
+    path : str or path-like
+    class_attribute : str, optional
+        The class column (default: the last).
+    format : {"arff", "csv"}, optional
+        Default: ``"csv"`` for a ``.csv`` file, ``"arff"`` otherwise.
+
+    Returns
+    -------
+    calibsim.datasets.Dataset
+
+    Raises
+    ------
+    ValueError
+        If ``format`` is neither, or the file cannot be read as that format.
+    FileNotFoundError
+        If the file does not exist.
+    """
+    from pathlib import Path
+
+    from ._arff import load_arff
+    from ._csv import load_csv
+    fmt = format or ("csv" if Path(path).suffix.lower() == ".csv" else "arff")
+    if fmt not in ("arff", "csv"):
+        raise ValueError(f"`format` must be 'arff' or 'csv'; got {format!r}.")
+    return (load_csv if fmt == "csv" else load_arff)(path, class_attribute=class_attribute)

@@ -28,7 +28,8 @@ SOURCE_KINDS = {
                       "beta": (_F, {"min_value": 0, "max_value": 1}),
                       "beta_schemes": (list, {})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
-                "class_attribute": (_S, {}), "permute_class": (bool, {})},
+                "class_attribute": (_S, {}), "permute_class": (bool, {}),
+                "format": (_S, {"choices": ("arff", "csv")})},
 }
 _SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
 _NOT_GRID = {"beta_schemes"}

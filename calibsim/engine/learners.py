@@ -67,7 +67,7 @@ class LearnerFailed(ValueError):
                     "make_column_selector(dtype_exclude='number'))), LogisticRegression())\".")
         where = f" on data set {dataset!r}" if dataset else ""
         super().__init__(f"learner {learner!r} failed{where}: {type(reason).__name__}: "
-                         f"{text}.{hint}")
+                         f"{text.rstrip('.')}.{hint}")
 
     def __reduce__(self):             # picklable across Dask workers
         return (LearnerFailed, (self.learner, self.reason, self.dataset))

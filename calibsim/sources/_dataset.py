@@ -33,11 +33,14 @@ class DatasetSource:
     name : str, optional
         A shipped UCI data set (:data:`calibsim.datasets.UCI_DATASETS`).
     path : str or path-like, optional
-        An ARFF file (:func:`calibsim.datasets.load_arff`).
+        An ARFF or CSV file (by ``format``, else by extension: ``.csv`` is CSV).
     sklearn : str, optional
         A loader of :mod:`sklearn.datasets` that ships its data, e.g. ``"load_iris"``.
     class_attribute : str, optional
-        Class attribute of an ARFF file (default: the last).
+        Class attribute of an ARFF or CSV file (default: the last); part of the
+        source's identity, so a store never mixes two class columns.
+    format : {"arff", "csv"}, optional
+        How to read ``path`` (default: by extension).
     permute_class : bool, default False
         Make null data sets shaped like this one: each index draws a random
         permutation of the class labels from its ``rng``, so the attributes and
@@ -62,13 +65,14 @@ class DatasetSource:
     """
 
     def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
-                 permute_class=False):
+                 permute_class=False, format=None):
         given = [k for k, v in (("name", name), ("path", path), ("sklearn", sklearn))
                  if v is not None]
         if len(given) != 1:
             raise ValueError("give exactly one of `name`, `path` or `sklearn`; got "
                              f"{given or 'none'}.")
-        from ..datasets import UCI_DATASETS, from_sklearn, load_arff, load_uci
+        from ..datasets import UCI_DATASETS, from_sklearn, load_uci
+        from ..datasets._loaders import load_file
         if name is not None:
             if name not in UCI_DATASETS:
                 hit = difflib.get_close_matches(name, UCI_DATASETS, n=1)
@@ -80,7 +84,7 @@ class DatasetSource:
             p = Path(path)
             if not p.is_file():
                 raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")
-            self.dataset = load_arff(p, class_attribute=class_attribute)
+            self.dataset = load_file(p, class_attribute=class_attribute, format=format)
             digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
             self.identity = f"dataset(path={p.name}, sha256={digest})"
         else:
@@ -94,6 +98,8 @@ class DatasetSource:
                                                    else "."))
             self.dataset = from_sklearn(loader(), name=sklearn.removeprefix("load_"))
             self.identity = f"dataset(sklearn={sklearn}, sha256={_digest(self.dataset)})"
+        if class_attribute is not None:     # another class column is another data set
+            self.identity = self.identity[:-1] + f", class_attribute={class_attribute})"
         self.permute_class = bool(permute_class)
         if self.permute_class:
             self.identity = self.identity[:-1] + ", permute_class=True)"
