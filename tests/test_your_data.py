@@ -211,3 +211,29 @@ def test_csv_wherever_arff_is_accepted(tmp_path, capsys):
                  "--n-datasets", "4", "--folds", "2", "--runs", "2", "--no-progress",
                  "--results", str(tmp_path / "results")]) == 0
     assert "df_continuous" in capsys.readouterr().out
+
+
+def test_rank_steers_to_the_corrected_t_and_names_cli_flags(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    rows = [{"dataset": f"d{d}", "learner": lrn, "fold": f, "accuracy": base + rng.normal(0, .02)}
+            for d in range(6) for lrn, base in (("a", .8), ("b", .75), ("c", .7))
+            for f in range(20)]                                  # 2 runs x 10 folds
+    path = tmp_path / "scores.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    assert main(["rank", "--scores", str(path)]) == 2             # 5x2cv F needs 10 folds
+    err = capsys.readouterr()
+    assert "--pairwise-test" in err.err and "corrected_repeated_cv" in err.err
+    assert "pairwise_test=" not in err.err
+    assert "breaks ties by the table's learner order" in err.out
+    assert main(["rank", "--scores", str(path), "--pairwise-test", "corrected_repeated_cv",
+                 "--folds-per-run", "10"]) == 0
+    assert "Multi²Test" in capsys.readouterr().out
+
+
+def test_several_data_sets_keep_their_scores_and_say_the_order(tmp_path, capsys):
+    out = tmp_path / "acc.csv"
+    assert main(["compare", "--data", "vote", "--data", "iris", "--a", "naive_bayes",
+                 "--b", "c45", "--scores", str(out), "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "cheapest first: naive_bayes, c45" in text and out.is_file()
+    assert len(pd.read_csv(out)) == 2 * 2 * 10

@@ -123,15 +123,23 @@ def cmd_compare(args) -> int:
 
 
 def _over_datasets(args, learners, t0) -> int:
-    from ..comparison import compare_datasets
+    from ..comparison import accuracy_table
+    from ..comparison._datasets import rank_accuracies
     sets = {text: load_data(text, args.class_attribute) for text in args.data}
     design = args.design or "5x2cv"
-    res = compare_datasets(learners, sets, design=design, posthoc=args.posthoc,
-                           alpha=args.alpha, random_state=args.seed, n_jobs=args.workers,
-                           scheduler=args.scheduler, progress=not args.no_progress)
-    print(f"design {design} on each of {len(sets)} data sets; learners in prior (cost) order "
-          f"as given")
+    table = accuracy_table(learners, sets, design=design, random_state=args.seed,
+                           n_jobs=args.workers, scheduler=args.scheduler,
+                           progress=not args.no_progress)
+    res = rank_accuracies(table, design=design, posthoc=args.posthoc, alpha=args.alpha)
+    order = ", ".join(dict.fromkeys(table["learner"]))
+    print(f"design {design} on each of {table['dataset'].nunique()} data sets; Multi²Test "
+          f"breaks ties by the learners' order as given (--a, --b, --learner), cheapest "
+          f"first: {order}")
     print(res)
+    if args.scores is not None:
+        table.to_csv(args.scores, index=False)
+        print(f"wrote {args.scores} (per-fold accuracies; rank it again with calibsim rank "
+              f"--scores {args.scores})")
     if args.cd_diagram is not None:
         res.plot_cd_diagram().figure.savefig(args.cd_diagram, dpi=150)
         print(f"wrote {args.cd_diagram}")

@@ -44,8 +44,15 @@ def add_parser(subparsers):
     p.add_argument("--posthoc", default="bergmann_hommel",
                    choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"))
     p.add_argument("--alpha", type=_alpha, default=0.05)
-    p.add_argument("--pairwise-test", default="cv5x2_f", choices=("cv5x2_f", "cv5x2_t", "paired_t"),
-                   help="MultiTest's test with per-fold scores (default cv5x2_f: 10 folds)")
+    p.add_argument("--pairwise-test", default=None,
+                   choices=("cv5x2_f", "cv5x2_t", "corrected_repeated_cv", "paired_t"),
+                   help="MultiTest's test with per-fold scores (default: cv5x2_f for 5x2 cv; "
+                        "corrected_repeated_cv, Bouckaert & Frank's corrected t, for r x k "
+                        "cv with --study; paired_t treats folds as independent and rejects "
+                        "too often)")
+    p.add_argument("--folds-per-run", type=int, default=None,
+                   help="k for --pairwise-test corrected_repeated_cv with --scores (a study "
+                        "knows its own)")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
                    help="MultiTest's correction with per-fold scores")
     p.add_argument("--cd-diagram", type=Path, default=None, help="write the CD diagram here "
@@ -71,10 +78,30 @@ def _table(args):
     return frame
 
 
+def _study_design(args):
+    """(pairwise test, k) that fit a study's scheme: 5x2 cv -> cv5x2_f; r x k cv -> the
+    corrected repeated cv t with k (Bouckaert & Frank 2004: it replicates best)."""
+    if args.study is None:
+        return None, None
+    from ..engine import load_study
+    study = load_study(args.study)
+    schemes = [s for s in study.schemes if args.scheme in (None, s.name)]
+    if len(schemes) == 1 and schemes[0].kind == "repeated_kfold":
+        return "corrected_repeated_cv", int(schemes[0].p["n_folds"])
+    return None, None
+
+
 def run(args) -> int:
     """Run ``calibsim rank``; returns the exit status (errors raise ``ValueError``)."""
     from ..ranking import rank
     table = _table(args)
+    test, k = _study_design(args)
+    if args.pairwise_test is None and test is not None:
+        print(f"pairwise test: {test} with k = {k} folds per run (the study's r x k cv; "
+              "Bouckaert & Frank's corrected t replicates best, the plain paired t on "
+              "dependent folds rejects too often)")
+    pairwise = args.pairwise_test or test or "cv5x2_f"
+    k = args.folds_per_run or k
     cost = args.cost_column
     if args.prior_order is not None:
         if cost is not None:
@@ -82,10 +109,24 @@ def run(args) -> int:
         cost = [x.strip() for x in args.prior_order.split(",") if x.strip()]
     elif cost is None and "dataset" in table.columns and "cost" in table.columns:
         cost = "cost"
-    res = rank(table, score=args.score_column,
-                                higher_is_better=not args.lower_is_better, cost=cost,
-                                posthoc=args.posthoc, alpha=args.alpha,
-                                pairwise_test=args.pairwise_test, correction=args.correction)
+    if cost is None:
+        order = (list(dict.fromkeys(table["learner"])) if "learner" in table.columns
+                 else list(table.columns))
+        print(f"no cost column and no --prior-order: Multi²Test breaks ties by the table's "
+              f"learner order, cheapest first: {', '.join(map(str, order))} (give "
+              "--prior-order or --cost-column to change it)")
+    try:
+        res = rank(table, score=args.score_column, higher_is_better=not args.lower_is_better,
+                   cost=cost, posthoc=args.posthoc, alpha=args.alpha, pairwise_test=pairwise,
+                   correction=args.correction, folds_per_run=k)
+    except ValueError as exc:            # name the CLI flags, not the Python keywords
+        text = str(exc)
+        for kw, flag in (("pairwise_test=", "--pairwise-test "), ("`pairwise_test`", "--pairwise-test"),
+                         ("folds_per_run=", "--folds-per-run "), ("`folds_per_run`", "--folds-per-run"),
+                         ("`cost`", "--cost-column/--prior-order"), ("`alpha`", "--alpha"),
+                         ("`posthoc`", "--posthoc"), ("`score`", "--score-column")):
+            text = text.replace(kw, flag)
+        raise ValueError(text) from None
     print(res.to_markdown() if args.markdown else res)
     for path, draw in ((args.cd_diagram, res.plot_cd_diagram), (args.graph, res.plot_graph)):
         if path is not None:

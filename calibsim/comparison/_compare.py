@@ -425,8 +425,9 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     -------
     pandas.DataFrame
         One row per pair: ``learner_a, learner_b, accuracy_a, accuracy_b, difference,
-        statistic, pvalue, pvalue_adjusted, reject`` (after the correction),
-        ``better``, ``df``, ``test``.
+        ci_low, ci_high`` (the test's interval for the difference at level 1 - α,
+        not adjusted for multiplicity), ``statistic, pvalue, pvalue_adjusted,
+        reject`` (after the correction), ``better``, ``df``, ``test``.
 
     Raises
     ------
@@ -457,7 +458,8 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
             r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0)
             rows.append({"learner_a": names[i], "learner_b": names[j],
                          "accuracy_a": r.accuracy_a, "accuracy_b": r.accuracy_b,
-                         "difference": r.difference, "statistic": r.statistic,
+                         "difference": r.difference, "ci_low": r.confidence_interval[0],
+                         "ci_high": r.confidence_interval[1], "statistic": r.statistic,
                          "pvalue": r.pvalue, "df": r.df, "test": r.test})
     table = pd.DataFrame(rows)
     try:
@@ -466,9 +468,9 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     except ValueError as exc:
         raise ValueError(f"`correction` must be a method of statsmodels' multipletests; got "
                          f"{correction!r} ({exc}).") from None
-    table.insert(7, "pvalue_adjusted", adjusted)
-    table.insert(8, "reject", reject)
-    table.insert(9, "better", [(a if d > 0 else b) if rej else None for a, b, d, rej in zip(
+    table.insert(9, "pvalue_adjusted", adjusted)
+    table.insert(10, "reject", reject)
+    table.insert(11, "better", [(a if d > 0 else b) if rej else None for a, b, d, rej in zip(
         table["learner_a"], table["learner_b"], table["difference"], reject)])
     return table
 

@@ -47,10 +47,17 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     ValueError
         With fewer than two learners or data sets, or for an invalid design.
     """
-    from ..ranking import rank
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+    return rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha)
+
+
+def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05):
+    """:func:`calibsim.rank` on an :func:`accuracy_table`: per-fold scores for 5x2 cv (so
+    Multi²Test's 5x2cv F applies), mean accuracies otherwise; learners in table order."""
+    from ..ranking import rank
     learners = list(dict.fromkeys(table["learner"]))
+    table = table[["dataset", "learner", "fold", "accuracy"]]
     if "fold" in table and design == "5x2cv":
         return rank(table, score="accuracy", cost=learners, posthoc=posthoc,
                                      alpha=alpha)

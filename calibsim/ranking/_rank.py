@@ -126,6 +126,10 @@ class RankingResult:
         pairs = self.significant_pairs()
         post = [(f"Post-hoc: {_LABEL[self.posthoc_method]} (alpha = {self.alpha:g}): "
                  f"{len(pairs)} significant pair(s)")]
+        cd = getattr(self.posthoc, "critical_difference", None)
+        if cd is not None and np.isfinite(cd):
+            post.append(f"  critical difference (Nemenyi, Demšar 2006): {float(cd):.3f} in "
+                        "average rank")
         post += [f"  {r.better} better than {r.worse}: rank difference "
                  f"{r.rank_difference:.3f}, adjusted p = {r.adjusted_p:.3g}"
                  for r in pairs.itertuples()]
@@ -179,7 +183,7 @@ def _prior(cost, table):
 
 def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergmann_hommel",
          alpha=0.05, pairwise_test="cv5x2_f", correction="bonferroni", dataset="dataset",
-         learner="learner", fold="fold"):
+         learner="learner", fold="fold", folds_per_run=None):
     """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
 
     Parameters
@@ -206,6 +210,13 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         MultiTest's pairwise test and correction, used with per-fold scores (see
         :func:`calibsim.stats.multitest`); ``"cv5x2_f"`` needs 10 folds per data
         set (5x2 cv, replication-major: sorted fold labels 0-1 are replication 1).
+        For r runs of k-fold cv use ``"corrected_repeated_cv"`` (Bouckaert & Frank's
+        corrected repeated cv t, the test they found to replicate best, with
+        ``folds_per_run=k``); ``"paired_t"`` treats the r·k folds as independent and
+        rejects too often (Bouckaert 2003).
+    folds_per_run : int, optional
+        k, for ``pairwise_test="corrected_repeated_cv"`` (folds run-major: fold
+        labels 0..k-1 are run 1).
     dataset, learner, fold : str
         Column names of a long table.
 
@@ -253,9 +264,18 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         if pairwise_test in ("cv5x2_f", "cv5x2_t"):
             if n_folds != 10:
                 raise ValueError(f"`pairwise_test`={pairwise_test!r} needs 10 folds per data "
-                                 f"set and learner (5x2 cv); the table has {n_folds}. Use "
-                                 "pairwise_test='paired_t' for other designs.")
+                                 f"set and learner (5x2 cv); the table has {n_folds}. For r "
+                                 "runs of k-fold cv use pairwise_test='corrected_repeated_cv' "
+                                 "with folds_per_run=k (Bouckaert & Frank's corrected t, "
+                                 "which replicates best).")
             loss = loss.reshape(S, L, 5, 2)
+        elif pairwise_test == "corrected_repeated_cv":
+            k = folds_per_run
+            if not (isinstance(k, int) and k >= 2 and n_folds % k == 0):
+                raise ValueError(f"`folds_per_run` must be k >= 2 dividing the {n_folds} "
+                                 f"folds per data set for the corrected repeated cv t; got "
+                                 f"{k!r}.")
+            loss = loss.reshape(S, L, n_folds // k, k)
         m2 = multi2test(loss, cost=prior, learners=t.learners, pairwise_test=pairwise_test,
                         correction=correction, alpha=alpha, posthoc=posthoc)
     else:

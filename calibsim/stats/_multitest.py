@@ -36,7 +36,7 @@ from ._onesample import kfold_cv_ttest
 __all__ = ["CORRECTIONS", "PAIRWISE_TESTS", "MultiTestResult", "multitest", "multitest_order"]
 
 #: Built-in one-sided pairwise tests of :func:`multitest` (see its ``pairwise_test``).
-PAIRWISE_TESTS = ("cv5x2_f", "cv5x2_t", "paired_t")
+PAIRWISE_TESTS = ("cv5x2_f", "cv5x2_t", "paired_t", "corrected_repeated_cv")
 #: Corrections for the L(L-1)/2 one-sided tests of :func:`multitest`.
 CORRECTIONS = ("bonferroni", "holm", "none")
 
@@ -173,7 +173,13 @@ def _p_paired_t(e_i, e_j):                        # folds flattened to the last 
     return kfold_cv_ttest(e_i - e_j, alternative="greater").pvalue
 
 
-_TESTS = {"cv5x2_f": _p_cv5x2_f, "cv5x2_t": _p_cv5x2_t, "paired_t": _p_paired_t}
+def _p_corrected(e_i, e_j):                       # folds (..., r, k): r x k cv
+    from ._onesample import corrected_repeated_cv_ttest
+    return corrected_repeated_cv_ttest(e_i - e_j, alternative="greater").pvalue
+
+
+_TESTS = {"cv5x2_f": _p_cv5x2_f, "cv5x2_t": _p_cv5x2_t, "paired_t": _p_paired_t,
+          "corrected_repeated_cv": _p_corrected}
 
 
 def _iv_test(pairwise_test):
