@@ -87,6 +87,33 @@ def check_alpha(name: str, value) -> np.ndarray:
     return arr
 
 
+_KIND_WORDS = {"c": "complex numbers", "b": "booleans", "U": "strings", "S": "bytes",
+               "O": "Python objects", "M": "dates", "m": "time spans", "V": "raw bytes"}
+
+
+def check_real_dtype(name: str, value) -> None:
+    """Refuse complex numbers, booleans, strings and objects where real numbers are
+    expected, naming the parameter (numpy would drop an imaginary part or read
+    ``True`` as 1 and ``"0.5"`` as 0.5 without a word).
+
+    Raises
+    ------
+    TypeError
+        If ``value``'s array form is not of an integer or floating dtype.
+    """
+    kind = getattr(value, "dtype", None)
+    kind = kind.kind if kind is not None else None
+    if kind is None:
+        try:
+            kind = np.asarray(value).dtype.kind
+        except (TypeError, ValueError, RecursionError, MemoryError):
+            kind = "O"
+    if kind not in "iuf":
+        what = _KIND_WORDS.get(kind, f"dtype kind {kind!r}")
+        raise TypeError(f"`{name}` must hold real numbers (integers or floats); got "
+                        f"{what}.")
+
+
 def check_finite_array(name: str, value, *, min_ndim: int = 0) -> np.ndarray:
     """Return ``value`` as a float64 array if it is finite with ``ndim >= min_ndim``.
 
@@ -97,6 +124,7 @@ def check_finite_array(name: str, value, *, min_ndim: int = 0) -> np.ndarray:
     ValueError
         If it has fewer than ``min_ndim`` dimensions or holds NaN or inf.
     """
+    check_real_dtype(name, value)
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -122,6 +122,8 @@ def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int 
     >>> bool(entry.ci_low <= entry.df <= entry.ci_high), entry.default_df
     (True, 99)
     """
+    from .._validation import check_probability
+    alpha = check_probability("alpha", alpha)
     t = _read()
     if test not in set(t["test"]):
         raise ValueError(f"`test` must be one of the tabulated tests {sorted(set(t['test']))}; "

@@ -94,6 +94,9 @@ def _df_arg(text):
 
 def cmd_compare(args) -> int:
     from ..comparison import compare, compare_all
+    if args.design is not None and not args.design.strip():
+        raise ValueError("`--design` must be 'RxK', '5x2cv' or 'subsampling:N'; got an empty "
+                         "string (leave the flag out for the default).")
     learners = args.learners or []
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._validation import check_probability
+from .._validation import check_finite_array, check_probability
 
 __all__ = ["BayesianResult", "correlated_bayesian_ttest", "bayesian_signed_rank_test",
            "correlated_t_rho_threshold"]
@@ -167,12 +167,10 @@ def correlated_bayesian_ttest(x, *, rope=0.0, rho=None, threshold=0.95) -> Bayes
     (0.0009, 0.1096, 0.8895, 'none')
     """
     rope, threshold = _iv_common(rope, threshold)
-    x = np.asarray(x, dtype=float) if not np.iscomplexobj(x) else None
-    if x is None or x.ndim < 2 or x.shape[-1] < 2 or x.shape[-2] < 1:
-        raise ValueError("`x` must be real differences of shape (..., r, k) with r >= 1 runs "
-                         f"and k >= 2 folds; got shape {np.shape(x) if x is not None else '?'}.")
-    if not np.isfinite(x).all():
-        raise ValueError("`x` must hold finite differences; got NaN or infinity.")
+    x = check_finite_array("x", x)
+    if x.ndim < 2 or x.shape[-1] < 2 or x.shape[-2] < 1:
+        raise ValueError("`x` must be differences of shape (..., r, k) with r >= 1 runs "
+                         f"and k >= 2 folds; got shape {x.shape}.")
     r, k = x.shape[-2:]
     if rho is None:
         rho = 1.0 / k
@@ -233,7 +231,9 @@ def correlated_t_rho_threshold(x, *, rope=0.0, threshold=0.95) -> np.ndarray:
     ('right', 'none')
     """
     rope, threshold = _iv_common(rope, threshold)
-    x = np.asarray(x, dtype=float)
+    x = check_finite_array("x", x)
+    if x.ndim < 2 or x.shape[-1] < 2:
+        raise ValueError(f"`x` must have shape (..., r, k) with k >= 2; got {x.shape}.")
     r, k = x.shape[-2:]
     n = r * k
     flat = x.reshape(*x.shape[:-2], n)
@@ -298,8 +298,8 @@ def bayesian_signed_rank_test(x, *, rope=0.0, prior=0.5, threshold=0.95,
     (0.96, 'right')
     """
     rope, threshold = _iv_common(rope, threshold)
-    z = np.asarray(x, dtype=float) if not np.iscomplexobj(x) else np.empty(0)
-    if z.ndim != 1 or z.size < 2 or not np.isfinite(z).all():
+    z = check_finite_array("x", x)
+    if z.ndim != 1 or z.size < 2:
         raise ValueError(f"`x` must be finite real differences on n >= 2 data sets, shape (n,); "
                          f"got shape {np.shape(x)}.")
     if isinstance(prior, bool) or not (isinstance(prior, (int, float)) and prior > 0):

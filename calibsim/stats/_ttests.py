@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 from scipy import special
 
-from .._validation import check_choice, check_finite_array
+from .._validation import check_real_dtype, check_choice, check_finite_array
 from ._results import TTestResult
 
 __all__ = ["CV_METHODS", "repeated_cv_ttest", "default_cv_df"]
@@ -107,6 +107,7 @@ def _iv_df(df, default: float, lead_shape: tuple, *, allow_inf: bool = False
         return float(default)
     if isinstance(df, bool):
         raise TypeError(f"`df` must be a positive number or array; got {df!r}.")
+    check_real_dtype("df", df)
     try:
         arr = np.asarray(df, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -384,7 +384,7 @@ def test_validation_value_errors(call, match):
 @pytest.mark.parametrize("call, match", [
     (lambda: mcnemar_test(1, 2, correction=1), "`correction` must be a bool"),
     (lambda: mcnemar_test(1, 2, exact="yes"), "`exact` must be a bool"),
-    (lambda: mcnemar_test("a", 2), "`n01` must be an array of real numbers"),
+    (lambda: mcnemar_test("a", 2), "`n01` must hold real numbers"),
     (lambda: sign_test([1.0], axis=0.5), "`axis` must be an integer"),
 ])
 def test_validation_type_errors(call, match):

@@ -410,7 +410,7 @@ def test_validation_x():
         resampled_ttest(0.1)
     with pytest.raises(ValueError, match=r"`x` must have shape \(\.\.\., n\)"):
         corrected_resampled_ttest([0.1], test_train_ratio=0.1)
-    with pytest.raises(TypeError, match="`x` must be an array of real numbers"):
+    with pytest.raises(TypeError, match="`x` must hold real numbers"):
         resampled_ttest(["a", "b"])
 
 
