@@ -284,6 +284,11 @@ def _cmd_list(args):
         return 0
     if what in ("all", "studies"):
         print("studies:")
+        if not args.studies_dir.is_dir():
+            print(f"  no folder {str(args.studies_dir)!r} here. The paper studies are the "
+                  "files in the repository's studies/ folder (a clone of calibsim has them; "
+                  "the installed package does not): run `calibsim list studies "
+                  "--studies-dir PATH/TO/studies` or `calibsim run PATH/TO/studies/`.")
         for path in sorted(args.studies_dir.glob("*.toml")):
             try:
                 st = S.load_study(path)
