@@ -250,13 +250,16 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
         else:
             if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
                 continue
-            sources = list(dict.fromkeys(table["source"]))
+            several = table["scheme"].nunique() > 1
+            table = table.assign(_series=table["source"].astype(str) + (
+                ", " + table["scheme"].astype(str) if several else ""))
+            sources = list(dict.fromkeys(table["_series"]))
             fig, axes = _facets(-(-len(sources) // MAX_SERIES))
             for ax, k in zip(axes, range(0, len(sources), MAX_SERIES)):
                 part = sources[k:k + MAX_SERIES]
                 learners = list(dict.fromkeys(table["learner"]))
                 for i, src in enumerate(part):
-                    g = table[table["source"] == src].set_index("learner").reindex(learners)
+                    g = table[table["_series"] == src].set_index("learner").reindex(learners)
                     st = _style(i)
                     ax.errorbar(np.arange(len(learners)) + 0.08 * (i - len(part) / 2),
                                 100 * g["accuracy"], yerr=200 * g["accuracy_se"].fillna(0),
