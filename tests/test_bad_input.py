@@ -148,3 +148,10 @@ def test_cli_refuses_bad_input_in_one_line(argv, capsys):
 
 def test_the_tables_are_large():
     assert len(CASES) + len(CLI_CASES) >= 250
+
+
+def test_a_string_is_not_a_list_of_learners():
+    from calibsim import compare_all
+    from calibsim.datasets import load_uci
+    with pytest.raises(ValueError, match="`estimators` must be a list or dict"):
+        compare_all("naive_bayes", load_uci("vote"))

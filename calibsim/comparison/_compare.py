@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._scoring import (Design, accuracies, bootstrap_p_reject, interval, parse_design,
-                       parse_learner, run_test, score_table)
+from ._scoring import (Design, accuracies, bootstrap_p_reject, interval, learner_items,
+                       parse_design, parse_learner, run_test, score_table)
 from ._scoring import unique_labels as _unique
 
 __all__ = ["compare", "compare_all", "CompareResult", "DesignWarning"]
@@ -435,10 +435,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         With fewer than two learners or an unknown correction.
     """
     from statsmodels.stats.multitest import multipletests
-    items = list(estimators.items()) if isinstance(estimators, dict) else [
-        (None, e) for e in estimators]
-    if len(items) < 2:
-        raise ValueError(f"`estimators` must hold at least two learners; got {len(items)}.")
+    items = learner_items(estimators)
     learners = [parse_learner(e, "x") for _, e in items]
     names = [k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)]
     names = _unique(names)

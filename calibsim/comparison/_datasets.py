@@ -83,14 +83,11 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     ValueError
         If fewer than two data sets could be scored.
     """
-    from ._scoring import accuracies, parse_design, parse_learner
+    from ._scoring import accuracies, learner_items, parse_design, parse_learner
     from ._scoring import unique_labels as _unique
-    items = list(estimators.items()) if isinstance(estimators, dict) else [
-        (None, e) for e in estimators]
+    items = learner_items(estimators)
     sets = list(datasets.items()) if isinstance(datasets, dict) else [
         (getattr(d, "name", f"data{i}"), d) for i, d in enumerate(datasets)]
-    if len(items) < 2:
-        raise ValueError(f"`estimators` must hold at least two learners; got {len(items)}.")
     if len(sets) < 2:
         raise ValueError(f"`datasets` must hold at least two data sets; got {len(sets)}.")
     learners = [parse_learner(e, "x") for _, e in items]

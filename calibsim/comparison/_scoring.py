@@ -350,3 +350,21 @@ def unique_labels(labels):
         labels = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
                   for i, lab in enumerate(labels)]
     return labels
+
+
+def learner_items(estimators) -> list:
+    """``[(label or None, learner), ...]`` from a dict or a sequence of two or more learners.
+
+    Raises
+    ------
+    ValueError
+        With fewer than two learners; a bare string (one learner, not a list of them).
+    """
+    if isinstance(estimators, str):
+        raise ValueError("`estimators` must be a list or dict of two or more learners; got "
+                         f"the single string {estimators!r}.")
+    items = list(estimators.items()) if isinstance(estimators, dict) else [
+        (None, e) for e in estimators]
+    if len(items) < 2:
+        raise ValueError(f"`estimators` must hold at least two learners; got {len(items)}.")
+    return items
