@@ -72,6 +72,30 @@ def _style(i):
     return {"color": PALETTE[i % 8], "marker": MARKERS[i % 8], "ls": DASHES[i % 8]}
 
 
+def _short(names):
+    """The names without the prefix and suffix they all share (cut at ', ', '[' or '=')."""
+    import os
+    names = [str(n) for n in names]
+    if len(names) < 2:
+        return names
+    pre = os.path.commonprefix(names)
+    cut = max(pre.rfind(c) + len(c) for c in (", ", "[", "=")) if pre else 0
+    suf = os.path.commonprefix([n[::-1] for n in names])[::-1]
+    cut_end = (min([j for j in (suf.find(", "), suf.find("]")) if j >= 0], default=len(suf))
+               if suf else 0)
+    end = len(suf) - cut_end if suf else 0
+    out = [n[max(cut, 0):len(n) - end if end else None] for n in names]
+    return out if all(out) and len(set(out)) == len(out) else names
+
+
+def _tidy_ylabels(ax_list):
+    """The y label on the first column only (the panels share their y axis)."""
+    for ax in ax_list:
+        spec = ax.get_subplotspec()
+        if spec is not None and not spec.is_first_col():
+            ax.set_ylabel("")
+
+
 def _legend_outside(fig, ax_list):
     handles, labels = [], []
     for ax in ax_list:
@@ -128,7 +152,8 @@ def _plot_rate(panels, ax_list, xcol, xlabel, ylabel):
                 st = _style(i)
                 ax.errorbar([i], y[:1], yerr=[e[:1] for e in err], capsize=2, ms=4,
                             color=st["color"], marker=st["marker"], ls="none")
-            ax.set_xticks(range(len(names)), names, rotation=25, ha="right", fontsize=7)
+            ax.set_xticks(range(len(names)), _short(names), rotation=25, ha="right",
+                          fontsize=7)
             ax.set_xlim(-0.6, len(names) - 0.4)
             ax.set(title=title, ylabel=ylabel)
         else:
@@ -198,7 +223,8 @@ def _plot_replicability(summary, panels, ax_list):
         if many_runs:
             ax.set(xlabel="runs r")
         else:
-            ax.set_xticks(range(len(names)), names, rotation=25, ha="right", fontsize=7)
+            ax.set_xticks(range(len(names)), _short(names), rotation=25, ha="right",
+                          fontsize=7)
             ax.set_xlim(-0.6, len(names) - 0.4)
         ax.set(title=title, ylabel="replicability R (± 2 SE)", ylim=(-0.02, 1.02))
         ax.grid(True, lw=0.3, color="0.85")
@@ -269,6 +295,7 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
                 ax.set(ylabel="accuracy (%) ± 2 SE")
                 ax.grid(True, lw=0.3, color="0.85")
             _legend_outside(fig, axes)
+        _tidy_ylabels(axes if a.kind != "calibrate" else [])
         fig.suptitle(f"{study.name}: {a.name.replace('_', ' ')}", fontsize=9, x=0.02,
                      ha="left")
         path = folder / f"{study.name}_{a.name}.png"
