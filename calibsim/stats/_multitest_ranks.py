@@ -49,11 +49,18 @@ def _iv_ranks(average_ranks, n_datasets):
 def friedman_from_ranks(average_ranks, n_datasets):
     r"""Friedman's test and Iman-Davenport's F from average ranks.
 
-    .. math:: \chi^2_F = \frac{12 S}{L(L+1)} \Bigl[\sum_j R_j^2 - \frac{L(L+1)^2}{4}\Bigr],
+    .. math:: \chi^2_F = \frac{12 S}{L(L+1)} \sum_j \Bigl(R_j - \frac{L+1}{2}\Bigr)^2,
               \qquad F_F = \frac{(S-1)\chi^2_F}{S(L-1) - \chi^2_F}
 
-    (Demšar 2006 [1]_; Ulaş et al. 2012 [2]_, §2.2), with :math:`\chi^2_{L-1}` and
-    :math:`F_{L-1,(L-1)(S-1)}` p-values.
+    with :math:`\chi^2_{L-1}` and :math:`F_{L-1,(L-1)(S-1)}` p-values. Demšar (2006
+    [1]_, §3.2.2) and Ulaş et al. (2012 [2]_, §2.2, the equation after "The Friedman
+    test statistic is") write the statistic as
+    :math:`\frac{12 S}{L(L+1)}[\sum_j R_j^2 - L(L+1)^2/4]`. The two are the same
+    number whenever the ranks sum to :math:`L(L+1)/2`, as exact average ranks do;
+    the centred form computed here also stays right for published ranks rounded to
+    two decimals, whose sum can be off: Ulaş et al.'s Table 7 ranks sum to 36.01
+    instead of 36, giving 93.40 here and 93.97 by the uncentred form (both reject
+    at any usual α; the paper prints no statistic).
 
     Parameters
     ----------

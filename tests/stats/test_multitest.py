@@ -225,6 +225,24 @@ def test_from_ranks_broadcasts_over_leading_axes(rng):
     assert friedman_from_ranks(R, 20).pvalue.shape == (7,)
 
 
+def test_friedman_from_ranks_centres_rounded_published_ranks():
+    # Ulaş et al. (2012) Table 7 prints ranks rounded to two decimals that sum to
+    # 36.01, not L(L+1)/2 = 36: the centred form (documented) gives 93.40, the
+    # uncentred textbook form sum(R^2) - L(L+1)^2/4 gives 93.97. On exact ranks the
+    # two agree.
+    from calibsim.papers._ulas2012_tables import AVERAGE_RANKS, N_DATASETS
+    R = np.asarray(AVERAGE_RANKS["table7"], dtype=float)
+    L, S = R.size, N_DATASETS
+    assert R.sum() == pytest.approx(36.01)
+    chi2 = friedman_from_ranks(R, S).statistic
+    uncentred = 12 * S / (L * (L + 1)) * (np.sum(R ** 2) - L * (L + 1) ** 2 / 4)
+    assert chi2 == pytest.approx(93.40, abs=0.005)
+    assert uncentred == pytest.approx(93.97, abs=0.005)
+    exact = R - (R.sum() - L * (L + 1) / 2) / L          # shift to sum 36
+    assert friedman_from_ranks(exact, S).statistic == pytest.approx(
+        12 * S / (L * (L + 1)) * (np.sum(exact ** 2) - L * (L + 1) ** 2 / 4), rel=1e-12)
+
+
 def test_from_ranks_validation():
     with pytest.raises(ValueError, match=r"lie in \[1, 3\]"):
         posthoc_from_ranks([0.5, 2.0, 3.5], 10)
