@@ -60,6 +60,14 @@ def add_parser(subparsers):
     p.add_argument("--graph", type=Path, default=None,
                    help="write the Multi²Test graph here")
     p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
+    p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
+                   help="'bayes': also the Bayesian signed-rank test (Benavoli et al. 2014) "
+                        "on every pair, with --rope")
+    p.add_argument("--rope", type=float, default=0.0,
+                   help="with --method bayes: region of practical equivalence in score units "
+                        "(e.g. 0.01 = 1 point of accuracy; default 0)")
+    p.add_argument("--posterior-plot", type=Path, default=None,
+                   help="with --method bayes: write the posterior probabilities per pair here")
     return p
 
 
@@ -128,6 +136,17 @@ def run(args) -> int:
             text = text.replace(kw, flag)
         raise ValueError(text) from None
     print(res.to_markdown() if args.markdown else res)
+    if args.method == "bayes":
+        from ..ranking import bayesian_pairs, plot_bayesian_pairs
+        pairs = bayesian_pairs(table, rope=args.rope, score=args.score_column,
+                               higher_is_better=not args.lower_is_better)
+        print(f"Bayesian signed-rank test (Benavoli et al. 2014), ROPE {args.rope:g}, "
+              f"decision at posterior probability 0.95:")
+        print(pairs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        if args.posterior_plot is not None:
+            args.posterior_plot.parent.mkdir(parents=True, exist_ok=True)
+            plot_bayesian_pairs(pairs).figure.savefig(args.posterior_plot, dpi=150)
+            print(f"wrote {args.posterior_plot}")
     for path, draw in ((args.cd_diagram, res.plot_cd_diagram), (args.graph, res.plot_graph)):
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)

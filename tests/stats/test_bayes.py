@@ -94,3 +94,23 @@ def test_compare_with_the_bayesian_method(capsys):
     assert "P(naive_bayes better)" in out and "P(equivalent)" in out
     with pytest.raises(ValueError, match="`method`"):
         compare("naive_bayes", "c45", vote, method="bayesian")
+
+
+def test_rank_with_the_bayesian_signed_rank(tmp_path, capsys):
+    import pandas as pd
+
+    from calibsim.cli import main
+    from calibsim.ranking import bayesian_pairs
+    rng = np.random.default_rng(11)
+    wide = pd.DataFrame({"a": rng.uniform(.7, .9, 15)})
+    wide["b"] = wide["a"] - rng.normal(0.03, 0.01, 15)      # a clearly better
+    wide["c"] = wide["a"] + rng.normal(0, 0.002, 15)        # a and c equivalent at ROPE 1 pt
+    pairs = bayesian_pairs(wide, rope=0.01, n_samples=5000)
+    got = {(r.learner_a, r.learner_b): r.decision for r in pairs.itertuples()}
+    assert got[("a", "b")] == "a" and got[("a", "c")] == "rope"
+    path = tmp_path / "wide.csv"
+    wide.rename_axis("dataset").to_csv(path)
+    assert main(["rank", "--scores", str(path), "--method", "bayes", "--rope", "0.01",
+                 "--posterior-plot", str(tmp_path / "post.png")]) == 0
+    assert "Bayesian signed-rank" in capsys.readouterr().out
+    assert (tmp_path / "post.png").stat().st_size > 0
