@@ -114,18 +114,17 @@ def _print_paths(paths):
 
 def _study_order(folder: Path) -> list:
     """Study files of ``folder`` with each study after those it takes calibrated df from."""
-    import tomllib
+    from ..engine.spec import load_study      # the one loader: a study's calibration files
     files = sorted(folder.glob("*.toml"))
     needs = {}
     for f in files:
         try:
-            doc = tomllib.loads(f.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
-            doc = {}
-        entries = doc.get("analysis", [])
-        entries = entries if isinstance(entries, list) else [entries]
-        needs[f] = {(f.parent / e["calibration"]).resolve() for e in entries
-                    if isinstance(e, dict) and isinstance(e.get("calibration"), str)}
+            study = load_study(f)
+        except (ValueError, FileNotFoundError, OSError):
+            needs[f] = set()                     # it fails again, visibly, when it runs
+            continue
+        needs[f] = {Path(a.calibration).resolve() for a in study.analyses
+                    if a.calibration is not None}
     done, order = set(), []
 
     def visit(f, stack=()):
