@@ -32,8 +32,11 @@ def test_a_folder_runs_every_study_and_prints_one_table(tmp_path, capsys):
 
 def test_verdicts_are_counted_from_the_reports(tmp_path):
     rep = tmp_path / "x_report.md"
-    rep.write_text("| a | b | verdict |\n|---|---|---|\n| 1 | 2 | agrees |\n| 3 | 4 | differs |\n")
-    assert _outcomes({"report": rep}) == {"agrees": 1, "partly": 0, "differs": 1}
+    rep.write_text("| a | b | verdict |\n|---|---|---|\n| 1 | 2 | agrees |\n| 3 | 4 | differs |\n"
+                   "| 5 | 6 | **partly** |\n")
+    assert _outcomes({"report": rep}) == {"agrees": 1, "partly": 1, "differs": 1}
+    published = {"report": REPO / "figures" / "bouckaert2003" / "bouckaert2003_figure2_report.md"}
+    assert _outcomes(published)["agrees"] >= 1
 
 
 def test_an_empty_folder_is_refused(tmp_path, capsys):

@@ -148,7 +148,7 @@ def _outcomes(paths: dict) -> dict:
     for p in paths.values():
         if str(p).endswith("_report.md") and Path(p).is_file():
             for line in Path(p).read_text(encoding="utf-8").splitlines():
-                m = re.search(r"\|\s*(agrees|partly|differs)\s*\|\s*$", line)
+                m = re.search(r"\|\s*\**(agrees|partly|differs)\**\s*\|\s*$", line)
                 if m:
                     counts[m.group(1)] += 1
     return counts
