@@ -42,3 +42,13 @@ def test_verdicts_are_counted_from_the_reports(tmp_path):
 def test_an_empty_folder_is_refused(tmp_path, capsys):
     assert main(["run", str(tmp_path)]) == 2
     assert "holds no study file" in capsys.readouterr().err
+
+
+def test_every_flag_of_every_subcommand_has_help():
+    import argparse
+
+    from calibsim.cli._main import _parser
+    sub = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [(name, a.option_strings or a.dest) for name, sp in sub.choices.items()
+               for a in sp._actions if not a.help and not isinstance(a, argparse._HelpAction)]
+    assert missing == []

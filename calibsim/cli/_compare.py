@@ -48,7 +48,8 @@ def add_compare_parser(sub, int_type, alpha_type):
                         "(default 10x10 on one data set, 5x2cv over several)")
     p.add_argument("--test", default=None, help="test name (default: corrected repeated cv "
                    "t for cv, corrected resampled t for subsampling, 5x2cv t)")
-    p.add_argument("--alpha", type=alpha_type, default=0.05)
+    p.add_argument("--alpha", type=alpha_type, default=0.05,
+                   help="significance level α in (0, 1) (default 0.05)")
     p.add_argument("--df", default="calibrated",
                    help="'calibrated' (shipped table; default), 'textbook' or a number")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",

@@ -66,13 +66,18 @@ def _parser():
                           "sklearn:load_*; with --learner")
     cal.add_argument("--learner", action="append",
                      help="with --like: a learner (twice; default naive_bayes and c45)")
-    cal.add_argument("--n-datasets", type=_int(1), default=1000)
-    cal.add_argument("--n-instances", type=_int(2), default=300)
-    cal.add_argument("--n-attributes", type=_int(1), default=10)
-    cal.add_argument("--class-prior", type=_alpha, default=0.5)
+    cal.add_argument("--n-datasets", type=_int(1), default=1000,
+                     help="null data sets to calibrate on (default 1000)")
+    cal.add_argument("--n-instances", type=_int(2), default=300,
+                     help="instances per null data set (default 300, as Bouckaert 2003)")
+    cal.add_argument("--n-attributes", type=_int(1), default=10,
+                     help="binary attributes per null data set (default 10)")
+    cal.add_argument("--class-prior", type=_alpha, default=0.5,
+                     help="P(class 1) of the null data, in (0, 1) (default 0.5)")
     cal.add_argument("--test-fraction", type=_alpha, default=0.1,
                      help="test share of the resampling splits (default 0.1)")
-    cal.add_argument("--df-max", type=_int(2), default=100)
+    cal.add_argument("--df-max", type=_int(2), default=100,
+                     help="largest df of the calibration grid 2..df-max (default 100)")
     cal.add_argument("--seed", type=_int(0), default=20030821,
                      help="root entropy (default: the Figure 2 study's, so the same data sets)")
     cal.add_argument("--results", type=Path, default=Path("results"),
@@ -86,8 +91,9 @@ def _parser():
                          "(10,000 null data sets; see calibsim.calibration.lookup_df)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
                      "the whole table at --alpha is printed")
-    dfp.add_argument("--alpha", type=_alpha, default=0.05)
-    dfp.add_argument("--folds", type=_int(2), default=10)
+    dfp.add_argument("--alpha", type=_alpha, default=0.05,
+                     help="significance level α of the table: 0.01, 0.05 or 0.1 (default 0.05)")
+    dfp.add_argument("--folds", type=_int(2), default=10, help="k folds (default 10)")
     dfp.add_argument("--runs", type=_int(1), default=10,
                      help="r runs, or n subsamples for the subsampling tests")
     lst = sub.add_parser("list", help="list studies, sources, learners, schemes, tests, "

@@ -42,8 +42,12 @@ def add_parser(subparsers):
                    help="comma-separated learners from cheapest to costliest (instead of a "
                         "cost column)")
     p.add_argument("--posthoc", default="bergmann_hommel",
-                   choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"))
-    p.add_argument("--alpha", type=_alpha, default=0.05)
+                   choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"),
+                   help="post-hoc procedure after Friedman's test (default bergmann_hommel, "
+                        "as Ulaş et al. 2012)")
+    p.add_argument("--alpha", type=_alpha, default=0.05,
+                   help="level of Friedman's test, the post-hoc procedure and MultiTest "
+                        "(default 0.05)")
     p.add_argument("--pairwise-test", default=None,
                    choices=("cv5x2_f", "cv5x2_t", "corrected_repeated_cv", "paired_t"),
                    help="MultiTest's test with per-fold scores (default: cv5x2_f for 5x2 cv; "
