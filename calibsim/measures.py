@@ -188,6 +188,10 @@ def replicability(rejected) -> Replicability:
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 2:
         raise ValueError(f"`rejected` must have shape (n_datasets >= 1, n_repeats >= 2); got "
                          f"{x.shape}.")
+    if x.dtype != bool and not (x.dtype.kind in "iuf" and np.isin(x, (0, 1)).all()):
+        raise ValueError("`rejected` must hold the test's outcomes as booleans or 0/1 "
+                         "(True: rejected); got other values, e.g. p-values: compare them "
+                         "with alpha first (p <= alpha).")
     x = x.astype(bool)
     n_sets, m = x.shape
     k = x.sum(axis=1)

@@ -155,3 +155,28 @@ def test_a_string_is_not_a_list_of_learners():
     from calibsim.datasets import load_uci
     with pytest.raises(ValueError, match="`estimators` must be a list or dict"):
         compare_all("naive_bayes", load_uci("vote"))
+
+
+@pytest.mark.parametrize("a, y, match", [
+    ("sklearn.linear_model.LinearRegression()", "labels", "is a regressor"),
+    ("LinearRegression()", "labels", "is a regressor"),
+    ("sklearn.naive_bayes.GaussianNB()", "nan", "missing \\(NaN\\) label"),
+    ("sklearn.naive_bayes.GaussianNB()", "one class", "at least two classes"),
+    ("sklearn.naive_bayes.GaussianNB()", "numeric", "regression target"),
+])
+def test_compare_refuses_what_is_not_a_classification(a, y, match):
+    from calibsim import compare
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    ys = {"labels": (X[:, 0] > 0).astype(int), "nan": np.full(60, np.nan),
+          "one class": np.zeros(60), "numeric": X[:, 1]}
+    with pytest.raises(ValueError, match=match):
+        compare(a, "sklearn.tree.DecisionTreeClassifier()", X, ys[y], design="2x2")
+
+
+def test_nonsense_inputs_to_measures_and_tuning():
+    from calibsim.measures import replicability
+    from calibsim.tuning import channel_labels
+    with pytest.raises(ValueError, match="`rejected` must hold"):
+        replicability(np.full((5, 10), 0.5))
+    with pytest.raises(ValueError, match="`bits` must be finite"):
+        channel_labels(np.inf, 2.5)

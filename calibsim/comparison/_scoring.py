@@ -75,6 +75,7 @@ def parse_learner(spec, default_label: str):
             for n in ast.walk(a))
         if nested or (isinstance(node, ast.Call) and node.args) or "." not in m.group(1):
             est = build_estimator(text)          # a pipeline or an unqualified class name
+            _refuse_regressor(est)
             return GivenLearner(_label_of(est) or default_label, est)
         path, args = m.group(1), m.group(2) or ""
         resolve_class(path, spec)                # refuse before anything is imported
@@ -84,12 +85,20 @@ def parse_learner(spec, default_label: str):
         else:
             lrn = LearnerSpec(path.rpartition(".")[2], "estimator", estimator=path,
                               params=tuple(sorted(params.items())))
-        lrn.make()  # fail now, with the learner's name, if it cannot be built
+        _refuse_regressor(lrn.make())  # fail now, with the learner's name, if it cannot be built
         return lrn
     if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
         raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
                          f"`predict`, a built-in name or an import path; got {spec!r}.")
+    _refuse_regressor(spec)
     return GivenLearner(_label_of(spec) or default_label, spec)
+
+
+def _refuse_regressor(est) -> None:
+    from sklearn.base import is_regressor
+    if is_regressor(est):
+        raise ValueError(f"learner {_label_of(est)!r} is a regressor; calibsim compares "
+                         "classifiers by accuracy (give a classifier).")
 
 
 def _label_of(est) -> str:
@@ -260,7 +269,18 @@ def prepare_data(X, y):
     if len(Xa.shape) != 2 or ya.shape != (Xa.shape[0],):
         raise ValueError(f"`X` must be 2-D with one `y` label per row; got shapes "
                          f"{tuple(Xa.shape)} and {ya.shape}.")
-    _, codes = np.unique(ya, return_inverse=True)
+    if ya.dtype.kind == "f" and np.isnan(ya).any():
+        raise ValueError(f"`y` must hold a class label for every row; got "
+                         f"{int(np.isnan(ya).sum())} missing (NaN) label(s).")
+    classes, codes = np.unique(ya, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"`y` must hold at least two classes to compare classifiers; got "
+                         f"only {classes.tolist()!r}.")
+    if ya.dtype.kind == "f" and (classes.size > 0.5 * ya.size or
+                                 not np.allclose(classes, np.round(classes))):
+        raise ValueError(f"`y` looks like a regression target ({classes.size} distinct "
+                         "non-integer values); calibsim compares classifiers: give class "
+                         "labels.")
     codes = codes.reshape(-1).astype(np.int64)
     nominal = (not frame) and Xa.dtype.kind in "iub" and (Xa.size == 0 or Xa.min() >= 0)
     n_values = (Xa.max(axis=0).astype(np.int64) + 1) if nominal else None

@@ -113,7 +113,7 @@ def channel_labels(bits, entropy):
     Raises
     ------
     ValueError
-        If ``bits`` is negative or ``entropy`` is not positive.
+        If ``bits`` is negative or infinite or ``entropy`` is not positive.
 
     Examples
     --------
@@ -123,9 +123,11 @@ def channel_labels(bits, entropy):
     >>> int(channel_labels(40.05, 2.503))
     16
     """
+    from .._validation import check_real_dtype
+    check_real_dtype("bits", bits)
     bits = np.asarray(bits, dtype=float)
-    if np.any(~(bits >= 0)):
-        raise ValueError(f"`bits` must be >= 0; got {bits!r}.")
+    if np.any(~((bits >= 0) & np.isfinite(bits))):
+        raise ValueError(f"`bits` must be finite and >= 0; got {bits!r}.")
     out = np.floor(np.round(bits / iv_positive("entropy", entropy), 9)).astype(np.int64)
     return out[()] if out.ndim == 0 else out
 
