@@ -180,3 +180,19 @@ def test_nonsense_inputs_to_measures_and_tuning():
         replicability(np.full((5, 10), 0.5))
     with pytest.raises(ValueError, match="`bits` must be finite"):
         channel_labels(np.inf, 2.5)
+
+
+def test_readers_and_loops_that_could_hang_fail_fast(tmp_path):
+    from calibsim import compare
+    from calibsim.datasets import load_arff, load_uci
+    with time_cap(10):
+        with pytest.raises(ValueError, match="not a regular file"):
+            load_arff("/dev/zero")
+        (tmp_path / "bin.arff").write_bytes(bytes(range(256)) * 4)
+        with pytest.raises(ValueError, match="not UTF-8"):
+            load_arff(tmp_path / "bin.arff")
+        vote = load_uci("vote")
+        with pytest.raises(ValueError, match="`n_repeats`"):
+            compare("naive_bayes", "c45", vote, replicability="rerun", n_repeats=10**9)
+        with pytest.raises(ValueError, match="`n_boot`"):
+            compare("naive_bayes", "c45", vote, n_boot=0)

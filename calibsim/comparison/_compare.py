@@ -317,6 +317,9 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     True
     """
     setup = _setup(design, test, alpha, df, replicability, n_repeats)
+    if replicability == "bootstrap" and not (isinstance(n_boot, int) and not isinstance(
+            n_boot, bool) and 1 <= n_boot <= 10**6):
+        raise ValueError(f"`n_boot` must be an integer in [1, 10**6]; got {n_boot!r}.")
     if method not in ("frequentist", "bayes"):
         raise ValueError(f"`method` must be 'frequentist' or 'bayes'; got {method!r}.")
     if method == "bayes":
@@ -347,8 +350,11 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     if replicability not in ("bootstrap", "rerun", None):
         raise ValueError("`replicability` must be 'bootstrap', 'rerun' or None; got "
                          f"{replicability!r}.")
-    if replicability == "rerun" and not (isinstance(n_repeats, int) and n_repeats >= 2):
-        raise ValueError(f"`n_repeats` must be an integer >= 2; got {n_repeats!r}.")
+    if replicability == "rerun" and not (isinstance(n_repeats, int)
+                                         and not isinstance(n_repeats, bool)
+                                         and 2 <= n_repeats <= 1000):
+        raise ValueError(f"`n_repeats` must be an integer in [2, 1000] (each repeat refits the "
+                         f"whole design); got {n_repeats!r}.")
     note = ""
     if replicability == "bootstrap" and d.n_runs < 2:
         note = (f"not estimated: the bootstrap resamples runs and the design {d.name!r} has "

@@ -70,8 +70,15 @@ def load_arff(path, *, class_attribute=None) -> Dataset:
         text, where = path.read(), "<stream>"
     else:
         where = os.fspath(path)
-        with open(where, encoding="utf-8") as fh:
-            text = fh.read()
+        if os.path.exists(where) and not os.path.isfile(where):
+            raise ValueError(f"ARFF file {where!r} is not a regular file (a device, pipe or "
+                             "folder would be read forever or not at all).")
+        try:
+            with open(where, encoding="utf-8") as fh:
+                text = fh.read()
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"ARFF file {where!r} is not UTF-8 text (byte {exc.start}): is it "
+                             "a binary file?") from None
     return _parse_arff(text, where, class_attribute)
 
 
