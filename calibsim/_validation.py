@@ -17,6 +17,10 @@ __all__ = [
     "check_alpha",
     "check_finite_array",
     "check_choice",
+    "memory_limit",
+    "size_text",
+    "check_memory_estimate",
+    "MemoryEstimateError",
 ]
 
 
@@ -150,3 +154,110 @@ def check_choice(name: str, value, choices) -> str:
     if value not in choices:
         raise ValueError(f"`{name}` must be one of {sorted(choices)}; got {value!r}.")
     return value
+
+
+def memory_limit() -> int:
+    """Bytes one computation may hold: ``CALIBSIM_MEMORY_LIMIT`` or half this machine's RAM.
+
+    Raises
+    ------
+    ValueError
+        If ``CALIBSIM_MEMORY_LIMIT`` is set but is not a positive number of bytes.
+    """
+    import os
+    env = os.environ.get("CALIBSIM_MEMORY_LIMIT")
+    if env:
+        try:
+            value = float(env)
+        except ValueError:
+            value = float("nan")
+        if not value > 0 or not np.isfinite(value):
+            raise ValueError("the environment variable CALIBSIM_MEMORY_LIMIT must be a positive "
+                             f"number of bytes; got {env!r}.")
+        return int(value)
+    try:
+        import psutil
+        return int(psutil.virtual_memory().total // 2)
+    except Exception:  # pragma: no cover - psutil comes with distributed
+        return 8 * 2**30
+
+
+def size_text(n_bytes: float) -> str:
+    """Human-readable size: ``"2.0 TiB"``, ``"11.8 GiB"``, ``"3.1 MiB"``."""
+    if n_bytes >= 2**40:
+        return f"{n_bytes / 2**40:,.1f} TiB"
+    if n_bytes >= 2**30:
+        return f"{n_bytes / 2**30:.1f} GiB"
+    return f"{n_bytes / 2**20:.1f} MiB"
+
+
+def check_memory_estimate(parts, *, what: str = "this computation") -> int:
+    """Fail before allocating when an estimate of the bytes needed exceeds the limit.
+
+    Parameters
+    ----------
+    parts : list of (float, str, object, float)
+        ``(bytes, parameter, value, power)``: an estimate of the bytes one part of
+        the computation holds at once, the parameter (as the user writes it, e.g.
+        ``sources.null.n_instances`` or ``--design``) that sizes it, that
+        parameter's value and how the bytes grow with it (1 linear, 2 quadratic).
+    what : str
+        What is being estimated, for the message.
+
+    Returns
+    -------
+    int
+        The estimate in bytes (the sum of the parts), when it is within
+        :func:`memory_limit`.
+
+    Raises
+    ------
+    MemoryEstimateError
+        If the estimate exceeds the limit; the message starts with the parameter
+        that weighs most and gives the estimate, the limit and the value to lower
+        the parameter to. It is a ``ValueError``; ``parameter`` holds the name.
+
+    Examples
+    --------
+    >>> check_memory_estimate([(8e6, "n", 10**6, 1)])
+    8000000
+    >>> check_memory_estimate([(8e15, "n", 10**15, 1)])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    MemoryEstimateError: `n` = 1000000000000000 makes this computation need an estimated ...
+    """
+    total = float(sum(p[0] for p in parts))
+    limit = memory_limit()
+    if total <= limit:
+        return int(total)
+    merged = {}                        # one part per parameter (grid sources share keys)
+    for nbytes, param, value, power in parts:
+        b = merged.get((param, repr(value)), (0.0, param, value, power))
+        merged[(param, repr(value))] = (b[0] + nbytes, param, value, power)
+    nbytes, param, value, power = max(merged.values(), key=lambda p: p[0])
+    rest = total - nbytes
+    hint = ""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and rest < limit:
+        target = value * ((limit - rest) / nbytes) ** (1.0 / power)
+        target = int(target) if float(value).is_integer() else float(f"{target:.3g}")
+        if target >= 1:
+            hint = f" to at most about {target:,}"
+    raise MemoryEstimateError(
+        param,
+        f"`{param}` = {value!r} makes {what} need an estimated {size_text(total)} of memory "
+        f"({size_text(nbytes)} of it from this parameter), more than the limit of "
+        f"{size_text(limit)} (half this machine's memory, or the environment variable "
+        f"CALIBSIM_MEMORY_LIMIT in bytes); lower it{hint}.")
+
+
+class MemoryEstimateError(ValueError):
+    """A computation would need more memory than the limit; raised before allocating.
+
+    Attributes
+    ----------
+    parameter : str
+        The parameter that weighs most in the estimate.
+    """
+
+    def __init__(self, parameter: str, message: str):
+        super().__init__(message)
+        self.parameter = parameter

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs"]
+__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "output_file",
+           "output_dir", "input_file"]
 
 
 def int_type(minimum):
@@ -30,6 +31,39 @@ def alpha_type(text):
     return value
 
 
+def output_file(text):
+    """A file to write: its folder must exist and it must not be a folder (checked at once,
+    not after the computation)."""
+    path = Path(text)
+    if not text or path.is_dir():
+        raise argparse.ArgumentTypeError(f"must be a file name, not a folder; got {text!r}")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"must be in an existing folder; {str(path.parent)!r} "
+                                         f"does not exist or is not a folder (got {text!r})")
+    return path
+
+
+def output_dir(text):
+    """A folder to write into: it may be created, but must not be an existing file."""
+    path = Path(text)
+    if not text or (path.exists() and not path.is_dir()):
+        raise argparse.ArgumentTypeError(f"must be a folder; {text!r} is an existing file")
+    return path
+
+
+def input_file(text):
+    """A file to read: it must exist and be a regular file (not a folder, FIFO or device)."""
+    path = Path(text)
+    if path.is_dir():
+        return path                    # a folder of study files, where a command takes one
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text!r} does not exist")
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a regular file (a device, FIFO "
+                                         "or socket)")
+    return path
+
+
 def add_execution(p):
     p.add_argument("--workers", type=int_type(0), default=None,
                    help="local Dask workers (default: all cores; 0 = no Dask, run here)")
@@ -42,9 +76,9 @@ def add_outputs(p):
     p.add_argument("--n-datasets", type=int_type(1), default=None,
                    help="data sets per simulated source, here and in the studies it takes "
                         "calibrated df from (a quick look)")
-    p.add_argument("--results", type=Path, default=None,
+    p.add_argument("--results", type=output_dir, default=None,
                    help="folder of the score store, here and in the studies it takes "
                         "calibrated df from (default: the file's [outputs] results)")
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", type=output_dir, default=None,
                    help="folder for tables, figures and report (default: the study's "
                         "[outputs] figures; <results>/reduced/... for a reduced run)")

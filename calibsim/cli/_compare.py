@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ._args import output_file
+
 __all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
 
 _DATA_HELP = ("a shipped UCI data set (e.g. vote), an ARFF or CSV file (class = last column "
@@ -72,12 +74,12 @@ def add_compare_parser(sub, int_type, alpha_type):
     p.add_argument("--workers", type=int_type(0), default=None,
                    help="local Dask workers (default: fit in this process)")
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
-    p.add_argument("--scores", type=Path, default=None,
+    p.add_argument("--scores", type=output_file, default=None,
                    help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
     p.add_argument("--posthoc", default="bergmann_hommel",
                    choices=("bergmann_hommel", "shaffer", "holm", "nemenyi"),
                    help="post-hoc procedure over several data sets (default bergmann_hommel)")
-    p.add_argument("--cd-diagram", type=Path, default=None,
+    p.add_argument("--cd-diagram", type=output_file, default=None,
                    help="with several data sets: write the critical-difference diagram here")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     return p

@@ -30,7 +30,9 @@ from pathlib import Path
 from ._args import add_execution as _add_execution
 from ._args import add_outputs as _add_outputs
 from ._args import alpha_type as _alpha
+from ._args import input_file as _input_file
 from ._args import int_type as _int
+from ._args import output_dir as _output_dir
 
 __all__ = ["main"]
 
@@ -42,13 +44,13 @@ def _parser():
     parser.add_argument("--version", action="version", version=f"calibsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a study file and write its outputs")
-    run.add_argument("study", type=Path, help="study file, e.g. "
+    run.add_argument("study", type=_input_file, help="study file, e.g. "
                      "studies/bouckaert2003_figure2.toml, or a folder: every study in it, in "
                      "dependency order, then a table of wall times and verdicts")
     _add_outputs(run)
     _add_execution(run)
     rep = sub.add_parser("report", help="redo tables, figures and report from saved scores")
-    rep.add_argument("study", type=Path, help="study file (or folder of study files) "
+    rep.add_argument("study", type=_input_file, help="study file (or folder of study files) "
                      "whose saved scores to use")
     _add_outputs(rep)
     cal = sub.add_parser("calibrate", help="calibrate one test's df on simulated null data "
@@ -80,7 +82,7 @@ def _parser():
                      help="largest df of the calibration grid 2..df-max (default 100)")
     cal.add_argument("--seed", type=_int(0), default=20030821,
                      help="root entropy (default: the Figure 2 study's, so the same data sets)")
-    cal.add_argument("--results", type=Path, default=Path("results"),
+    cal.add_argument("--results", type=_output_dir, default=Path("results"),
                      help="folder of the score store (default ./results)")
     _add_execution(cal)
     from ._compare import add_compare_parser
@@ -214,6 +216,17 @@ def _cmd_run(args, compute=True):
     return 0
 
 
+#: study keys of the null-data calibration study -> the ``calibrate`` flags that set them
+_CALIBRATE_FLAGS = {"sources.null.n_instances": "--n-instances",
+                    "sources.null.n_attributes": "--n-attributes",
+                    "sources.null.n_datasets": "--n-datasets",
+                    "sources.null.class_prior": "--class-prior",
+                    "analysis[0].df_max": "--df-max", "analysis[0].alphas": "--alpha",
+                    "analysis[0].runs": "--runs", "schemes.s.n_runs": "--runs",
+                    "schemes.s.n_folds": "--folds", "schemes.s.test_fraction": "--test-fraction",
+                    "study.seed": "--seed"}
+
+
 def _cmd_calibrate(args):
     from ..engine.analyses import calibration_rows
     from ..engine.run import compute_scores
@@ -243,7 +256,13 @@ def _cmd_calibrate(args):
                                 "n_datasets": args.n_datasets}},
            "learners": {"names": ["naive_bayes", "c45"]}, "schemes": {"s": scheme},
            "analysis": [analysis], "outputs": {"results": str(args.results.resolve())}}
-    study = study_from_dict(doc, Path.cwd() / "calibrate.toml")
+    try:
+        study = study_from_dict(doc, Path.cwd() / "calibrate.toml")
+    except ValueError as exc:          # name the flags, not the keys of the study it builds
+        text = str(exc).replace(f"study file {Path.cwd() / 'calibrate.toml'}: ", "")
+        for key, flag in _CALIBRATE_FLAGS.items():
+            text = text.replace(f"`{key}`", f"`{flag}`")
+        raise ValueError(text) from None
     with _progress(args, f"calibrate {spec.name}") as bar, cluster(
             scheduler=args.scheduler, n_workers=args.workers) as client:
         scores = compute_scores(study, client=client, progress=bar)
@@ -387,14 +406,33 @@ def main(argv=None) -> int:
     if args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold():
         print("calibsim: compiling the numba kernels once (about 20 s on 2 cores; they are "
               "cached for later runs) ...", file=sys.stderr, flush=True)
+    from ..engine.runner import ClusterLost
     try:
         with _warnings_in_one_line(args.command):
             return handler(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"calibsim {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except (OSError, TimeoutError) as exc:     # e.g. no Dask scheduler at `--scheduler`
-        print(f"calibsim {args.command}: error: could not run on Dask "
-              f"({type(exc).__name__}: {exc}); check `--scheduler`.", file=sys.stderr)
+    except ClusterLost as exc:
+        print(f"calibsim {args.command}: error: {exc}.", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"calibsim {args.command}: error: {_os_error_text(exc)}", file=sys.stderr)
         return 2
+    except TimeoutError as exc:
+        print(f"calibsim {args.command}: error: no answer in time ({exc}); with "
+              "`--scheduler`, check its address.", file=sys.stderr)
+        return 2
+
+
+def _os_error_text(exc: OSError) -> str:
+    """One line for an OSError: the file and what went wrong, or the scheduler's message."""
+    if getattr(exc, "filename", None) is not None:
+        what = exc.strerror or type(exc).__name__
+        return (f"cannot use {str(exc.filename)!r}: {what} "
+                f"({type(exc).__name__}); check the path given on the command line.")
+    text = str(exc)
+    if text.startswith("`--scheduler`"):
+        return text + "."
+    return f"{type(exc).__name__}: {text}."
 

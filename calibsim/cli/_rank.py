@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ._args import input_file, output_file
+
 __all__ = ["add_parser", "run"]
 
 _DESCRIPTION = """\
@@ -25,7 +27,7 @@ def add_parser(subparsers):
                               description=_DESCRIPTION,
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--scores", type=Path, help="CSV file of scores (long or wide)")
+    src.add_argument("--scores", type=input_file, help="CSV file of scores (long or wide)")
     src.add_argument("--study", type=Path, help="a study file whose saved scores to rank "
                      "(each data set of each source is one data set)")
     p.add_argument("--scheme", default=None, help="with --study: the scheme (default: the "
@@ -59,9 +61,9 @@ def add_parser(subparsers):
                         "knows its own)")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
                    help="MultiTest's correction with per-fold scores")
-    p.add_argument("--cd-diagram", type=Path, default=None, help="write the CD diagram here "
+    p.add_argument("--cd-diagram", type=output_file, default=None, help="write the CD diagram here "
                    "(.png, .pdf or .svg)")
-    p.add_argument("--graph", type=Path, default=None,
+    p.add_argument("--graph", type=output_file, default=None,
                    help="write the Multi²Test graph here")
     p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
@@ -70,7 +72,7 @@ def add_parser(subparsers):
     p.add_argument("--rope", type=float, default=0.0,
                    help="with --method bayes: region of practical equivalence in score units "
                         "(e.g. 0.01 = 1 point of accuracy; default 0)")
-    p.add_argument("--posterior-plot", type=Path, default=None,
+    p.add_argument("--posterior-plot", type=output_file, default=None,
                    help="with --method bayes: write the posterior probabilities per pair here")
     return p
 
@@ -83,7 +85,8 @@ def _table(args):
         study = load_study(args.study)
         return scores_from_study(load_scores(study), scheme=args.scheme, cost=args.study_cost)
     if not args.scores.is_file():
-        raise FileNotFoundError(f"`--scores` file {args.scores} does not exist.")
+        raise FileNotFoundError(f"`--scores` {str(args.scores)!r} is a folder; give a CSV "
+                                "file of scores.")
     frame = pd.read_csv(args.scores)
     if "dataset" not in frame.columns or "learner" not in frame.columns:
         frame = frame.set_index(frame.columns[0])          # wide: first column = data set

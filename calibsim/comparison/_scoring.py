@@ -159,13 +159,18 @@ class Design:
                 "cv5x2": "cv5x2_t"}[self.kind]
 
 
+#: Most fits per learner and repeat a design may ask for (r·k, or N subsamples).
+MAX_FITS = 100_000
+
+
 def parse_design(design) -> Design:
     """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"`` or ``"subsampling:N"``.
 
     Raises
     ------
     ValueError
-        If ``design`` is none of these forms or its sizes are too small.
+        If ``design`` is none of these forms, its sizes are too small, or it asks
+        for more than :data:`MAX_FITS` fits per learner.
     """
     if isinstance(design, Design):
         return design
@@ -177,6 +182,10 @@ def parse_design(design) -> Design:
         r, k = int(m.group(1)), int(m.group(2))
         if r < 1 or k < 2:
             raise ValueError(f"`design` 'RxK' needs r >= 1 runs and k >= 2 folds; got {design!r}.")
+        if r * k > MAX_FITS:
+            raise ValueError(f"`design` {design!r} asks for r·k = {r * k:,} fits per learner; "
+                             f"at most {MAX_FITS:,} are allowed (the df table covers r·k up "
+                             "to 100; 10x10 is the calibrated default).")
         return Design("cv", r, k, name=f"{r}x{k}")
     m = re.fullmatch(r"subsampling:(\d+)(?:@(0?\.\d+))?", text)
     if m:
@@ -184,6 +193,9 @@ def parse_design(design) -> Design:
         frac = float(m.group(2)) if m.group(2) else 0.1
         if n < 2:
             raise ValueError(f"`design` 'subsampling:N' needs N >= 2 subsamples; got {design!r}.")
+        if n > MAX_FITS:
+            raise ValueError(f"`design` {design!r} asks for {n:,} subsamples; at most "
+                             f"{MAX_FITS:,} are allowed.")
         return Design("subsampling", n, 0, frac, name=f"subsampling:{n}")
     raise ValueError("`design` must be 'RxK' (r runs of stratified k-fold cv, e.g. '10x10'), "
                      "'5x2cv' or 'subsampling:N' (N random 90/10 splits; "
@@ -326,6 +338,12 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     """
     from ..engine.runner import cluster, map_blocks
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
+    from .._validation import check_memory_estimate
+    n, n_splits = len(codes), int(np.prod(d.shape))
+    check_memory_estimate(         # fold assignments and test masks of every repeat
+        [(n_repeats * (8.0 * d.n_runs * n + n_splits * n), "design", d.name, 1),
+         (8.0 * n_repeats * len(learners) * n_splits, "n_repeats", n_repeats, 1)],
+        what=f"the comparison on {n:,} instances")
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset
     if isinstance(X, Dataset) and not any(lrn.is_builtin for lrn in learners):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._schema import StudyFileError, closest, expand_grid, gib, memory_limit
+from ._schema import StudyFileError, closest, expand_grid
 from ._specs import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
                    ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
                    SchemeSpec, SourceSpec, Study)
@@ -327,37 +327,76 @@ def _check_runs(c, key, kw, schemes):
 
 
 def check_memory(study, c=None) -> int:
-    """Estimate the bytes the study's score arrays need; fail clearly above the limit.
+    """Estimate the bytes the study needs at once; fail clearly above the limit.
 
-    The estimate counts, per source and scheme, the saved counts (2 bytes per learner
-    and split), test sizes (2 bytes per split), model sizes (4 bytes per learner and
-    split), fit and predict times (8 bytes each per learner and data set) and
-    per-instance correctness (1 bit), for all data sets;
-    analyses need at most twice that again. The limit is :func:`memory_limit`
-    (``CALIBSIM_MEMORY_LIMIT`` bytes, or half this machine's memory).
+    One estimate covers every size a study file sets, before anything is allocated:
+
+    - the score arrays of all data sets (per learner and split: 2 bytes of counts,
+      4 of model size, 2 of test size; 16 bytes of times per learner and data set;
+      1 bit per instance with ``correctness``), three times over for the analyses;
+    - one data set per worker (one per core): its uniform draws, attributes and
+      class (8 bytes per value, three copies: source, learners, the scheme's view)
+      and its splits (8 bytes per instance and split), the test set of a
+      ``test_set`` scheme alike (``n_test`` rows);
+    - a calibrate analysis's grid: 24 bytes per df value and data set.
+
+    The limit is :func:`calibsim._validation.memory_limit` (``CALIBSIM_MEMORY_LIMIT``
+    bytes, or half this machine's memory); the message names the parameter that
+    weighs most and the value to lower it to.
     """
+    import os
+
     import numpy as np
-    total = 0
+    from .._validation import check_memory_estimate
+    parts = []
     n_learners = max(len(study.learners), 2)
+    workers = os.cpu_count() or 1
     for src in study.sources:
-        n_inst = dict(src.params).get("n_instances", dict(src.params).get("n_points", 1000))
+        p, key = dict(src.params), f"sources.{src.group}"
+        if src.kind == "dataset":
+            built = src.build()
+            n_inst, n_attr, size_key = built.n_instances, len(built.n_values), None
+        elif src.kind == "ban":
+            n_inst, n_attr = p.get("n_instances", 300), len(src.build().n_values)
+            size_key = f"{key}.n_instances"
+        elif src.kind == "null":
+            n_inst, n_attr = p.get("n_instances", 300), p.get("n_attributes", 10)
+            size_key = (f"{key}.n_attributes" if n_attr > n_inst else f"{key}.n_instances")
+        else:
+            n_inst, n_attr, size_key = p.get("n_points", 300), 1, f"{key}.n_points"
+        size_value = p.get(size_key.rsplit(".", 1)[-1]) if size_key else None
+        per_cell = 24.0 * n_inst * (n_attr + 1)
         for sname in src.schemes:
             s = study.scheme(sname)
             split = int(np.prod(s.split_shape))
             per = split * (2 * n_learners + 2 + 4 * n_learners) + 16 * n_learners
-            if s.correctness:
-                per += split * n_learners * (n_inst if isinstance(n_inst, int) else 1000) / 8
-            total += src.n_datasets * per
-    total *= 3
-    limit = memory_limit()
-    if total > limit:
-        msg = (f"needs an estimated {gib(total)} of memory for its score arrays and analyses, "
-               f"more than the limit of {gib(limit)} (half this machine's memory, or "
-               "CALIBSIM_MEMORY_LIMIT); lower `n_datasets` or the schemes' sizes")
+            parts.append((3.0 * src.n_datasets * per, f"{key}.n_datasets", src.n_datasets, 1))
+            if s.correctness:              # grows with the data sets and with their size
+                bits = 3.0 * src.n_datasets * split * n_learners * n_inst / 8
+                parts.append((bits, size_key, size_value, 1) if size_key and size_value
+                             and size_value > src.n_datasets else
+                             (bits, f"{key}.n_datasets", src.n_datasets, 1))
+            if s.kind == "test_set":
+                n_test = s.p["n_test"]
+                parts.append((workers * 24.0 * n_test * (n_attr + 1),
+                              f"schemes.{sname}.n_test", n_test, 1))
+            else:
+                per_cell += 8.0 * n_inst * split
+        if size_key:
+            parts.append((workers * per_cell, size_key, size_value, 1))
+        else:
+            parts.append((workers * per_cell, f"{key}.n_datasets", src.n_datasets, 1))
+    for i, a in enumerate(study.analyses):
+        if a.kind == "calibrate":
+            n = sum(study.source(label).n_datasets for label in a.sources)
+            parts.append((24.0 * (a.df_max - a.df_min + 1) * n * max(len(a.alphas), 1),
+                          f"analysis[{i}].df_max", a.df_max, 1))
+    try:
+        return check_memory_estimate(parts, what=f"study {study.name}")
+    except ValueError as exc:
         if c is None:
-            raise StudyFileError(f"study {study.name}: {msg}.")
-        c.fail("sources", msg, show_value=False)
-    return int(total)
+            raise StudyFileError(f"study {study.name}: {exc}") from None
+        raise StudyFileError(f"study file {c.path}: {exc}") from None
 
 
 def published_only_study(c, doc, st, path, name, seed, paper) -> Study:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import difflib
 import itertools
 import numbers
-import os
+
+from .._validation import memory_limit  # one limit for every estimate
+from .._validation import size_text as gib
 
 __all__ = ["StudyFileError", "Checker", "closest", "expand_grid", "memory_limit"]
 
@@ -107,23 +109,3 @@ def expand_grid(params: dict, grid_keys, *, zip_keys=False):
         out.append((p, dict(zip(names, combo))))
     return out
 
-
-def memory_limit() -> int:
-    """Bytes a study may hold in memory: ``CALIBSIM_MEMORY_LIMIT`` or half this machine's RAM."""
-    env = os.environ.get("CALIBSIM_MEMORY_LIMIT")
-    if env:
-        return int(float(env))
-    try:
-        import psutil
-        return int(psutil.virtual_memory().total // 2)
-    except Exception:  # pragma: no cover - psutil comes with distributed
-        return 8 * 2**30
-
-
-def gib(n_bytes: float) -> str:
-    """Human-readable size."""
-    if n_bytes >= 2**40:
-        return f"{n_bytes / 2**40:.1f} TiB"
-    if n_bytes >= 2**30:
-        return f"{n_bytes / 2**30:.1f} GiB"
-    return f"{n_bytes / 2**20:.1f} MiB"

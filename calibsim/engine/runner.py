@@ -44,9 +44,10 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
     Raises
     ------
     ValueError
-        If ``n_workers`` is not an integer >= 0 or ``timeout`` is not > 0.
+        If ``n_workers`` is not an integer in [0, 4 x cores] or ``timeout`` is not > 0.
     OSError
-        If ``scheduler`` cannot be reached within ``timeout`` (the message names it).
+        If ``scheduler`` cannot be reached within ``timeout``, or what answers there is
+        not a Dask scheduler (the message names the address).
 
     Examples
     --------
@@ -59,6 +60,13 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
         raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ValueError(f"`timeout` must be a number of seconds > 0; got {timeout!r}.")
+    most = 4 * (os.cpu_count() or 1)
+    if n_workers is not None and n_workers > most and scheduler is None:
+        raise ValueError(f"`n_workers` (--workers) must be at most 4 x this machine's "
+                         f"{os.cpu_count()} cores = {most} (each local worker is a process "
+                         "with its own copy of the data); got "
+                         f"{n_workers}. For more, start workers on other machines and pass "
+                         "their scheduler's address (--scheduler).")
     if scheduler is None and n_workers == 0:
         logger.info("running every cell in this process (n_workers=0)")
         yield None
@@ -80,11 +88,7 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
         if n_workers is not None:
             logger.warning("`n_workers`=%r is ignored: the workers of the scheduler at %s "
                            "are used", n_workers, scheduler)
-        try:
-            client = Client(scheduler, timeout=f"{timeout}s")
-        except (OSError, TimeoutError) as exc:
-            raise OSError(f"no Dask scheduler answered at {scheduler!r} within {timeout} s "
-                          f"({exc})") from None
+        client = _connect(Client, scheduler, timeout)
         logger.info("connected to the Dask scheduler at %s (%d workers)", scheduler,
                     len(client.scheduler_info().get("workers", {})))
     try:
@@ -93,6 +97,40 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
         client.close()
         if local is not None:
             local.close()
+
+
+def _connect(Client, scheduler: str, timeout: float):
+    """``Client(scheduler)`` within ``timeout`` seconds, however the far end behaves.
+
+    Dask's own timeout covers opening the connection, not a peer that accepts it and
+    then says nothing (a dashboard port) or answers in another protocol (an HTTP
+    server, whose reply Dask would read as a frame length of exabytes): the client is
+    made in a helper thread that is abandoned after ``2 * timeout + 5`` seconds.
+    """
+    import threading
+    out = {}
+
+    def connect():
+        try:
+            out["client"] = Client(scheduler, timeout=f"{timeout}s")
+        except BaseException as exc:       # noqa: BLE001 - reported below, in this thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=connect, name="calibsim-connect", daemon=True)
+    thread.start()
+    thread.join(2 * timeout + 5)
+    hint = ("; the scheduler's port is usually 8786 (8787 is its dashboard), and the "
+            "address is tcp://host:port")
+    if thread.is_alive():
+        raise OSError(f"`--scheduler` {scheduler!r}: something listens there but did not "
+                      f"answer as a Dask scheduler within {2 * timeout + 5:g} s{hint}")
+    if "error" in out:
+        exc = out["error"]
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise exc
+        raise OSError(f"`--scheduler` {scheduler!r}: no Dask scheduler answered within "
+                      f"{timeout:g} s ({type(exc).__name__}: {str(exc)[:200]}){hint}") from None
+    return out["client"]
 
 
 def map_blocks(func, specs, *, client=None, on_result=None) -> None:
@@ -141,19 +179,48 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
     token = uuid.uuid4().hex[:8]
     task_keys = [f"{key}-{token}" for key in keys]
     by_key = dict(zip(task_keys, specs))
+    from concurrent.futures import CancelledError
+
+    from distributed import TimeoutError as DaskTimeout
+    from distributed.comm.core import CommClosedError
     futures = client.map(func, specs, key=task_keys, pure=False)
+    done = 0
     try:
         for future in as_completed(futures):
             result = future.result()
             if on_result is not None:
                 on_result(by_key[future.key], result)
             future.release()
+            done += 1
+    except (CancelledError, CommClosedError, DaskTimeout) as exc:
+        _cancel_quietly(client, futures)
+        raise ClusterLost(
+            f"the Dask cluster was lost after {done} of {len(specs)} blocks "
+            f"({type(exc).__name__}: {str(exc)[:160] or 'no detail'}); every block finished "
+            "before that is saved, so the same command run again resumes from them "
+            "(check the scheduler and its workers, or run without --scheduler)") from None
     except BaseException:
-        client.cancel([f for f in futures if not f.done()])
+        _cancel_quietly(client, futures)
         raise
     finally:
         for future in futures:
             future.release()
+
+
+def _cancel_quietly(client, futures):
+    try:
+        client.cancel([f for f in futures if not f.done()])
+    except Exception:                      # noqa: BLE001 - the scheduler may be gone
+        pass
+
+
+class ClusterLost(RuntimeError):
+    """The Dask scheduler or all its workers went away during a run.
+
+    Raised by :func:`map_blocks` instead of Dask's ``FutureCancelledError`` or
+    ``CommClosedError``; the message says how many blocks were handed over (and so
+    saved by the caller) and that rerunning resumes from them.
+    """
 
 
 def _compile_kernels():
