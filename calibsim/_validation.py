@@ -17,6 +17,7 @@ __all__ = [
     "check_alpha",
     "check_finite_array",
     "check_choice",
+    "check_random_state",
     "memory_limit",
     "size_text",
     "check_memory_estimate",
@@ -154,6 +155,28 @@ def check_choice(name: str, value, choices) -> str:
     if value not in choices:
         raise ValueError(f"`{name}` must be one of {sorted(choices)}; got {value!r}.")
     return value
+
+
+def check_random_state(name: str, value):
+    """Return ``value`` if it can seed calibsim's partitions: None, an integer >= 0 or a
+    ``numpy.random.SeedSequence``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is another type (a float, a string, a bool, a Generator).
+    ValueError
+        If it is a negative integer.
+    """
+    if value is None or isinstance(value, np.random.SeedSequence):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be None, an integer >= 0 or a numpy SeedSequence; got "
+                        f"{value!r} of type {type(value).__name__}.")
+    if value < 0:
+        raise ValueError(f"`{name}` must be an integer >= 0 (SeedSequence entropy); got "
+                         f"{value!r}.")
+    return int(value)
 
 
 def memory_limit() -> int:

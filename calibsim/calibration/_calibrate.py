@@ -321,10 +321,21 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
     spec, func, name = _resolve_test(test)
     cl = check_probability("confidence_level", confidence_level)
     alphas = check_alpha("alphas", alphas)
+    if alphas.size > MAX_ALPHAS:
+        raise ValueError(f"`alphas` must hold at most {MAX_ALPHAS} significance levels; got "
+                         f"{alphas.size:,}.")
     dfs = _iv_dfs(dfs)
     x = _iv_data(x, spec)
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(16.0 * x.shape[0] * dfs.size, "dfs", f"{dfs.size} values", 1),
+                           (8.0 * x.shape[0] * dfs.size * alphas.size, "alphas",
+                            f"{alphas.size} levels", 1)], what="calibrate")
     p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
     return _calibration_result(name, p, dfs, alphas, cl)
+
+
+#: Most significance levels one calibration takes.
+MAX_ALPHAS = 1000
 
 
 def _calibration_result(name, p, dfs, alphas, cl):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import check_probability
+from .._validation import check_int, check_probability
 
 __all__ = ["threshold_df", "continuous_calibration", "ContinuousCalibration",
            "quantile_interval"]
@@ -98,7 +98,11 @@ def threshold_df(test, x, alpha: float, *, df_bounds=(0.01, 1e6), rtol: float = 
     _, func, _ = _resolve_test(test)
     alpha = check_probability("alpha", alpha)
     lo_b, hi_b = _iv_bounds(df_bounds)
-    x = np.asarray(x, dtype=float)
+    if isinstance(rtol, bool) or not isinstance(rtol, (int, float)) or not 0 < rtol < 1:
+        raise ValueError(f"`rtol` must be a number in (0, 1); got {rtol!r}.")
+    max_iter = check_int("max_iter", max_iter, min_value=1, max_value=10_000)
+    from .._validation import check_finite_array
+    x = check_finite_array("x", x, min_ndim=2)
     n = x.shape[0]
     first = func(x, np.full(n, lo_b))
     return _bisect(_pvalue_function(first, func, x), _first_pvalues(first, x), n, alpha,
@@ -169,6 +173,7 @@ def quantile_interval(n: int, q: float, confidence_level: float = 0.95):
     >>> l, u, round(coverage, 3)
     (37, 65, 0.958)
     """
+    n = check_int("n", n, min_value=1, max_value=10**12)
     check_probability("q", q)
     level = check_probability("confidence_level", confidence_level)
     b = stats.binom(n, q)

@@ -107,7 +107,28 @@ def _parser():
                           "their size, classes, missing values and source)")
     lst.add_argument("--studies-dir", type=Path, default=Path("studies"),
                      help="folder of study files (default ./studies)")
+    cln = sub.add_parser("clean", help="remove leftover temporary files and stale or "
+                         "quarantined blocks from a score store")
+    cln.add_argument("--results", type=_output_dir, default=Path("results"),
+                     help="folder holding the store (default ./results; the store is "
+                          "<results>/store)")
+    cln.add_argument("--dry-run", action="store_true",
+                     help="only count what would be removed")
     return parser
+
+
+def _cmd_clean(args):
+    from ..engine.store import Store
+    from .._validation import size_text
+    store = Store(args.results / "store")
+    if not store.root.is_dir():
+        raise FileNotFoundError(f"`--results` {str(args.results)!r} holds no store "
+                                f"({store.root} does not exist).")
+    got = store.clean(dry_run=args.dry_run)
+    verb = "would remove" if args.dry_run else "removed"
+    print(f"{verb} {got['temporary']} leftover temporary file(s), {got['stale']} stale and "
+          f"{got['quarantine']} quarantined block(s): {size_text(got['bytes'])} in {store.root}")
+    return 0
 
 
 def _progress(args, desc):
@@ -402,7 +423,7 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
-               "compare": _cmd_compare, "rank": _cmd_rank}[args.command]
+               "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean}[args.command]
     if args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold():
         print("calibsim: compiling the numba kernels once (about 20 s on 2 cores; they are "
               "cached for later runs) ...", file=sys.stderr, flush=True)

@@ -234,6 +234,8 @@ def repeat_seeds(random_state, n_repeats: int) -> list:
     ``replicability="rerun"`` take child seeds ``SeedSequence(random_state,
     spawn_key=(0, i))``, i = 1, 2, ...
     """
+    from .._validation import check_random_state
+    random_state = check_random_state("random_state", random_state)
     if isinstance(random_state, np.random.SeedSequence):
         entropy, key = random_state.entropy, tuple(random_state.spawn_key)
     else:

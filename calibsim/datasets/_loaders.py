@@ -29,7 +29,7 @@ UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glas
                 "yeast")
 
 
-def load_uci(name: str) -> Dataset:
+def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     """Load one of the small UCI data sets shipped with calibsim.
 
     Parameters
@@ -38,16 +38,19 @@ def load_uci(name: str) -> Dataset:
         One of :data:`UCI_DATASETS`, e.g. ``"iris"`` or ``"credit-g"``; the
         files are those distributed with Weka 3.6's examples (see
         ``calibsim/data/uci/README.md`` for attribution).
+    class_attribute : str, optional
+        Name of the nominal attribute to use as the class; default the last one,
+        as in Weka.
 
     Returns
     -------
     Dataset
-        The class is the last attribute, as in Weka.
 
     Raises
     ------
     ValueError
-        If ``name`` is not a shipped data set.
+        If ``name`` is not a shipped data set, or ``class_attribute`` is not one of
+        its nominal attributes.
 
     Examples
     --------
@@ -58,7 +61,8 @@ def load_uci(name: str) -> Dataset:
     if name not in UCI_DATASETS:
         raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}.")
     ref = resources.files("calibsim") / "data" / "uci" / f"{name}.arff"
-    return _parse_arff(ref.read_text(encoding="utf-8"), f"{name}.arff", None, name=name)
+    return _parse_arff(ref.read_text(encoding="utf-8"), f"{name}.arff", class_attribute,
+                       name=name)
 
 
 def from_sklearn(bunch, *, name=None) -> Dataset:

@@ -91,9 +91,16 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
             spec = SourceSpec(label, group, kind, tuple(sorted(p.items())), n, src_seed,
                               runs_on, tuple(grid.items()))
             try:
-                spec.build()
+                built = spec.build()
             except (TypeError, ValueError) as exc:
                 c.fail(key, f"does not describe a valid {kind} source: {exc}", show_value=False)
+            if kind == "dataset":
+                import numpy as np
+                seen = np.unique(np.asarray(built.dataset.y)).size
+                if seen < 2:
+                    c.fail(key, f"holds instances of {seen} class only; comparing learners "
+                           "needs at least two classes (check `class_attribute`)",
+                           show_value=False)
             out.append(spec)
     labels = [s.label for s in out]
     if len(set(labels)) != len(labels):
@@ -209,6 +216,9 @@ def _learners(c, table):
     names = c.values("learners.names", table["names"], str, allow_scalar=False)
     if len(set(names)) != len(names):
         c.fail("learners.names", "must not repeat a learner", names)
+    if len(names) < 2:
+        c.fail("learners.names", "must name at least two learners (a study compares them)",
+               names)
     specs, groups = [], {}
     for label in names:
         if label in subs:
@@ -368,9 +378,23 @@ def check_memory(study, c=None) -> int:
         per_cell = 24.0 * n_inst * (n_attr + 1)
         for sname in src.schemes:
             s = study.scheme(sname)
+            if s.kind == "test_set" and src.kind != "ban":
+                _fail(c, f"schemes.{sname}", f"is a test_set scheme, which draws an independent "
+                      f"test set from a Bayesian network: source {src.group!r} is of kind "
+                      f"{src.kind!r}; use it on ban sources only (list the others' schemes "
+                      f"in `{key}.schemes`)")
+            n_folds = s.p.get("n_folds", 2 if s.kind == "cv5x2" else 1)
+            if n_folds > n_inst:
+                _fail(c, f"schemes.{sname}.n_folds", f"must not exceed the {n_inst} instances "
+                      f"of source {src.label!r} (each fold needs at least one); got {n_folds}")
             split = int(np.prod(s.split_shape))
+            sk, sv = max(((f"schemes.{sname}.{k}", v) for k, v in s.params
+                          if k in ("n_runs", "n_folds", "repeats")),
+                         key=lambda kv: kv[1], default=(None, 1))
             per = split * (2 * n_learners + 2 + 4 * n_learners) + 16 * n_learners
-            parts.append((3.0 * src.n_datasets * per, f"{key}.n_datasets", src.n_datasets, 1))
+            parts.append((3.0 * src.n_datasets * per, f"{key}.n_datasets", src.n_datasets, 1)
+                         if sk is None or src.n_datasets >= sv else
+                         (3.0 * src.n_datasets * per, sk, sv, 1))
             if s.correctness:              # grows with the data sets and with their size
                 bits = 3.0 * src.n_datasets * split * n_learners * n_inst / 8
                 parts.append((bits, size_key, size_value, 1) if size_key and size_value
@@ -380,6 +404,8 @@ def check_memory(study, c=None) -> int:
                 n_test = s.p["n_test"]
                 parts.append((workers * 24.0 * n_test * (n_attr + 1),
                               f"schemes.{sname}.n_test", n_test, 1))
+            elif sk is not None and sv > n_inst:
+                parts.append((workers * 8.0 * n_inst * split, sk, sv, 1))
             else:
                 per_cell += 8.0 * n_inst * split
         if size_key:
@@ -388,15 +414,25 @@ def check_memory(study, c=None) -> int:
             parts.append((workers * per_cell, f"{key}.n_datasets", src.n_datasets, 1))
     for i, a in enumerate(study.analyses):
         if a.kind == "calibrate":
-            n = sum(study.source(label).n_datasets for label in a.sources)
-            parts.append((24.0 * (a.df_max - a.df_min + 1) * n * max(len(a.alphas), 1),
-                          f"analysis[{i}].df_max", a.df_max, 1))
+            srcs = [study.source(label) for label in a.sources]
+            n = sum(s.n_datasets for s in srcs)
+            grid = a.df_max - a.df_min + 1
+            nbytes = 24.0 * grid * n * max(len(a.alphas), 1)
+            big = max(srcs, key=lambda s: s.n_datasets)
+            parts.append((nbytes, f"analysis[{i}].df_max", a.df_max, 1) if grid >= n else
+                         (nbytes, f"sources.{big.group}.n_datasets", big.n_datasets, 1))
     try:
         return check_memory_estimate(parts, what=f"study {study.name}")
     except ValueError as exc:
         if c is None:
             raise StudyFileError(f"study {study.name}: {exc}") from None
         raise StudyFileError(f"study file {c.path}: {exc}") from None
+
+
+def _fail(c, key, rule):
+    if c is None:
+        raise StudyFileError(f"`{key}` {rule}.")
+    c.fail(key, rule, show_value=False)
 
 
 def published_only_study(c, doc, st, path, name, seed, paper) -> Study:

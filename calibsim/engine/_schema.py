@@ -66,6 +66,8 @@ class Checker:
             ok, value = True, float(value)
         if not ok:
             self.fail(key, f"must be {_TYPE_NAMES.get(want, want.__name__)}", value)
+        if want is float and value != value:
+            self.fail(key, "must be a number, not NaN", value)
         if choices is not None and value not in choices:
             self.fail(key, f"must be one of {list(choices)}{closest(value, choices)}", value)
         if min_value is not None and (value <= min_value if open_low else value < min_value):

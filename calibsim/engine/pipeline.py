@@ -102,8 +102,30 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
         paths.update(get_paper(study.paper).write(
             study=study, tables=tables, scores=scores, folder=folder, wall=None,
             calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
+    if study.reduced:
+        _label_reduced(study, paths)
     _write_runlog(study, folder, time.perf_counter() - t0, compute)
     return paths
+
+
+REDUCED_BANNER = "> **Reduced run**"
+
+
+def _label_reduced(study, paths: dict) -> None:
+    """Open every report of a reduced run with what it is, so that no text written for
+    the published size passes for this run's (the tables and figures are this run's)."""
+    n = max(s.n_datasets for s in study.sources)
+    declared = max(study.declared_n_datasets)
+    banner = (f"{REDUCED_BANNER}: {n} data sets per simulated source instead of the {declared} "
+              "the study file declares. Numbers and verdicts below are this run's, with its "
+              "larger Monte Carlo error; prose that quotes the published-size run does not "
+              "describe them.\n\n")
+    for path in paths.values():
+        path = Path(path)
+        if path.suffix == ".md" and path.name.endswith("_report.md") and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            if not text.startswith(REDUCED_BANNER):
+                path.write_text(banner + text, encoding="utf-8")
 
 
 def _write_runlog(study, folder: Path, wall: float, compute: bool) -> Path:

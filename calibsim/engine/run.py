@@ -81,6 +81,7 @@ def compute_scores(study, *, client=None, progress=None) -> Scores:
     """
     from .runner import map_blocks
     store = store_of(study)
+    store.clean(leftovers_only=True)     # temporary files of runs that were killed
     cells, n_missing = _plan(study, store)
     total = sum(s.n_datasets for s in study.sources)
     if progress is not None:

@@ -79,13 +79,29 @@ def load_study(path, *, n_datasets: int | None = None) -> Study:
         study whose arrays would not fit in memory (with the estimate and the limit).
     """
     path = Path(path)
-    if not path.is_file():
+    if path.is_dir():
+        raise StudyFileError(f"study file {path} is a folder; give a .toml file (`calibsim run` "
+                             "also takes a folder of them).")
+    if not path.exists():
         raise FileNotFoundError(f"study file {path} does not exist.")
+    if not path.is_file():
+        raise StudyFileError(f"study file {path} is not a regular file (a device, FIFO or "
+                             "socket).")
+    if path.stat().st_size > MAX_STUDY_FILE_BYTES:
+        raise StudyFileError(f"study file {path} is {path.stat().st_size:,} bytes; a study file "
+                             f"must be at most {MAX_STUDY_FILE_BYTES:,} (is it a data file?).")
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise StudyFileError(f"study file {path} is not valid TOML: {exc}.") from exc
+    except RecursionError:
+        raise StudyFileError(f"study file {path} nests arrays or tables too deeply to be read "
+                             "(a study file needs at most a few levels).") from None
     return study_from_dict(doc, path, n_datasets=n_datasets)
+
+
+#: Largest study file read (a study file is a few kilobytes of TOML).
+MAX_STUDY_FILE_BYTES = 1_000_000
 
 
 def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:

@@ -11,10 +11,14 @@ sources of the learners, data sources, schemes and cell function).
 Rules:
 
 - a block is written to a temporary file and renamed (atomic), so a killed run never
-  leaves half a block; a leftover temporary file is ignored;
+  leaves half a block; a leftover temporary file is ignored, and removed by
+  :meth:`Store.clean` (``calibsim clean``; every run removes those of finished
+  processes);
 - a block that cannot be read, whose range disagrees with its name or whose
   checksum does not match is moved to ``K/quarantine/`` with a warning, and its data
   sets are recomputed: a damaged block is never used;
+- a block records its own key; found in another key's folder (copied or moved
+  there) it is moved to ``quarantine/`` and never used for that key;
 - a block computed by another code version is moved to ``K/stale/`` with a warning
   and recomputed: a kernel or learner change is never mixed silently with older
   blocks (set ``CALIBSIM_CODE_VERSION`` to pin the version, e.g. in tests);
@@ -95,13 +99,20 @@ def code_version() -> str:
         return env
     import calibsim
     root = Path(calibsim.__file__).parent
-    files = sorted([f for d in _SCORE_DIRS for f in (root / d).glob("*.py")]
-                   + [root / f for f in _SCORE_FILES if (root / f).is_file()])
+    files = score_files()
     h = hashlib.sha256()
     for f in files:
         h.update(str(f.relative_to(root)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
+
+
+def score_files() -> list:
+    """The source files :func:`code_version` hashes, sorted (paths in the installed package)."""
+    import calibsim
+    root = Path(calibsim.__file__).parent
+    return sorted([f for d in _SCORE_DIRS for f in (root / d).glob("*.py")]
+                  + [root / f for f in _SCORE_FILES if (root / f).is_file()])
 
 
 def fingerprint(identity: dict) -> str:
@@ -217,7 +228,7 @@ class Store:
                 "dtypes": {k: a.dtype.str for k, a in arrays.items()},
                 "shapes": {k: list(a.shape) for k, a in arrays.items()},
                 "checksum": _checksum(arrays), "code_version": code_version(),
-                "calibsim": __version__}
+                "calibsim": __version__, "key": key}
         path = folder / f"{start:08d}-{stop:08d}.npz"
         tmp = folder / f".{path.name}.tmp-{os.getpid()}"
         try:
@@ -282,12 +293,66 @@ class Store:
         if _checksum(arrays) != meta.get("checksum"):
             self._move(path, "quarantine", "fails its checksum (damaged or overwritten)")
             return None
+        if meta.get("key") is None:
+            self._move(path, "stale", "was written before blocks carried their key")
+            return None
+        if meta.get("key") != path.parent.name:
+            self._move(path, "quarantine", f"belongs to key {meta.get('key')}, not to the "
+                       f"folder {path.parent.name} it was found in (copied or moved there?)")
+            return None
         if meta.get("code_version") != code_version():
             self._move(path, "stale", f"was computed by code version "
                        f"{meta.get('code_version')}, current {code_version()}")
             return None
         self._valid[token] = meta
         return meta
+
+    def clean(self, *, leftovers_only: bool = False, dry_run: bool = False) -> dict:
+        """Remove what no run will read again: leftover temporary files, stale and
+        quarantined blocks.
+
+        Temporary files (``.<block>.tmp-<pid>``) are removed only when the process
+        that wrote them is gone; ``stale/`` and ``quarantine/`` folders (blocks of an
+        older code version, damaged or misplaced blocks) are removed whole.
+
+        Parameters
+        ----------
+        leftovers_only : bool, default False
+            Remove only the temporary files of finished processes (what a run does
+            at its start).
+        dry_run : bool, default False
+            Count, do not remove.
+
+        Returns
+        -------
+        dict
+            ``{"temporary": n, "stale": n, "quarantine": n, "bytes": n}``: files
+            (blocks for stale and quarantine) removed, or that would be, and their size.
+        """
+        import shutil
+        out = {"temporary": 0, "stale": 0, "quarantine": 0, "bytes": 0}
+        if not self.root.is_dir():
+            return out
+        tmp = re.compile(r"^\..*\.tmp-(\d+)$")
+        for folder in sorted(p for p in self.root.iterdir() if p.is_dir()):
+            for f in folder.iterdir():
+                m = tmp.match(f.name)
+                if m and f.is_file() and not _pid_alive(int(m[1])):
+                    out["temporary"] += 1
+                    out["bytes"] += f.stat().st_size
+                    if not dry_run:
+                        f.unlink(missing_ok=True)
+            if leftovers_only:
+                continue
+            for sub in ("stale", "quarantine"):
+                d = folder / sub
+                if d.is_dir():
+                    files = [f for f in d.rglob("*") if f.is_file()]
+                    out[sub] += len(files)
+                    out["bytes"] += sum(f.stat().st_size for f in files)
+                    if not dry_run:
+                        shutil.rmtree(d, ignore_errors=True)
+        return out
 
     def check(self, key: str) -> list:
         """Verify every block of ``key``, moving damaged and stale ones aside.
@@ -374,6 +439,16 @@ class Store:
             for k, a in arrays.items():
                 out[k][idx] = a[idx - m["start"]]
         return out
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True                        # someone else's process: leave its file alone
+    return True
 
 
 def _atomic_write(path: Path, data: bytes):

@@ -24,9 +24,15 @@ __all__ = ["LAYOUTS"]
 
 
 def _figure2(*, study, tables, scores, folder, wall=None, calibrations=None):
-    cal = next(a for a in study.analyses if a.kind == "calibrate")
+    cal = next((a for a in study.analyses if a.kind == "calibrate"), None)
+    if cal is None:
+        raise ValueError(f"study {study.name!r}: the Figure 2 layout needs a `calibrate` "
+                         "analysis; the study has none.")
     path = study.path.parent / f"{study.name}_discussion.md"
     discussion = path.read_text(encoding="utf-8") if path.is_file() else None
+    if discussion and study.reduced:     # written about the full-size run's numbers
+        discussion = (f"*The discussion written for the full-size run ({path.name}) is left "
+                      "out of this reduced run: its numbers would not be this run's.*\n")
     return write_figure2(study, scores, tables[cal.name], folder, wall_seconds=wall,
                          discussion=discussion)
 

@@ -78,7 +78,7 @@ class DatasetSource:
                 hit = difflib.get_close_matches(name, UCI_DATASETS, n=1)
                 raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}"
                                  + (f" (did you mean {hit[0]!r}?)." if hit else "."))
-            self.dataset = load_uci(name)
+            self.dataset = load_uci(name, class_attribute=class_attribute)
             self.identity = f"dataset(name={name}, sha256={_digest(self.dataset)})"
         elif path is not None:
             p = Path(path)

@@ -105,7 +105,16 @@ def _iv_scores(scores, *, min_datasets=1) -> np.ndarray:
     if x.shape[0] < min_datasets:
         raise ValueError(f"`scores` must have at least {min_datasets} data set(s) (rows); "
                          f"got {x.shape}.")
+    if x.shape[1] > MAX_LEARNERS:
+        raise ValueError(f"`scores` must have at most {MAX_LEARNERS} learners (columns): the "
+                         f"pairwise procedures handle L(L-1)/2 pairs; got {x.shape}. Is the "
+                         "matrix transposed? Rows are data sets, columns learners.")
     return x
+
+
+#: Most learners the rank tests and post-hoc procedures take (the pairwise ones handle
+#: L(L-1)/2 pairs: 1000 learners take about 10 s with Nemenyi's studentized range).
+MAX_LEARNERS = 1000
 
 
 def _iv_pair(a, b) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,7 @@ from scipy import stats
 
 from .._validation import check_choice, check_int, check_probability
 from ._classic import _iv_bool
-from ._multiple import PairwiseRankResult, _iv_scores, _rank_se, _rank_z, _ranks
+from ._multiple import MAX_LEARNERS, PairwiseRankResult, _iv_scores, _rank_se, _rank_z, _ranks
 
 __all__ = ["BERGMANN_HOMMEL_MAX_LEARNERS", "bergmann_hommel_test", "bonferroni_dunn_test",
            "critical_difference", "holm_test", "nemenyi_test", "shaffer_test"]
@@ -82,8 +82,8 @@ def critical_difference(n_learners, n_datasets, alpha=0.05):
     >>> round(critical_difference(4, 14), 3)       # Demšar's example: 1.25
     1.254
     """
-    L = check_int("n_learners", n_learners, min_value=2)
-    S = check_int("n_datasets", n_datasets, min_value=1)
+    L = check_int("n_learners", n_learners, min_value=2, max_value=MAX_LEARNERS)
+    S = check_int("n_datasets", n_datasets, min_value=1, max_value=10**9)
     alpha = check_probability("alpha", alpha)
     return float(_q_nemenyi(L, alpha) * _rank_se(L, S))
 
@@ -133,19 +133,25 @@ def _shaffer_set(k):
 
     S(0) = S(1) = {0}; S(k) = union over j = 1..k of C(j,2) + S(k-j): the
     learners split into a block of j equal ones (C(j,2) true hypotheses) and
-    k - j others.
+    k - j others. Built bottom-up with each set as the bits of one integer (bit s
+    set when s is possible), so no recursion and no Python set per level.
     """
-    if k <= 1:
-        return frozenset({0})
-    return frozenset(math.comb(j, 2) + s for j in range(1, k + 1)
-                     for s in _shaffer_set(k - j))
+    bits = [1, 1]                                  # S(0) = S(1) = {0}
+    for n in range(2, k + 1):
+        acc = 0
+        for j in range(1, n + 1):
+            acc |= bits[n - j] << math.comb(j, 2)
+        bits.append(acc)
+    mask = bits[max(k, 0) if k <= 1 else k]
+    return frozenset(i for i, b in enumerate(bin(mask)[:1:-1]) if b == "1")
 
 
 def _shaffer_multipliers(L):
     """t_j = max{s in S(L): s <= m - j + 1}, j = 1..m."""
     m = math.comb(L, 2)
     possible = np.array(sorted(_shaffer_set(L)))
-    return np.array([possible[possible <= m - j + 1].max() for j in range(1, m + 1)])
+    limits = m - np.arange(1, m + 1) + 1
+    return possible[np.searchsorted(possible, limits, side="right") - 1]
 
 
 def _partitions(L):

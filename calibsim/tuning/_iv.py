@@ -44,6 +44,11 @@ def iv_positive(name, value):
     return arr
 
 
+#: Most leaked labels in all: the exact pmf has one entry per possible extra hit and the
+#: binomial form convolves one Bernoulli per label (20,000 take about 3 s).
+MAX_LEAKED_LABELS = 20_000
+
+
 def problems(m, hits, labels, n_problems, sampling):
     """Validated per-problem arrays ``(m_j, hits_j, labels_j)`` and the totals (A2, A6).
 
@@ -51,6 +56,13 @@ def problems(m, hits, labels, n_problems, sampling):
     gets the pooled error rate ``1 - hits/m`` (binomial sampling only).
     """
     m, hits, labels = iv_counts(m, hits, labels)
+    n_leaked = int(np.sum(labels)) * (n_problems if labels.ndim == 0 else 1)
+    if n_leaked > MAX_LEAKED_LABELS:
+        raise ValueError(f"`labels` must leak at most {MAX_LEAKED_LABELS:,} labels in all "
+                         f"(the pmf has one entry per extra hit); got {n_leaked:,}.")
+    if np.size(labels) > 10_000 or np.size(m) > 10_000:
+        raise ValueError("`m`, `hits` and `labels` must describe at most 10,000 learning "
+                         f"problems; got {max(np.size(m), np.size(labels)):,}.")
     if max(m.ndim, hits.ndim, labels.ndim) > 1:
         raise ValueError("`m`, `hits` and `labels` must be integers or 1-D sequences with "
                          "one entry per learning problem.")

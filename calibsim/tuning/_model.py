@@ -62,7 +62,8 @@ def class_entropy(counts, *, axis: int = -1):
     >>> round(float(class_entropy([150, 120])), 3)
     0.991
     """
-    c = np.asarray(counts, dtype=float)
+    from .._validation import check_finite_array
+    c = check_finite_array("counts", counts)
     if np.any(c < 0) or np.any(c.sum(axis=axis) <= 0):
         raise ValueError(f"`counts` must be non-negative with a positive sum; got {counts!r}.")
     return stats.entropy(c, base=2, axis=axis)

@@ -82,7 +82,8 @@ def poisson_binomial_pmf(p, *, log: bool = False):
     Raises
     ------
     ValueError
-        If ``p`` is outside [0, 1] or has no axis.
+        If ``p`` is outside [0, 1], has no axis or more than 20,000 counts on its
+        last axis.
 
     Examples
     --------
@@ -93,6 +94,13 @@ def poisson_binomial_pmf(p, *, log: bool = False):
     p = iv_fraction("p", p)
     if p.ndim == 0:
         raise ValueError(f"`p` must have at least one axis (one entry per count); got {p!r}.")
+    if p.shape[-1] > 20_000:
+        raise ValueError("`p` must have at most 20,000 counts on its last axis (the exact pmf "
+                         f"takes time quadratic in them: 20,000 take about 3 s); got "
+                         f"{p.shape[-1]:,}.")
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(8.0 * p.size * (p.shape[-1] + 1), "p", p.shape, 1)],
+                          what="poisson_binomial_pmf")
     out = poisson_binomial_logpmf(p)
     return out if log else np.exp(out)
 

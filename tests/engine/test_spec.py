@@ -134,7 +134,8 @@ MALFORMED = [
      r"`sources.null.n_datasets` must be >= 1; got 0"),
     ("n_datasets missing", ('n_datasets = 5\n', ''), r"`sources.null.n_datasets` is required"),
     ("n_datasets huge", ('n_datasets = 5', 'n_datasets = 1000000000000'),
-     r"needs an estimated .* TiB of memory .* more than the limit"),
+     r"`sources.null.n_datasets` = \d+ makes study s need an estimated .* TiB of memory .* "
+     r"more than the limit .* lower it to at most about [\d,]+"),
     ("empty class prior grid", ('n_instances = 60', 'n_instances = 60\nclass_prior = []'),
      r"`sources.null.class_prior` must list at least one value"),
     ("ban without network", ('kind = "null"\nn_instances = 60', 'kind = "ban"'),
