@@ -418,3 +418,18 @@ def test_the_tables_are_large():
     CASES, CLI_CASES = part1.CASES, part1.CLI_CASES
     n = len(CASES) + len(CLI_CASES) + len(STUDY_CASES) + len(API) + len(CLI_SIZE_CASES)
     assert n >= 500, n
+
+
+@pytest.mark.parametrize("content, match", [
+    (b'a,b,class\n1,2,x\n3,"4,y\n', "cannot be read as CSV"),
+    (bytes(range(128, 256)) * 8, "is not UTF-8 text"),
+    (b"", "cannot be read as CSV"),
+])
+def test_a_garbled_csv_is_one_clear_error(content, match, tmp_path):
+    from calibsim.datasets import load_csv
+    path = tmp_path / "x.csv"
+    path.write_bytes(content)
+    with capped(), pytest.raises(ValueError, match=match):
+        load_csv(path)
+    with pytest.raises(ValueError, match="not a regular file"):
+        load_csv("/dev/null")

@@ -47,9 +47,17 @@ def load_csv(path, *, class_attribute=None):
 
     from ._dataset import _make
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")
-    frame = pd.read_csv(p)
+    if not p.is_file():
+        raise ValueError(f"`path` {str(p)!r} is not a regular file (a folder, device or FIFO).")
+    try:
+        frame = pd.read_csv(p, encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"CSV file {p} is not UTF-8 text (byte {exc.start}: "
+                         f"{exc.reason}); is it a binary file?") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise ValueError(f"CSV file {p} cannot be read as CSV: {str(exc).strip()}") from None
     if frame.shape[1] < 2 or frame.shape[0] < 1:
         raise ValueError(f"CSV file {p} must have a header, at least one row and at least two "
                          f"columns (attributes and the class); got shape {frame.shape}.")
