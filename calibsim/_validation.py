@@ -244,9 +244,11 @@ def check_memory_estimate(parts, *, what: str = "this computation") -> int:
     --------
     >>> check_memory_estimate([(8e6, "n", 10**6, 1)])
     8000000
-    >>> check_memory_estimate([(8e15, "n", 10**15, 1)])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    MemoryEstimateError: `n` = 1000000000000000 makes this computation need an estimated ...
+    >>> try:
+    ...     check_memory_estimate([(8e15, "n", 10**15, 1)])
+    ... except MemoryEstimateError as exc:
+    ...     print(exc.parameter, "|", str(exc)[:62])
+    n | `n` = 1000000000000000 makes this computation need an estimated
     """
     total = float(sum(p[0] for p in parts))
     limit = memory_limit()
