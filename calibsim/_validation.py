@@ -247,8 +247,8 @@ def check_memory_estimate(parts, *, what: str = "this computation") -> int:
     >>> try:
     ...     check_memory_estimate([(8e15, "n", 10**15, 1)])
     ... except MemoryEstimateError as exc:
-    ...     print(exc.parameter, "|", str(exc)[:62])
-    n | `n` = 1000000000000000 makes this computation need an estimated
+    ...     print(exc.parameter, "|", str(exc).split(" makes")[0])
+    n | `n` = 1000000000000000
     """
     total = float(sum(p[0] for p in parts))
     limit = memory_limit()
