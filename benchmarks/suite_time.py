@@ -31,19 +31,9 @@ import time
 from pathlib import Path
 
 import psutil
+from bench_figure2_large import tree_rss  # the script's folder is on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tree_rss(proc: psutil.Process) -> int:
-    """Bytes resident in ``proc`` and all its descendants (0 for those gone meanwhile)."""
-    total = 0
-    for p in [proc, *proc.children(recursive=True)]:
-        try:
-            total += p.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
 
 
 def run(argv, *, cwd) -> tuple[int, str, float, int]:

@@ -6,14 +6,13 @@ no hang, no silent acceptance. The tables are cheap to extend: add a function to
 ``CALLS`` or a value to ``BAD``.
 """
 
-import signal
-from contextlib import contextmanager
-
 import numpy as np
 import pytest
 
 from calibsim import calibration, measures, stats
 from calibsim.cli import main
+
+from _caps import time_cap
 
 X = np.random.default_rng(0).normal(0, 0.03, (10, 10))
 
@@ -78,19 +77,6 @@ for _name in ("repeated_cv_ttest", "corrected_repeated_cv_ttest", "kfold_cv_ttes
               "resampled_ttest", "corrected_resampled_ttest", "cv5x2_ttest", "cv5x2_ftest",
               "correlated_bayesian_ttest", "bayesian_signed_rank_test", "sign_test"):
     LEGAL.add((_name, "negative"))                  # differences may be negative
-
-
-@contextmanager
-def time_cap(seconds):
-    def stop(signum, frame):
-        raise TimeoutError(f"no answer within {seconds} s")
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 CASES = [(c, b) for c in CALLS for b in BAD if (c, b) not in LEGAL]

@@ -8,10 +8,7 @@ of the machine. Tables, not hand-written tests: add a row to extend.
 import copy
 import re
 import os
-import resource
-import signal
 import threading
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -20,25 +17,7 @@ from calibsim.cli import main
 from calibsim.engine.spec import StudyFileError, study_from_dict
 
 
-@contextmanager
-def capped(seconds=10, extra_bytes=3 * 2**30):
-    """Fail (TimeoutError / MemoryError) instead of hanging or swapping."""
-    def stop(signum, frame):
-        raise TimeoutError(f"no answer within {seconds} s")
-    old = signal.signal(signal.SIGALRM, stop)
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as fh:
-        vm = int(fh.read().split()[0]) * resource.getpagesize()
-    cap = vm + extra_bytes
-    resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY
-                                            else min(cap, hard), hard))
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+from _caps import capped  # noqa: E402  (tests/ is on sys.path: no __init__.py)
 
 
 # --- study files: every key of a small study x values it must refuse ---------------------
