@@ -338,7 +338,8 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     With ``return_masks`` also the test masks of repeat 0, shape
     ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions).
     """
-    from ..engine.runner import cluster, map_blocks
+    from ..engine.runner import check_n_workers, cluster, map_blocks
+    check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     from .._validation import check_memory_estimate
     n, n_splits = len(codes), int(np.prod(d.shape))

@@ -73,7 +73,8 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     -------
     dict of str to pathlib.Path
     """
-    from .runner import cluster, warm_up
+    from .runner import check_n_workers, cluster, warm_up
+    check_n_workers(n_workers, scheduler)
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)

@@ -19,6 +19,27 @@ __all__ = ["cluster", "map_blocks", "warm_up", "Progress"]
 logger = logging.getLogger(__name__)
 
 
+def check_n_workers(n_workers, scheduler=None) -> None:
+    """Refuse a local worker count that is not an integer in [0, 4 x cores].
+
+    Raises
+    ------
+    ValueError
+        Naming ``n_workers`` (``--workers``), the rule and the value.
+    """
+    if n_workers is None:
+        return
+    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 0:
+        raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
+    most = 4 * (os.cpu_count() or 1)
+    if n_workers > most and scheduler is None:
+        raise ValueError(f"`n_workers` (--workers) must be at most 4 x this machine's "
+                         f"{os.cpu_count()} cores = {most} (each local worker is a process "
+                         "with its own copy of the data); got "
+                         f"{n_workers}. For more, start workers on other machines and pass "
+                         "their scheduler's address (--scheduler).")
+
+
 @contextlib.contextmanager
 def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
             processes: bool = True, timeout: float = 10.0):
@@ -55,18 +76,9 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
     ...     print(client)
     None
     """
-    if n_workers is not None and (isinstance(n_workers, bool) or not isinstance(n_workers, int)
-                                  or n_workers < 0):
-        raise ValueError(f"`n_workers` must be an integer >= 0; got {n_workers!r}.")
+    check_n_workers(n_workers, scheduler)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ValueError(f"`timeout` must be a number of seconds > 0; got {timeout!r}.")
-    most = 4 * (os.cpu_count() or 1)
-    if n_workers is not None and n_workers > most and scheduler is None:
-        raise ValueError(f"`n_workers` (--workers) must be at most 4 x this machine's "
-                         f"{os.cpu_count()} cores = {most} (each local worker is a process "
-                         "with its own copy of the data); got "
-                         f"{n_workers}. For more, start workers on other machines and pass "
-                         "their scheduler's address (--scheduler).")
     if scheduler is None and n_workers == 0:
         logger.info("running every cell in this process (n_workers=0)")
         yield None
