@@ -372,8 +372,13 @@ def check_memory(study, c=None) -> int:
         elif src.kind == "null":
             n_inst, n_attr = p.get("n_instances", 300), p.get("n_attributes", 10)
             size_key = (f"{key}.n_attributes" if n_attr > n_inst else f"{key}.n_instances")
-        else:
+        elif src.kind == "epsilon_point":
             n_inst, n_attr, size_key = p.get("n_points", 300), 1, f"{key}.n_points"
+        else:                              # any other source: its own sizes
+            built = src.build()
+            n_inst = int(p.get("n_instances", getattr(built, "n_instances", 300)))
+            n_attr = len(getattr(built, "n_values", range(16)))
+            size_key = f"{key}.n_instances" if "n_instances" in p else None
         size_value = p.get(size_key.rsplit(".", 1)[-1]) if size_key else None
         per_cell = 24.0 * n_inst * (n_attr + 1)
         for sname in src.schemes:
