@@ -47,11 +47,12 @@ __all__ = ["COLUMNS", "STATUS", "STATUSES", "cells", "register", "write_register
 PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
           "ulas2012")
 STATUSES = ("explained by experiment", "explained by argument", "open")
-COLUMNS = ("paper", "where", "cell", "ours", "paper_value", "se", "z", "unit", "status",
+COLUMNS = ("paper", "where", "cell", "ours", "paper_value", "se", "z", "unit", "beyond_3se",
+           "status",
            "evidence", "variant", "variant_value", "variant_se")
 #: A difference is a cell further than this many standard errors from the paper's value.
 Z_LIMIT = 3.0
-_VERDICT = re.compile(r"\|\s*\**(agrees|partly|differs)\**\s*\|\s*$")
+_VERDICT = re.compile(r"\|\s*\**(agrees|partly|differs|verdict)\**\s*\|\s*$")
 
 
 def _ref(paper: str, name: str) -> pd.DataFrame:
@@ -87,15 +88,22 @@ def _verdict_cells(paper: str, folder: Path) -> list[dict]:
     """Claims checked by a rule in the paper's reports: 'differs' and 'partly' are differences."""
     out = []
     for report in sorted(folder.glob("*_report.md")):
-        where = report.stem.replace("_report", "")
+        stem, section, ours_col = report.stem.replace("_report", ""), "", 1
         for line in report.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#"):
+                section = line.lstrip("#").strip()
+                continue
             m = _VERDICT.search(line)
             if not m:
                 continue
             parts = [p.strip() for p in line.strip().strip("|").split("|")]
-            if parts[0].lower() in ("statement", "claim", "finding") or parts[0].startswith("---"):
+            if parts[-1].lower() == "verdict":      # a header: find the column of our value
+                heads = [p.lower() for p in parts]
+                ours_col = next((i for i, h in enumerate(heads) if h in ("ours", "calibsim")), 1)
                 continue
-            ours = parts[1] if len(parts) > 2 else ""
+            where = f"{stem}: {section}" if section and not section.startswith(
+                ("Bouckaert", "Dietterich", "Scheffer", "Ulaş")) else stem
+            ours = parts[ours_col] if ours_col < len(parts) - 1 else ""
             out.append({"paper": paper, "where": where, "cell": parts[0][:200],
                         "ours": float("nan"), "paper_value": float("nan"), "se": float("nan"),
                         "z": float("nan"), "unit": f"claim; ours: {ours[:200]}",
@@ -216,13 +224,13 @@ def _dietterich1998(fig: Path) -> list[dict]:
     P = "dietterich1998"
     out = _verdict_cells(P, fig)
     f4 = pd.read_csv(fig / "dietterich1998_figure4_type1.csv")
-    rt = f4[f4["test"] == "resampling"] if "resampling" in set(f4["test"]) else f4.iloc[:0]
-    if len(rt):
-        lo, hi = rt["type1_error"].min(), rt["type1_error"].max()
-        out.append({"paper": P, "where": "Figure 4", "cell": "resampled t: Type I error over ε "
-                    "(set-up: which (e1, e2) pairs per ε)", "ours": 100 * hi,
-                    "paper_value": float("nan"), "se": float("nan"), "z": float("nan"),
-                    "unit": f"% (ours {100 * lo:.1f}-{100 * hi:.1f} over ε; the paper's "
+    rt = f4[(f4["test"] == "resampling") & f4["source"].str.startswith("widest")]
+    for r in rt.itertuples():
+        out.append({"paper": P, "where": "Figure 4", "cell": f"resampled t, ε = {r.epsilon:g}: "
+                    f"Type I error with the widest (e1, e2) = ({r.e1:g}, {r.e2:g})",
+                    "ours": 100 * r.type1_error, "paper_value": float("nan"),
+                    "se": 100 * r.mc_se, "z": float("nan"),
+                    "unit": "% (set-up difference: the paper's (e1, e2) pairs are lost; its "
                             "values are read off a figure)", "differs": True})
     return out
 
@@ -353,53 +361,114 @@ def cells(paper: str, figures: Path | str = "figures") -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------- variants
-def _variant_ulas(fig: Path, learner: str, base: str):
-    """Average rank of ``base`` when the variant learner takes its place (mean, SE)."""
+def _variant_ulas(fig: Path, target: str, replace: dict):
+    """Average rank of ``target`` when variant learners take their base learners' places.
+
+    ``replace`` maps a variant learner of ``studies/variants/ulas2012_real_svm.toml`` to
+    the base learner whose accuracies it replaces; returns (mean, SE over data sets).
+    """
     path = fig / "ulas2012" / "variants" / "ulas2012_real_svm_accuracy.csv"
     if not path.is_file():
         return None
     acc = pd.read_csv(fig / "ulas2012" / "ulas2012_real_accuracy.csv")
     var = pd.read_csv(path)
-    var = var[var["learner"] == learner].assign(learner=base)
-    both = pd.concat([acc[acc["learner"] != base], var])
-    col = _ulas_ranks(both)[base]
+    parts = [acc[~acc["learner"].isin(list(replace.values()))]]
+    parts += [var[var["learner"] == v].assign(learner=b) for v, b in replace.items()]
+    col = _ulas_ranks(pd.concat(parts))[target]
     return float(col.mean()), float(col.std(ddof=1) / math.sqrt(col.size))
 
 
-def _variant_cv5x2(fig: Path, test: str, source: str, alpha: float = 0.05):
-    path = (fig / "bouckaert_frank2004" / "variants"
-            / "bouckaert_frank2004_table5_cv5x2_numerator.csv")
+def _variant_table(fig: Path, rel: str, test: str, source: str, alpha: float,
+                   value: str = "consistent"):
+    """One cell of a variant study's table, in percent: (value, SE)."""
+    path = fig / rel
     if not path.is_file():
         return None
     t = pd.read_csv(path)
     r = t[(t["test"] == test) & (t["source"] == source) & np.isclose(t["alpha"], alpha)]
     if r.empty:
         return None
-    return float(100 * r["consistent"].iloc[0]), float(100 * r["consistent_se"].iloc[0])
+    se = "mc_se" if value == "rate" else f"{value}_se"
+    return float(100 * r[value].iloc[0]), float(100 * r[se].iloc[0])
+
+
+def _set_of(cell: str) -> str:
+    return "set" + re.search(r"(?:Set |set)(\d)", cell).group(1)
+
+
+_LABEL_TEST = {"resampling": "resampling", "corrected resampling": "corrected_resampling",
+               "k-fold cv": "kfold_cv", "use all data": "use_all_data",
+               "folds averaged var": "folds_averaged_var",
+               "folds averaged T": "folds_averaged_t", "runs averaged var": "runs_averaged_var",
+               "runs averaged T": "runs_averaged_t", "sorted runs": "sorted_runs"}
+_T4 = "bouckaert2003/variants/bouckaert2003_table4_df10000_type1_vs_alpha.csv"
+_CV5X2 = "bouckaert_frank2004/variants/bouckaert_frank2004_table5_cv5x2_numerator.csv"
+
+
+def _variant_t4(fig, cell):
+    label, alpha = re.match(r"(.+), α = ([\d.]+)", cell).groups()
+    return _variant_table(fig, _T4, _LABEL_TEST[label], "set1", float(alpha), "rate")
+
+
+def _variant_balanced(fig, cell):
+    eps = float(re.search(r"ε = ([\d.]+)", cell).group(1))
+    t = pd.read_csv(fig / "dietterich1998" / "dietterich1998_figure4_type1.csv")
+    r = t[(t["test"] == "resampling") & t["source"].str.startswith("balanced")
+          & np.isclose(t["epsilon"], eps)]
+    return (float(100 * r["type1_error"].iloc[0]), float(100 * r["mc_se"].iloc[0])) if len(r) \
+        else None
+
+
+_CAL = "bouckaert2003/variants/bouckaert2003_calibration_10000_calibration.csv"
+_ABOUT_11 = ("use_all_data", "folds_averaged_var", "folds_averaged_t", "runs_averaged_var",
+             "runs_averaged_t", "sorted_runs")
+
+
+def _variant_df(fig, cell):
+    """Figure 2 claims on 10,000 data sets at r = 10: the df's fall from α = 1% to 10%
+    (mean over the 'about 11' tests), or k-fold cv's df at α = 5% (value, bootstrap SE)."""
+    path = fig / _CAL
+    if not path.is_file():
+        return None
+    t = pd.read_csv(path)
+    if "k-fold" in cell:
+        r = t[(t["test"] == "kfold_cv") & np.isclose(t["alpha"], 0.05)]
+        return float(r["calibrated_df"].iloc[0]), float(r["df_boot_se"].iloc[0])
+    g = t[t["test"].isin(_ABOUT_11)].groupby("alpha")["calibrated_df"].mean()
+    return float(g.iloc[0] - g.iloc[-1]), float("nan")
 
 
 _VARIANTS = {
-    "sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "sv2_libsvm", "sv2"),
-    "sv2_minmax": lambda fig, cell: _variant_ulas(fig, "sv2_minmax", "sv2"),
-    "svl_minmax": lambda fig, cell: _variant_ulas(fig, "svl_minmax", "svl"),
-    "cv5x2_f": lambda fig, cell: _variant_cv5x2(
-        fig, "cv5x2_f", "set" + re.search(r"Set (\d)|set(\d)", cell).group(
-            1 if re.search(r"Set (\d)", cell) else 2)),
+    "df_10000": _variant_df,
+    "sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_libsvm": "sv2"}),
+    "sv2_minmax": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_minmax": "sv2"}),
+    "svl_minmax": lambda fig, cell: _variant_ulas(fig, "svl", {"svl_minmax": "svl"}),
+    "svl_with_sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "svl",
+                                                           {"sv2_libsvm": "sv2"}),
+    "cv5x2_f": lambda fig, cell: _variant_table(fig, _CV5X2, "cv5x2_f", _set_of(cell), 0.05),
+    "df10000": _variant_t4,
+    "balanced": _variant_balanced,
 }
-_VARIANT_FILES = {"sv2_libsvm": "studies/variants/ulas2012_real_svm.toml (learner sv2_libsvm)",
-                  "sv2_minmax": "studies/variants/ulas2012_real_svm.toml (learner sv2_minmax)",
-                  "svl_minmax": "studies/variants/ulas2012_real_svm.toml (learner svl_minmax)",
-                  "cv5x2_f": "studies/variants/bouckaert_frank2004_table5_cv5x2.toml "
-                             "(5x2cv F, α = 0.05)"}
+_VARIANT_FILES = {
+    "df_10000": "studies/variants/bouckaert2003_calibration_10000.toml: r = 10, 10,000 data "
+                "sets",
+    "sv2_libsvm": "studies/variants/ulas2012_real_svm.toml: sv2 with coef0 = 0",
+    "sv2_minmax": "studies/variants/ulas2012_real_svm.toml: sv2 on [0, 1]-scaled inputs",
+    "svl_minmax": "studies/variants/ulas2012_real_svm.toml: svl on [0, 1]-scaled inputs",
+    "svl_with_sv2_libsvm": "studies/variants/ulas2012_real_svm.toml: svl's rank with sv2 "
+                           "at coef0 = 0",
+    "cv5x2_f": "studies/variants/bouckaert_frank2004_table5_cv5x2.toml: 5x2cv F, α = 0.05",
+    "df10000": "studies/variants/bouckaert2003_table4_df10000.toml: df from 10,000 data sets",
+    "balanced": "studies/dietterich1998_figure4.toml [sources.balanced]: balanced (e1, e2)",
+}
 
 
-
-def _status(row) -> tuple:
+def _rule(row):
     for rule in STATUS:
         if (rule.paper == row["paper"] and re.search(rule.where, row["where"])
                 and re.search(rule.cell, row["cell"])):
-            return rule.status, rule.evidence, rule.variant
-    return "open", "not yet examined: no variant study or argument recorded", ""
+            return rule
+    return None
 
 
 def register(paper: str, figures: Path | str = "figures") -> tuple[pd.DataFrame, dict]:
@@ -413,17 +482,27 @@ def register(paper: str, figures: Path | str = "figures") -> tuple[pd.DataFrame,
     """
     fig = Path(figures)
     allc = cells(paper, fig)
-    diff = allc[allc["differs"]].drop(columns="differs").reset_index(drop=True)
+    rules = [_rule(r) for _, r in allc.iterrows()]
+    keep = [bool(d) or (ru is not None and ru.always) for d, ru in zip(allc["differs"], rules)]
     rows = []
-    for _, r in diff.iterrows():
-        status, evidence, variant = _status(r)
+    for (_, r), rule, k in zip(allc.iterrows(), rules, keep):
+        if not k:
+            continue
+        status, evidence, variant = ((rule.status, rule.evidence, rule.variant) if rule else
+                                     ("open", "not yet examined: no variant study or "
+                                      "argument recorded", ""))
+        if not r["differs"]:
+            evidence = (f"within {Z_LIMIT:g} SE of the difference (listed in issue 22). "
+                        + evidence)
         value = _VARIANTS[variant](fig, r["cell"]) if variant else None
-        rows.append({**r.to_dict(), "status": status, "evidence": evidence,
+        rows.append({**r.drop(labels="differs").to_dict(), "beyond_3se": bool(r["differs"]),
+                     "status": status, "evidence": evidence,
                      "variant": _VARIANT_FILES.get(variant, "") if value else "",
                      "variant_value": value[0] if value else float("nan"),
                      "variant_se": value[1] if value else float("nan")})
     out = pd.DataFrame(rows, columns=list(COLUMNS))
     counts = {"cells": len(allc), "agree": int((~allc["differs"]).sum()),
+              "listed within 3 SE": int((~out["beyond_3se"].astype(bool)).sum()),
               **{s: int((out["status"] == s).sum()) for s in STATUSES}}
     return out, counts
 
@@ -442,8 +521,10 @@ def _markdown(paper: str, table: pd.DataFrame, counts: dict) -> str:
              "'differs' or 'partly', or, for exact numbers, when ours rounded to the paper's "
              "digits is not the paper's.\n\n",
              f"**{counts['cells']} cells compared: {counts['agree']} agree; "
-             f"{counts['cells'] - counts['agree']} differ, of which "
-             + "; ".join(f"{counts[s]} {s}" for s in STATUSES) + ".**\n\n"]
+             f"{counts['cells'] - counts['agree']} differ. Register rows by status: "
+             + "; ".join(f"{counts[s]} {s}" for s in STATUSES)
+             + (f" (of them {counts['listed within 3 SE']} listed in issue 22 though within "
+                f"{Z_LIMIT:g} SE)" if counts["listed within 3 SE"] else "") + ".**\n\n"]
     if table.empty:
         return "".join(lines)
     show = table.assign(
@@ -452,7 +533,7 @@ def _markdown(paper: str, table: pd.DataFrame, counts: dict) -> str:
         variant=[f"{_fmt(v)} ({_fmt(s)}) [{f}]" if f else ""
                  for v, s, f in zip(table["variant_value"], table["variant_se"],
                                     table["variant"])])
-    show = show.drop(columns=["paper", "variant_value", "variant_se"]).rename(
+    show = show.drop(columns=["paper", "variant_value", "variant_se", "beyond_3se"]).rename(
         columns={"paper_value": "paper", "variant": "variant (SE) [study]"})
     for status in STATUSES:
         part = show[show["status"] == status].drop(columns="status")
