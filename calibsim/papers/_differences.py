@@ -257,7 +257,7 @@ def scheffer_herbrich_readings() -> pd.DataFrame:
     >>> t["sampling"].tolist()[:2]
     ['binomial', 'hypergeometric']
     >>> t["at_least"].tolist()
-    [0.9973, 0.9984, 0.9677, 0.9779, 0.0231]
+    [0.9973, 0.9984, 0.9677, 0.9777, 0.0231]
     >>> t["strict"].tolist()
     [0.9909, 0.9936, 0.933, 0.9477, 0.0054]
     """
