@@ -121,3 +121,25 @@ def test_cli_writes_one_paper(tmp_path, capsys):
     assert "dietterich1998" in out and "explained by argument" in out
     assert (tmp_path / "dietterich1998" / "differences.md").read_text(encoding="utf-8") == (
         FIGURES / "dietterich1998" / "differences.md").read_text(encoding="utf-8")
+
+
+VARIANTS = sorted((FIGURES.parent / "studies" / "variants").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
+def test_variant_studies_load(path):
+    from calibsim.engine.spec import load_study
+    study = load_study(path)
+    assert study.name == path.stem
+
+
+def test_reduced_variant_5x2cv_numerator(tmp_path):
+    # the 5x2cv t vs F variant at 20 data sets per source (the full run: 1000)
+    from calibsim.engine.pipeline import run_study_file
+    path = FIGURES.parent / "studies" / "variants" / "bouckaert_frank2004_table5_cv5x2.toml"
+    paths = run_study_file(path, n_datasets=20, out=tmp_path / "out",
+                           results=tmp_path / "results", n_workers=0)
+    t = pd.read_csv(paths["numerator.csv"])
+    assert len(t) == 2 * 4 * 3 and set(t["test"]) == {"cv5x2_t", "cv5x2_f"}
+    assert t["consistent"].between(0, 1).all() and (t["n"] == 20).all()
+    assert (t["consistent"] <= t["almost_consistent"]).all()
