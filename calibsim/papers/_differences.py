@@ -444,8 +444,25 @@ def _variant_df(fig, cell):
     return float(g.iloc[0] - g.iloc[-1]), float("nan")
 
 
+_T3 = "bouckaert_frank2004/variants/bouckaert_frank2004_table3_unstratified_table3.csv"
+_PAIR = {"nb_vs_c45": ("naive_bayes", "c45"), "nb_vs_nn": ("naive_bayes", "ib1"),
+         "c45_vs_nn": ("c45", "ib1")}
+
+
+def _variant_unstratified(fig, cell):
+    """Table 3: R at r = 1 with unstratified folds (mean over the data sets; no SE)."""
+    path = fig / _T3
+    if not path.is_file():
+        return None
+    t = pd.read_csv(path)
+    a, b = _PAIR[cell.split(":")[0]]
+    g = t[(t["pair_a"] == a) & (t["pair_b"] == b) & (t["n_runs"] == 1)]
+    return (float(g["R"].mean()), float("nan")) if len(g) else None
+
+
 _VARIANTS = {
     "df_10000": _variant_df,
+    "unstratified": _variant_unstratified,
     "sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_libsvm": "sv2"}),
     "sv2_minmax": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_minmax": "sv2"}),
     "svl_minmax": lambda fig, cell: _variant_ulas(fig, "svl", {"svl_minmax": "svl"}),
@@ -456,6 +473,8 @@ _VARIANTS = {
     "balanced": _variant_balanced,
 }
 _VARIANT_FILES = {
+    "unstratified": "studies/variants/bouckaert_frank2004_table3_unstratified.toml: R at r = 1, "
+                    "unstratified folds",
     "df_10000": "studies/variants/bouckaert2003_calibration_10000.toml: r = 10, 10,000 data "
                 "sets",
     "sv2_libsvm": "studies/variants/ulas2012_real_svm.toml: sv2 with coef0 = 0",
