@@ -460,8 +460,32 @@ def _variant_unstratified(fig, cell):
     return (float(g["R"].mean()), float("nan")) if len(g) else None
 
 
+_T56 = "bouckaert2003/variants/bouckaert2003_table56_df10000_calibrated.csv"
+
+
+def _variant_t56(fig, cell):
+    """Tables 5 and 6 with df from 10,000 data sets: consistency (%) and its SE."""
+    path = fig / _T56
+    if not path.is_file():
+        return None
+    t = pd.read_csv(path)
+    m = re.match(r"(.+), α = ([\d.]+) \(min over sets\)", cell)
+    if m:                                                     # Table 6: min over the sets
+        g = t[(t["label"] == m.group(1)) & np.isclose(t["alpha"], float(m.group(2)))]
+        r = g.loc[g["consistent"].idxmin()]
+    else:                                                     # Table 5: α = 0.05, one set
+        label = cell.rsplit(",", 1)[0]
+        g = t[(t["label"] == label) & (t["source"] == _set_of(cell))
+              & np.isclose(t["alpha"], 0.05)]
+        if g.empty:
+            return None
+        r = g.iloc[0]
+    return float(100 * r["consistent"]), float(100 * r["consistent_se"])
+
+
 _VARIANTS = {
     "df_10000": _variant_df,
+    "t56_df10000": _variant_t56,
     "unstratified": _variant_unstratified,
     "sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_libsvm": "sv2"}),
     "sv2_minmax": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_minmax": "sv2"}),
@@ -473,6 +497,8 @@ _VARIANTS = {
     "balanced": _variant_balanced,
 }
 _VARIANT_FILES = {
+    "t56_df10000": "studies/variants/bouckaert2003_table56_df10000.toml: df from 10,000 data "
+                   "sets",
     "unstratified": "studies/variants/bouckaert_frank2004_table3_unstratified.toml: R at r = 1, "
                     "unstratified folds",
     "df_10000": "studies/variants/bouckaert2003_calibration_10000.toml: r = 10, 10,000 data "
