@@ -143,3 +143,13 @@ def test_reduced_variant_5x2cv_numerator(tmp_path):
     assert len(t) == 2 * 4 * 3 and set(t["test"]) == {"cv5x2_t", "cv5x2_f"}
     assert t["consistent"].between(0, 1).all() and (t["n"] == 20).all()
     assert (t["consistent"] <= t["almost_consistent"]).all()
+
+
+@pytest.mark.parametrize("paper", D.PAPERS)
+def test_figure_readme_leads_with_the_registers_counts(paper):
+    register = (FIGURES / paper / "differences.md").read_text(encoding="utf-8")
+    counts = next(ln for ln in register.splitlines() if "cells compared" in ln)
+    readme = (FIGURES / paper / "README.md").read_text(encoding="utf-8")
+    assert counts in readme, "rerun python scripts/figure_index.py after calibsim differences"
+    assert readme.index("## Differences from the paper") < readme.index("\n## ", readme.index(
+        "## Differences from the paper") + 1)
