@@ -252,3 +252,20 @@ def test_cross_val_score_and_grid_search_take_the_schemes():
     search = GridSearchCV(C45(), {"min_obj": [2, 10]}, cv=cv).fit(X, y)
     assert search.cv_results_["split9_test_score"].shape == (2,)
     assert search.best_params_["min_obj"] in (2, 10)
+
+
+def test_repeated_kfold_unstratified():
+    from calibsim.engine._specs import SCHEME_KINDS
+    from calibsim.schemes import RepeatedKFold
+    assert "stratified" in SCHEME_KINDS["repeated_kfold"]    # a study file can ask for it
+    y = np.repeat([0, 1], [30, 10])
+    plain = RepeatedKFold(n_folds=10, n_runs=50).test_masks(y, rng=3)
+    strat = RepeatedStratifiedKFold(n_folds=10, n_runs=50).test_masks(y, rng=3)
+    assert (plain.sum(axis=-1) == 4).all() and (strat.sum(axis=-1) == 4).all()
+    per_fold = (plain & (y == 1)).sum(axis=-1)           # class-1 instances per test fold
+    assert (((strat & (y == 1)).sum(axis=-1)) == 1).all()  # stratified: always 1 of 4
+    assert per_fold.min() == 0 and per_fold.max() >= 3     # plain: varies by chance
+    first = RepeatedKFold(n_folds=10, n_runs=5).test_masks(y, rng=3)
+    np.testing.assert_array_equal(first, plain[:5])        # runs are prefix-consistent
+    with pytest.raises(ValueError, match="at least `n_folds`"):
+        RepeatedKFold(n_folds=10).test_masks(y[:5], rng=0)

@@ -12,7 +12,10 @@
                                  many learners over many data sets: Friedman, post-hoc
                                  procedures, MultiTest / Multi2Test order, CD diagram
   calibsim df --test T           the shipped calibrated df of a test for a design and α
+  calibsim differences           the register of differences from the papers, per paper
   calibsim list [WHAT]           studies, sources, learners, schemes, tests and analyses
+  calibsim clean                 remove stale and quarantined blocks and leftover temporary
+                                 files from a score store
 
 Paths in a study file are relative to the file. A run with --n-datasets below what
 the file declares writes to <results>/reduced/<name>_n<N>/ unless --out says where,
@@ -89,6 +92,8 @@ def _parser():
     add_compare_parser(sub, _int, _alpha)
     from ._rank import add_parser as add_rank_parser
     add_rank_parser(sub)
+    from ._differences import add_parser as add_differences_parser
+    add_differences_parser(sub)
     dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
                          "(10,000 null data sets; see calibsim.calibration.lookup_df)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
@@ -372,6 +377,11 @@ def _cmd_rank(args):
     return run(args)
 
 
+def _cmd_differences(args):
+    from ._differences import run
+    return run(args)
+
+
 def _cmd_compare(args):
     from ._compare import cmd_compare
     return cmd_compare(args)
@@ -423,7 +433,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
-               "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean}[args.command]
+               "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean,
+               "differences": _cmd_differences}[args.command]
     if args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold():
         print("calibsim: compiling the numba kernels once (about 20 s on 2 cores; they are "
               "cached for later runs) ...", file=sys.stderr, flush=True)

@@ -37,7 +37,8 @@ _NOT_GRID = {"beta_schemes"}
 _ZIPPED = {"epsilon_point"}
 
 SCHEME_KINDS = {
-    "repeated_kfold": {"n_folds": (_I, {"min_value": 2}), "n_runs": (_I, {"min_value": 1})},
+    "repeated_kfold": {"n_folds": (_I, {"min_value": 2}), "n_runs": (_I, {"min_value": 1}),
+                       "stratified": (bool, {})},     # default true (Weka's cv)
     "subsampling": {"n_runs": (_I, {"min_value": 1}),
                     "test_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                            "open_high": True}),
@@ -161,7 +162,9 @@ class SchemeSpec:
         from .. import schemes
         p = self.p
         if self.kind == "repeated_kfold":
-            return schemes.RepeatedStratifiedKFold(n_folds=p["n_folds"], n_runs=p["n_runs"])
+            kind = (schemes.RepeatedStratifiedKFold if p.get("stratified", True)
+                    else schemes.RepeatedKFold)
+            return kind(n_folds=p["n_folds"], n_runs=p["n_runs"])
         if self.kind == "subsampling":
             return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"],
                                              stratified=p.get("stratified", False))

@@ -8,7 +8,13 @@ bootstrap (Efron 1983) serves the tuning protocols of the study engine.
 """
 
 from ._bootstrap import WEIGHT_OUT_OF_BAG, Bootstrap632, bootstrap632_accuracy
-from ._splitters import FiveByTwoCV, Holdout, RandomSubsampling, RepeatedStratifiedKFold
+from ._splitters import (
+    FiveByTwoCV,
+    Holdout,
+    RandomSubsampling,
+    RepeatedKFold,
+    RepeatedStratifiedKFold,
+)
 
-__all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout",
+__all__ = ["RepeatedStratifiedKFold", "RepeatedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout",
            "Bootstrap632", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]

@@ -242,6 +242,44 @@ class RepeatedStratifiedKFold(_Splitter):
 
 
 @dataclass(frozen=True)
+class RepeatedKFold(RepeatedStratifiedKFold):
+    """``n_runs`` runs of plain (unstratified) ``n_folds``-fold cross-validation.
+
+    As :class:`RepeatedStratifiedKFold`, but within a run the instances are dealt
+    to folds in the order of their random keys alone, not sorted by class first:
+    every fold holds n/k instances (give or take one) and its class mix varies by
+    chance. The runs are prefix-consistent in the same way. For experiments on
+    what stratification changes (Bouckaert & Frank 2004, Table 3 at r = 1; issue 22).
+
+    Examples
+    --------
+    >>> scheme = RepeatedKFold(n_folds=3, n_runs=2)
+    >>> masks = scheme.test_masks([0, 0, 0, 1, 1, 1], rng=0)
+    >>> masks.sum(axis=-1)   # instances per test fold
+    array([[2, 2, 2],
+           [2, 2, 2]])
+    >>> scheme.stratified
+    False
+    """
+
+    #: Folds are dealt by random key only.
+    stratified = False
+
+    def fold_of(self, y, rng=None) -> np.ndarray:
+        """Fold index of every instance in every run, ``(n_runs, n)``; see
+        :meth:`RepeatedStratifiedKFold.fold_of` (``y`` gives only the size here)."""
+        y = _check_y(y)
+        if y.size < self.n_folds:
+            raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
+                             f"got {y.size}.")
+        keys = self._rng(rng).random((self.n_runs, y.size))
+        order = np.argsort(keys, axis=-1, kind="stable")
+        fold = np.empty_like(order)
+        np.put_along_axis(fold, order, np.arange(y.size) % self.n_folds, axis=-1)
+        return fold
+
+
+@dataclass(frozen=True)
 class FiveByTwoCV(RepeatedStratifiedKFold):
     """Five runs of stratified 2-fold cross-validation: the 5x2cv scheme.
 

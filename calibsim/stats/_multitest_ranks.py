@@ -58,9 +58,13 @@ def friedman_from_ranks(average_ranks, n_datasets):
     :math:`\frac{12 S}{L(L+1)}[\sum_j R_j^2 - L(L+1)^2/4]`. The two are the same
     number whenever the ranks sum to :math:`L(L+1)/2`, as exact average ranks do;
     the centred form computed here also stays right for published ranks rounded to
-    two decimals, whose sum can be off: Ulaş et al.'s Table 7 ranks sum to 36.01
-    instead of 36, giving 93.40 here and 93.97 by the uncentred form (both reject
-    at any usual α; the paper prints no statistic).
+    two decimals, whose sum can be off: Ulaş et al.'s Tables 5(a) and 7(a) ranks
+    sum to 36.01 instead of 36, giving 56.33 and 93.40 here and 56.90 and 93.97 by
+    the uncentred form (all reject at any usual α; the paper prints no statistic,
+    and its "We reject if :math:`X^2 < \chi^2_{\alpha,L-1}`" is a misprint for
+    ">"). The uncentred form is what both papers print; the centred form is the
+    same statistic written so that it does not depend on the ranks' sum (Friedman
+    1937 writes it as a sum of squared deviations from the mean rank).
 
     Parameters
     ----------

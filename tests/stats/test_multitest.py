@@ -238,6 +238,13 @@ def test_friedman_from_ranks_centres_rounded_published_ranks():
     uncentred = 12 * S / (L * (L + 1)) * (np.sum(R ** 2) - L * (L + 1) ** 2 / 4)
     assert chi2 == pytest.approx(93.40, abs=0.005)
     assert uncentred == pytest.approx(93.97, abs=0.005)
+    # Table 5(a) sums to 36.01 too (56.33 vs 56.90); Table 8(a) sums to 36 (forms equal).
+    R5, R8 = (np.asarray(AVERAGE_RANKS[t], dtype=float) for t in ("table5", "table8"))
+    assert friedman_from_ranks(R5, S).statistic == pytest.approx(56.33, abs=0.005)
+    assert 12 * S / (L * (L + 1)) * (np.sum(R5 ** 2) - L * (L + 1) ** 2 / 4) == pytest.approx(
+        56.90, abs=0.005)
+    assert friedman_from_ranks(R8, S).statistic == pytest.approx(
+        12 * S / (L * (L + 1)) * (np.sum(R8 ** 2) - L * (L + 1) ** 2 / 4), rel=1e-12)
     exact = R - (R.sum() - L * (L + 1) / 2) / L          # shift to sum 36
     assert friedman_from_ranks(exact, S).statistic == pytest.approx(
         12 * S / (L * (L + 1)) * (np.sum(exact ** 2) - L * (L + 1) ** 2 / 4), rel=1e-12)

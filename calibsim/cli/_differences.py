@@ -1,0 +1,45 @@
+"""``calibsim differences``: the register of differences from the papers (issue 22)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["add_parser", "run"]
+
+_DESCRIPTION = """\
+Set every number the studies report beside the paper's and write, into each
+figures/<paper>/ folder, differences.csv and differences.md: the cells where ours and the
+paper's differ by more than 3 Monte Carlo standard errors (or a claim's verdict differs),
+each with its status (explained by experiment / by argument / open) and evidence, and the
+result of the variant study that tested it (figures/<paper>/variants/). Reads the tracked
+outputs only: no learner is fitted. Prints the counts per paper.
+"""
+
+
+def add_parser(subparsers):
+    """Register ``calibsim differences`` on an ``argparse`` subparsers object."""
+    from ..papers._differences import PAPERS
+    p = subparsers.add_parser("differences", help="write the register of differences from "
+                              "the papers (figures/<paper>/differences.md)",
+                              description=_DESCRIPTION,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--figures", type=Path, default=Path("figures"),
+                   help="folder holding the papers' output folders (default ./figures)")
+    p.add_argument("--paper", action="append", choices=PAPERS,
+                   help="only this paper (repeatable; default all five)")
+    return p
+
+
+def run(args) -> int:
+    """Write the registers and print one line of counts per paper."""
+    from tabulate import tabulate
+
+    from ..papers._differences import PAPERS, write_registers
+    if not args.figures.is_dir():
+        raise FileNotFoundError(f"`--figures` folder {str(args.figures)!r} does not exist.")
+    summary = write_registers(args.figures, papers=tuple(args.paper or PAPERS))
+    print(tabulate(summary, headers="keys", tablefmt="github", showindex=False))
+    for paper in summary["paper"]:
+        print(f"wrote {args.figures / paper / 'differences.md'}")
+    return 0
