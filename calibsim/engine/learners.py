@@ -276,9 +276,10 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     nodes, the voted perceptron's perceptrons, a scikit-learn tree's node count, the
     non-zero coefficients plus intercepts of a linear model, else -1.
 
-    ``rng`` (a SeedSequence) seeds learners with a ``random_state`` parameter that
-    their parameters leave unset (the damaged learner :class:`RandomErrors`): split
-    s, learner i gets child ``(s, i)`` of ``rng``. Without ``rng`` they keep theirs.
+    ``rng`` (a SeedSequence) seeds the damaged learners (:data:`DAMAGED_LEARNERS`)
+    with a ``random_state`` their parameters leave unset (:class:`RandomErrors`): split
+    s, learner i gets child ``(s, i)`` of ``rng``. Other estimators are left as the
+    study declares them.
     """
     frame = hasattr(X, "iloc")     # a pandas DataFrame stays one: names and dtypes kept
     X = X if frame else np.asarray(X)
@@ -301,7 +302,8 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         ytr, yte = y[~te], y[te]
         for i, lrn in enumerate(learners):
             est = lrn.make()
-            if rng is not None and "random_state" in est.get_params() \
+            if rng is not None and lrn.kind in DAMAGED_LEARNERS \
+                    and "random_state" in est.get_params() \
                     and "random_state" not in dict(lrn.params):
                 est.set_params(random_state=np.random.SeedSequence(
                     rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
