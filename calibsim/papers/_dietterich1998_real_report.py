@@ -237,9 +237,10 @@ def write_real(study, tables: dict, scores, folder, *, wall=None) -> dict:
     paths["type1.md"] = folder / f"{stem}_type1.md"
     paths["type1.md"].write_text(md + "\n", encoding="utf-8")
     ref = study.pairs[0][0]
+    pair_title = ("nearest neighbour (IB1) vs C4.5 with random errors" if task == "pima" else
+                  "C4.5 vs the nearest neighbour with a damaged distance")
     fig = _plot_task(type1, power, alpha=alpha, title=(
-        f"{TASK_NAMES[task]}: {ref} vs the damaged learner, {src_spec.n_datasets} data sets "
-        "of 300"))
+        f"{TASK_NAMES[task]}: {pair_title}, {src_spec.n_datasets} data sets of 300"))
     paths.update(save_figure(fig, folder, stem))
     paths.update(_combined(folder, alpha))
 
