@@ -197,10 +197,10 @@ def _combined(folder: Path, alpha: float) -> dict:
     ax.axhline(100 * alpha, ls="--", lw=1, color="0.2", label=f"α = {alpha:g}")
     ax.set_xticks(np.arange(len(tests)), [_LABELS[x] for x in tests])
     n = int(t["n"].iloc[0])
-    ax.set(ylabel="Type I error (%)", title=f"Type I error of the tests with C4.5 and the "
-           f"damaged nearest neighbour (equal mean errors; {n} data sets of 300 per task; "
-           "95% Clopper–Pearson)")
-    ax.title.set_fontsize(9)
+    ax.set(ylabel="Type I error (%)", title="Type I error with C4.5 and the nearest "
+           "neighbour, one damaged to equal mean errors\n"
+           f"({n} data sets of 300 per task; 95% Clopper–Pearson intervals)")
+    ax.title.set_fontsize(10)
     ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     paths = save_figure(fig, folder, "dietterich1998_real_type1")
     wide = t.assign(cell=[f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]" for r, lo, hi
