@@ -16,7 +16,7 @@ __all__ = ["source_key", "dataset_seeds"]
 #: Names of the independent child streams of one data set, in spawn order. New names
 #: go at the end: ``SeedSequence.spawn`` keys child i by its index, so appending a
 #: stream leaves the earlier ones, and every saved result, unchanged.
-STREAMS = ("data", "cv", "subsampling", "holdout", "cv5x2")
+STREAMS = ("data", "cv", "subsampling", "holdout", "cv5x2", "damage")
 
 
 def source_key(identity: str) -> int:
@@ -51,8 +51,9 @@ def dataset_seeds(root_entropy: int, source: int, index: int) -> dict[str, np.ra
         One independent stream per name in ``STREAMS``: ``"data"`` draws the
         data set, ``"cv"`` the repeated cross-validation partitions,
         ``"subsampling"`` the random train/test splits, ``"holdout"`` the
-        2/3 - 1/3 splits of Dietterich's tests and ``"cv5x2"`` the 5 x 2 cv
-        partitions.
+        2/3 - 1/3 splits of Dietterich's tests, ``"cv5x2"`` the 5 x 2 cv
+        partitions and ``"damage"`` the random errors of damaged learners
+        (:class:`calibsim.learners._damaged.RandomErrors`).
     """
     ss = np.random.SeedSequence(root_entropy, spawn_key=(source, index))
     return dict(zip(STREAMS, ss.spawn(len(STREAMS))))

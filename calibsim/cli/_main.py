@@ -355,6 +355,8 @@ def _cmd_list(args):
               "'module.Class' for any scikit-learn estimator):")
         print("  naive_bayes (NaiveBayes), c45 (J48), ib1 (IB1), tan (BayesNet TAN), "
               "voted_perceptron (VotedPerceptron)")
+        print("  damaged on purpose (Dietterich 1998, section 5; [learners.<label>] kind = ...): "
+              "damaged_nn (damaged, curve), random_errors (base, curve)")
     if what in ("all", "schemes"):
         print("schemes (kind: keys):")
         for kind, keys in S.SCHEME_KINDS.items():

@@ -26,7 +26,19 @@ UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glas
                 "bupa", "car", "cmc", "flags", "flare", "haberman", "heart-statlog",
                 "hepatitis", "monks-2", "mushroom", "optdigits", "pendigits", "ringnorm",
                 "segment", "spambase", "tae", "tic-tac-toe", "titanic", "twonorm", "wine",
-                "yeast")
+                "yeast",
+                # converted for Dietterich (1998), section 5; shipped gzip-compressed
+                "letter")
+
+
+def _uci_text(name: str) -> str:
+    """The ARFF text of a shipped set: ``<name>.arff``, or ``<name>.arff.gz`` (gzip)."""
+    folder = resources.files("calibsim") / "data" / "uci"
+    plain = folder / f"{name}.arff"
+    if plain.is_file():
+        return plain.read_text(encoding="utf-8")
+    import gzip
+    return gzip.decompress((folder / f"{name}.arff.gz").read_bytes()).decode("utf-8")
 
 
 def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
@@ -36,8 +48,9 @@ def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     ----------
     name : str
         One of :data:`UCI_DATASETS`, e.g. ``"iris"`` or ``"credit-g"``; the
-        files are those distributed with Weka 3.6's examples (see
-        ``calibsim/data/uci/README.md`` for attribution).
+        files are those distributed with Weka 3.6's examples and others converted
+        from offline copies (see ``calibsim/data/uci/README.md`` for attribution);
+        ``"letter"`` (20000 instances) is read from ``letter.arff.gz``.
     class_attribute : str, optional
         Name of the nominal attribute to use as the class; default the last one,
         as in Weka.
@@ -60,9 +73,7 @@ def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     """
     if name not in UCI_DATASETS:
         raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}.")
-    ref = resources.files("calibsim") / "data" / "uci" / f"{name}.arff"
-    return _parse_arff(ref.read_text(encoding="utf-8"), f"{name}.arff", class_attribute,
-                       name=name)
+    return _parse_arff(_uci_text(name), f"{name}.arff", class_attribute, name=name)
 
 
 def from_sklearn(bunch, *, name=None) -> Dataset:
@@ -225,8 +236,7 @@ def dataset_table():
     rows = []
     for name in UCI_DATASETS:
         ds = load_uci(name)
-        text = resources.files("calibsim.data.uci").joinpath(f"{name}.arff").read_text(
-            encoding="utf-8", errors="replace")[:4000]
+        text = _uci_text(name)[:4000]
         source = next((line[len("% Source:"):].split(",")[0].strip().rstrip(".") for line in
                        text.splitlines() if line.startswith("% Source:")), "Weka 3.6 examples")
         n_num = int(ds.is_numeric.sum())

@@ -204,7 +204,13 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
     return tuple(out)
 
 
-_BUILTIN = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron")
+_BUILTIN = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron",
+            "damaged_nn", "random_errors")   # the last two: learners.DAMAGED_LEARNERS
+
+
+def _frozen(v):
+    """TOML arrays as tuples, so a learner's parameters stay hashable literals."""
+    return tuple(_frozen(e) for e in v) if isinstance(v, list) else v
 
 
 def _learners(c, table):
@@ -243,7 +249,8 @@ def _learners(c, table):
                 groups[label] = [t.label for t in tuned]
             elif "kind" in sec:
                 kind = c.value(f"{key}.kind", sec["kind"], str, choices=_BUILTIN)
-                specs.append(LearnerSpec(label, kind, None, tuple(sorted(params.items())), steps))
+                specs.append(LearnerSpec(label, kind, None, tuple(sorted(
+                    (k, _frozen(v)) for k, v in params.items())), steps))
             else:
                 est = c.value(f"{key}.estimator", sec["estimator"], str)
                 specs.append(LearnerSpec(label, "estimator", est, tuple(sorted(params.items())),

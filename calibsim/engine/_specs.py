@@ -27,6 +27,8 @@ SOURCE_KINDS = {
                       "n_points": (_I, {"min_value": 6}), "n_folds": (_I, {"min_value": 2}),
                       "beta": (_F, {"min_value": 0, "max_value": 1}),
                       "beta_schemes": (list, {})},
+    "dietterich_task": {"task": (_S, {"choices": ("exp6", "letter", "pima")}),
+                        "n_instances": (_I, {"min_value": 2})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
                 "format": (_S, {"choices": ("arff", "csv")})},
@@ -121,6 +123,8 @@ def _build_source(kind, params):
             src = sources.BANSource(p.pop("network"), **p)
         elif kind == "epsilon_point":
             src = sources.EpsilonPointSource(**p)
+        elif kind == "dietterich_task":
+            src = sources.DietterichTaskSource(**p)
         else:
             src = sources.DatasetSource(**p)
         _SOURCE_CACHE[key] = src

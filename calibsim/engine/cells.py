@@ -120,9 +120,12 @@ def run_cell(spec: CellSpec) -> dict:
                                         rng=seeds[STREAM_OF.get(s.kind, "data")], **kw)
                 o.setdefault("setting", np.empty((m, L) + s.split_shape, np.int16))[row] = \
                     res["setting"]
-            else:
+            else:                                 # damaged learners' errors: per scheme
                 res = (score_fast(Xs, ys, masks, spec.learners, **kw) if fast
-                       else score_general(Xs, ys, masks, spec.learners, **kw))
+                       else score_general(Xs, ys, masks, spec.learners, **kw, rng=np.random.
+                                          SeedSequence(seeds["damage"].entropy, spawn_key=(
+                                              *seeds["damage"].spawn_key,
+                                              source_key(s.identity)))))
             o["correct"][row] = res["correct"]
             o["n_test"][row] = res["n_test"]
             o["model_size"][row] = res["model_size"]

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LearnerSpec", "BUILTIN_LEARNERS", "score_fast", "score_general"]
+__all__ = ["LearnerSpec", "BUILTIN_LEARNERS", "DAMAGED_LEARNERS", "score_fast",
+           "score_general"]
 
 #: Built-in learners: name -> (class path, Weka 3.6 equivalent).
 BUILTIN_LEARNERS = {
@@ -36,6 +37,15 @@ BUILTIN_LEARNERS = {
     "voted_perceptron": ("calibsim.learners.VotedPerceptron", "VotedPerceptron"),
 }
 _FAST_PARAMS = {"c45": {"confidence": "c45_confidence", "min_obj": "c45_min_obj"}}
+
+#: Learners damaged on purpose (Dietterich 1998, section 5; :mod:`calibsim.learners._damaged`):
+#: name -> class path. They take the same ``fit(X, y, n_values=, classes=)`` as the
+#: built-ins, run on the general path only, and their parameters are literals
+#: (attribute indices, a calibrated curve of (training-set size, damage) pairs).
+DAMAGED_LEARNERS = {
+    "damaged_nn": "calibsim.learners._damaged.DamagedNN",
+    "random_errors": "calibsim.learners._damaged.RandomErrors",
+}
 
 
 def _import(path: str):
@@ -138,6 +148,11 @@ class LearnerSpec:
     def is_builtin(self) -> bool:
         return self.kind in BUILTIN_LEARNERS
 
+    @property
+    def takes_declared(self) -> bool:
+        """True when ``fit`` takes ``n_values`` and ``classes`` (built-in or damaged)."""
+        return (self.is_builtin or self.kind in DAMAGED_LEARNERS) and not self.pipeline
+
     def make(self):
         """A fresh estimator with the parameters.
 
@@ -146,7 +161,12 @@ class LearnerSpec:
         ValueError
             If the class cannot be imported or does not take the parameters.
         """
-        cls = _import(BUILTIN_LEARNERS[self.kind][0] if self.is_builtin else self.estimator)
+        if self.kind in DAMAGED_LEARNERS:      # calibsim's own classes, literal parameters
+            from ..learners import _damaged
+            cls = getattr(_damaged, DAMAGED_LEARNERS[self.kind].rpartition(".")[2])
+        else:
+            cls = _import(BUILTIN_LEARNERS[self.kind][0] if self.is_builtin
+                          else self.estimator)
         try:
             est = cls(**dict(self.params))
         except TypeError as exc:
@@ -161,6 +181,7 @@ class LearnerSpec:
         """True when the numba evaluation kernel can run this learner."""
         allowed = _FAST_PARAMS.get(self.kind, {})
         return (nominal_codes and self.is_builtin and not self.pipeline
+                and self.kind in BUILTIN_LEARNERS
                 and all(k in allowed for k, _ in self.params)
                 and all(k in allowed for s in self.grid for k, _ in s))
 
@@ -244,7 +265,7 @@ def _model_size(est) -> int:
 
 
 def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctness=False,
-                  costs=True) -> dict:
+                  costs=True, rng=None) -> dict:
     """Score any learners by fitting a fresh estimator on every split (slower, general).
 
     Parameters and returns as :func:`score_fast`; ``fit_time`` and ``predict_time``
@@ -254,6 +275,11 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     ``n_values`` (which attributes are nominal); ``model_size`` is the C4.5 tree's
     nodes, the voted perceptron's perceptrons, a scikit-learn tree's node count, the
     non-zero coefficients plus intercepts of a linear model, else -1.
+
+    ``rng`` (a SeedSequence) seeds the damaged learners (:data:`DAMAGED_LEARNERS`)
+    with a ``random_state`` their parameters leave unset (:class:`RandomErrors`): split
+    s, learner i gets child ``(s, i)`` of ``rng``. Other estimators are left as the
+    study declares them.
     """
     frame = hasattr(X, "iloc")     # a pandas DataFrame stays one: names and dtypes kept
     X = X if frame else np.asarray(X)
@@ -276,9 +302,14 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         ytr, yte = y[~te], y[te]
         for i, lrn in enumerate(learners):
             est = lrn.make()
+            if rng is not None and lrn.kind in DAMAGED_LEARNERS \
+                    and "random_state" in est.get_params() \
+                    and "random_state" not in dict(lrn.params):
+                est.set_params(random_state=np.random.SeedSequence(
+                    rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
             t0 = time.perf_counter()
             try:
-                if lrn.is_builtin and not lrn.pipeline:  # declared classes, as Weka's header
+                if lrn.takes_declared:           # declared classes, as Weka's header
                     est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
                 else:
                     est.fit(Xtr, ytr)

@@ -13,7 +13,14 @@ comes from the engine's analyses of a study file:
   error against the number of resampled splits, the 10-fold cv t for contrast;
 - ``null_learners`` (``studies/dietterich1998_null_learners.toml``): the same tests
   with naive Bayes and C4.5 on the null data of the Bouckaert (2003) Figure 2 study,
-  and the Type I error of the 5x2cv tests against df.
+  and the Type I error of the 5x2cv tests against df;
+- ``real`` (``studies/dietterich1998_{exp6,letter,pima}.toml``, §5): C4.5 against the
+  first nearest neighbour on EXP6 (a stated substitute), letter recognition and Pima,
+  one learner damaged (:mod:`calibsim.learners._damaged`, calibrated by
+  :func:`calibrate_damage`) to equal mean errors (Type I error) or a fraction λ of the
+  way to its undamaged learning curve (power); per task ``<study>_type1``,
+  ``<study>_power.csv``, figure and report, and over the tasks the paper's bar figure
+  ``dietterich1998_real_type1`` (:mod:`calibsim.papers._dietterich1998_real_report`).
 
 Each layout writes ``<study>_type1.csv`` / ``.md`` (the engine's table with
 ``type1_error``, ``n_rejected``, ``n_resamples`` and the paper's test labels), the
@@ -32,9 +39,11 @@ References
 
 from __future__ import annotations
 
+from ._dietterich1998_real import calibrate_damage, learning_curves
+from ._dietterich1998_real_report import write_real
 from ._dietterich1998_reports import write_epsilon_point, write_null_learners
 
-__all__ = ["LAYOUTS"]
+__all__ = ["LAYOUTS", "calibrate_damage", "learning_curves"]
 
 
 def _figure4(*, study, tables, scores, folder, wall=None, calibrations=None):
@@ -52,4 +61,10 @@ def _null_learners(*, study, tables, scores, folder, wall=None, calibrations=Non
     return write_null_learners(study, tables, scores, folder, wall=wall)
 
 
-LAYOUTS = {"figure4": _figure4, "figure5": _figure5, "null_learners": _null_learners}
+def _real(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """§5: Type I error and power with C4.5 and a damaged learner on one real task."""
+    return write_real(study, tables, scores, folder, wall=wall)
+
+
+LAYOUTS = {"figure4": _figure4, "figure5": _figure5, "null_learners": _null_learners,
+           "real": _real}
