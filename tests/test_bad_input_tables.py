@@ -203,7 +203,7 @@ CLI_SIZE_CASES = [
     (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--workers", "1000"],
      "`n_workers` \\(--workers\\) must be at most"),
     (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--scores",
-      "no/such/folder/x.csv"], "must be in an existing folder"),
+      "pyproject.toml/x.csv"], "must be in a folder; 'pyproject.toml'"),
     (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--scores", "."],
      "must be a file name, not a folder"),
     (["run", "/dev/null"], "is not a regular file"),

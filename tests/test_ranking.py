@@ -188,8 +188,9 @@ def test_cli_rank_long_csv_with_folds_and_cost(tmp_path, capsys, rng):
 
 
 def test_cli_rank_errors(tmp_path, capsys):
-    assert main(["rank", "--scores", str(tmp_path / "none.csv")]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:          # refused while parsing the flags
+        main(["rank", "--scores", str(tmp_path / "none.csv")])
+    assert info.value.code == 2 and "does not exist" in capsys.readouterr().err
     csv = tmp_path / "auc.csv"
     DEMSAR.rename_axis("dataset").to_csv(csv)
     assert main(["rank", "--scores", str(csv), "--prior-order", "a,b"]) == 2

@@ -32,14 +32,19 @@ def alpha_type(text):
 
 
 def output_file(text):
-    """A file to write: its folder must exist and it must not be a folder (checked at once,
-    not after the computation)."""
+    """A file to write, checked at once rather than after the computation: not a folder;
+    its folder is created now if missing, and must not be a file."""
     path = Path(text)
     if not text or path.is_dir():
         raise argparse.ArgumentTypeError(f"must be a file name, not a folder; got {text!r}")
-    if not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"must be in an existing folder; {str(path.parent)!r} "
-                                         f"does not exist or is not a folder (got {text!r})")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise argparse.ArgumentTypeError(f"must be in a folder; {str(path.parent)!r} (or a "
+                                         f"folder above it) is a file (got {text!r})") from None
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"its folder {str(path.parent)!r} cannot be created "
+                                         f"({exc.strerror}); got {text!r}") from None
     return path
 
 
