@@ -51,7 +51,7 @@ def _type1(runs, stem):
 
 
 def test_layouts_are_registered():
-    assert set(layouts("dietterich1998")) == {"figure4", "figure5", "null_learners"}
+    assert set(layouts("dietterich1998")) == {"figure4", "figure5", "null_learners", "real"}
     with pytest.raises(ValueError, match="figure4"):
         get_paper("dietterich1998.figure6")
 

@@ -302,14 +302,15 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         ytr, yte = y[~te], y[te]
         for i, lrn in enumerate(learners):
             est = lrn.make()
-            if rng is not None and lrn.kind in DAMAGED_LEARNERS \
+            if rng is not None and getattr(lrn, "kind", None) in DAMAGED_LEARNERS \
                     and "random_state" in est.get_params() \
                     and "random_state" not in dict(lrn.params):
                 est.set_params(random_state=np.random.SeedSequence(
                     rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
             t0 = time.perf_counter()
             try:
-                if lrn.takes_declared:           # declared classes, as Weka's header
+                if getattr(lrn, "takes_declared", lrn.is_builtin and not lrn.pipeline):
+                    # declared classes, as Weka's header
                     est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
                 else:
                     est.fit(Xtr, ytr)
