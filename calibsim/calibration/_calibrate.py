@@ -340,8 +340,12 @@ MAX_ALPHAS = 1000
 
 def _calibration_result(name, p, dfs, alphas, cl):
     """:func:`calibrate`'s result from the (checked) p-values ``p`` (n_df, N) at ``dfs``."""
-    n = p.shape[-1]
-    type1 = _type1(p, alphas)
+    return _calibration_result_from_type1(name, _type1(p, alphas), dfs, alphas, cl, p.shape[-1])
+
+
+def _calibration_result_from_type1(name, type1, dfs, alphas, cl, n):
+    """:func:`calibrate`'s result from the rejection rates ``type1`` (n_alpha, n_df) of
+    ``n`` data sets (the engine's calibrate analysis counts them block by block)."""
     cal = calibrated_df(dfs, type1, alphas)
     at = np.full(alphas.size, np.nan)
     se = np.full(alphas.size, np.nan)

@@ -269,10 +269,22 @@ def _calibration_from_grid(first, func, x, p_grid, dfs, alpha, *, confidence_lev
     thresholds up to its ``rtol``). Used by the engine's calibrate analysis, where the
     grid p-values exist anyway.
     """
-    n = x.shape[0]
-    n_df = dfs.size
     rej = p_grid <= alpha
-    cell = np.where(rej.any(axis=0), rej.argmax(axis=0), n_df)        # (N,) in 0..n_df
+    cell = np.where(rej.any(axis=0), rej.argmax(axis=0), dfs.size)     # (N,) in 0..n_df
+    return _calibration_from_cells(lambda idx: _pvalue_function(first, func, x, idx), cell,
+                                   dfs, alpha, confidence_level=confidence_level,
+                                   df_bounds=df_bounds, rtol=rtol, max_iter=max_iter)
+
+
+def _calibration_from_cells(pvalues_of, cell, dfs, alpha, *, confidence_level=0.95,
+                            df_bounds=(0.01, 1e6), rtol=1e-9, max_iter=200):
+    """:func:`_calibration_from_grid` given each data set's grid cell ``cell`` (N,): the
+    index of the first df of ``dfs`` rejecting at ``alpha`` (``dfs.size``: none), and
+    ``pvalues_of(idx)``, the ``df (len(idx),) -> p-values`` function of the data sets
+    ``idx``. The engine's calibrate analysis collects the cells block by block."""
+    cell = np.asarray(cell, dtype=np.int64)
+    n = cell.size
+    n_df = dfs.size
     cum = np.cumsum(np.bincount(cell, minlength=n_df + 1))
     m = int(np.floor(alpha * n))
     lo_rank, up_rank, _ = quantile_interval(n, alpha, confidence_level)
@@ -280,7 +292,7 @@ def _calibration_from_grid(first, func, x, p_grid, dfs, alpha, *, confidence_lev
     cells = np.unique(np.searchsorted(cum, ranks, side="left"))
     idx = np.flatnonzero(np.isin(cell, cells))
     lo_b, hi_b = _iv_bounds(df_bounds)
-    pvalues = _pvalue_function(first, func, x, idx)
+    pvalues = pvalues_of(idx)
     t = _bisect(pvalues, pvalues(np.full(idx.size, lo_b)), idx.size, alpha, lo_b, hi_b,
                 rtol, max_iter)
     by_cell = {c: np.sort(t[cell[idx] == c]) for c in cells}

@@ -26,10 +26,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..calibration._continuous import _calibration_from_grid
+from ..calibration._continuous import _calibration_from_cells
 from .._validation import check_alpha
 from ..calibration import calibrate
-from ..calibration._calibrate import _calibration_result
+from ..calibration._calibrate import _calibration_result_from_type1
 from ..calibration._common import _check_pvalues, _pvalues_of
 from ..measures import rejection_rate, replicability
 from ..stats import get_test
@@ -96,24 +96,103 @@ def _base(study, source_label, pair, test, scheme_name, r):
 # ---------------------------------------------------------------------------
 # calibrate
 
-def _bootstrap_df(p, dfs, alphas, n_boot, rng):
-    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df,
-    from the p-values ``p`` (n_df, N) at ``dfs``."""
-    from threadpoolctl import threadpool_limits
-    from ..calibration import calibrated_df
-    n = p.shape[1]
-    draws = rng.integers(0, n, size=(n_boot, n))
-    weights = np.stack([np.bincount(row, minlength=n) for row in draws], axis=1).astype(float)
-    out = []
+def _calibrate_cells(study, analysis):
+    """Every (source, pair, test, scheme, runs) of a ``calibrate`` analysis, in table order."""
+    for source in analysis.sources:
+        for pair in analysis.pairs:
+            for test in analysis.tests:
+                sname = analysis.scheme_of(test)
+                for r in _runs_of(analysis, study, sname):
+                    yield source, tuple(pair), test, sname, r
+
+
+def _calibrate_summary(func, x, dfs, alphas, keep_step):
+    """What the calibrate analysis needs of the data sets ``x``, one entry per data set.
+
+    ``p_default`` (B,): p at the textbook df; ``cells`` (n_alpha, B): index of the first
+    df of the grid rejecting at each α (``dfs.size``: none). Where rejection is not a
+    step in df for some data set (a test whose p-value is not monotone in df), ``rej``
+    (n_alpha, n_df, B) keeps every verdict. With ``keep_step``: ``step``, the test's
+    df-dependent last step (calibsim's t tests), or ``x`` itself, for bisecting the
+    continuous calibrated df later.
+    """
+    first = func(x)
+    p = _grid_pvalues(first, func, x, dfs)
+    n_df = dfs.size
+    grid = np.arange(n_df)[:, None]
+    cells, rej_all, step = [], [], True
     for alpha in alphas:
-        with threadpool_limits(limits=1, user_api="blas"):     # small product: 1 thread is faster
-            curves = ((p <= alpha).astype(float) @ weights) / n
-        boot = calibrated_df(dfs, curves.T, np.full(n_boot, alpha))
+        rej = p <= alpha
+        cell = np.where(rej.any(axis=0), rej.argmax(axis=0), n_df)
+        step &= bool(np.array_equal(rej, grid >= cell))
+        cells.append(cell)
+        rej_all.append(rej)
+    out = {"p_default": np.asarray(first.pvalue, dtype=float),
+           "cells": np.stack(cells).astype(np.min_scalar_type(n_df))}
+    if not step:
+        out["rej"] = np.stack(rej_all)
+    if keep_step:
+        at_df = getattr(first, "_at_df", None)
+        if at_df is not None:
+            out["step"] = at_df
+        else:
+            out["x"] = x
+    return out
+
+
+def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
+    """Bootstrap (over data sets) SE and 95% percentile interval of the calibrated df,
+    from the data sets' verdicts at every df of ``dfs`` (a calibrate summary)."""
+    from ..calibration import calibrated_df
+    cells = summary["cells"]
+    n_df = dfs.size
+    n = cells.shape[1]
+    draws = rng.integers(0, n, size=(n_boot, n))
+    weights = None
+    out = []
+    for i, alpha in enumerate(alphas):
+        if "rej" in summary:
+            if weights is None:
+                weights = np.stack([np.bincount(row, minlength=n) for row in draws],
+                                   axis=1).astype(float)
+            from threadpoolctl import threadpool_limits
+            with threadpool_limits(limits=1, user_api="blas"):  # small product: 1 thread
+                curves = (summary["rej"][i].astype(float) @ weights) / n
+            curves = curves.T
+        else:
+            # rejection is a step in df: data set j rejects at the df from its cell on,
+            # so resample j's cell; the counts are the integers the product above gives
+            picked = cells[i][draws].astype(np.int64) + (n_df + 1) * np.arange(n_boot)[:, None]
+            counts = np.bincount(picked.ravel(), minlength=n_boot * (n_df + 1))
+            curves = np.cumsum(counts.reshape(n_boot, n_df + 1), axis=1)[:, :n_df] / n
+        boot = calibrated_df(dfs, curves, np.full(n_boot, alpha))
         out.append((boot.std(ddof=1), *np.percentile(boot, [2.5, 97.5])))
     return out
 
 
-def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFrame:
+def _type1_of(summary, n_df):
+    """(n_alpha, n_df) rejection rates from a calibrate summary."""
+    if "rej" in summary:
+        counts = summary["rej"].sum(axis=-1)
+    else:
+        cells = summary["cells"].astype(np.int64)
+        counts = np.stack([np.cumsum(np.bincount(c, minlength=n_df + 1))[:n_df]
+                           for c in cells])
+    return counts / summary["cells"].shape[1]
+
+
+def _pvalues_of_step(summary, func):
+    """``idx -> (df -> p-values of the data sets idx)`` of a calibrate summary."""
+    if "step" in summary:
+        step = summary["step"]
+        return lambda idx: (lambda df, at=step.take(idx): np.asarray(at(df), dtype=float))
+    x = summary["x"]
+    from ..calibration._continuous import _pvalues
+    return lambda idx: (lambda df, xs=x[idx]: _pvalues(func, xs, df))
+
+
+def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
+                     summaries=None) -> pd.DataFrame:
     """The ``calibrate`` analysis: one row per source x pair x test x runs x α.
 
     Columns (besides the shared ones): ``df_min, df_max, default_df,
@@ -124,44 +203,45 @@ def calibration_rows(study, analysis, scores, *, n_boot: int = 200) -> pd.DataFr
     ``continuous = true`` also ``df_continuous`` (the threshold order statistic
     t_(⌊αN⌋+1), :func:`calibsim.calibration.continuous_calibration`), ``df_ci_low``,
     ``df_ci_high`` and ``df_ci_coverage`` (its distribution-free interval).
+
+    ``summaries`` (from :func:`block_summaries`, concatenated over blocks) replaces
+    ``scores``: the rows are the same bit for bit.
     """
+    if summaries is None:
+        summaries = block_summaries(study, [analysis], scores)
     dfs = np.arange(analysis.df_min, analysis.df_max + 1, dtype=np.int64)
     alphas = check_alpha("alphas", list(analysis.alphas))
     rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
     rows = []
-    for source in analysis.sources:
-        for pair in analysis.pairs:
-            for test in analysis.tests:
-                sname = analysis.scheme_of(test)
-                func = test_callable(test, study, study.source(source), sname)
-                spec = get_test(test)
-                for r in _runs_of(analysis, study, sname):
-                    x = test_data(scores, source, sname, test, pair, r)
-                    # One pass over the data: the test at its textbook df, then every
-                    # other df through its df-dependent last step (calibsim's t tests).
-                    first = func(x)
-                    p_default = first.pvalue
-                    p = _grid_pvalues(first, func, x, dfs)
-                    res = _calibration_result(test, p, dfs, alphas, 0.95)
-                    boot = (_bootstrap_df(p, dfs, analysis.alphas, n_boot, rng) if n_boot
-                            else [(np.nan,) * 3] * len(analysis.alphas))
-                    k = _n_folds(study, sname)
-                    cont = ([_calibration_from_grid(first, func, x, p, dfs, a)
-                             for a in analysis.alphas]
-                            if analysis.continuous else [None] * len(analysis.alphas))
-                    for i, alpha in enumerate(analysis.alphas):
-                        rows.append({**_base(study, source, pair, test, sname, r),
-                                     "alpha": alpha, "df_min": int(dfs[0]),
-                                     "df_max": int(dfs[-1]),
-                                     "default_df": spec.default_df(r, k),
-                                     "type1_default": float(np.mean(p_default <= alpha)),
-                                     "calibrated_df": int(res.calibrated_df[i]),
-                                     "df_boot_se": boot[i][0], "df_boot_low": boot[i][1],
-                                     "df_boot_high": boot[i][2],
-                                     "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
-                                     "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
-                                     "n_datasets": res.n_datasets,
-                                     **_continuous_columns(cont[i])})
+    for source, pair, test, sname, r in _calibrate_cells(study, analysis):
+        summ = summaries[(analysis.name, source, pair, test, r)]
+        spec = get_test(test)
+        type1 = _type1_of(summ, dfs.size)
+        n = summ["cells"].shape[1]
+        res = _calibration_result_from_type1(test, type1, dfs, alphas, 0.95, n)
+        boot = (_bootstrap_df(summ, dfs, analysis.alphas, n_boot, rng) if n_boot
+                else [(np.nan,) * 3] * len(analysis.alphas))
+        k = _n_folds(study, sname)
+        if analysis.continuous:
+            func = test_callable(test, study, study.source(source), sname)
+            cont = [_calibration_from_cells(_pvalues_of_step(summ, func), summ["cells"][i],
+                                            dfs, a) for i, a in enumerate(analysis.alphas)]
+        else:
+            cont = [None] * len(analysis.alphas)
+        p_default = summ["p_default"]
+        for i, alpha in enumerate(analysis.alphas):
+            rows.append({**_base(study, source, pair, test, sname, r),
+                         "alpha": alpha, "df_min": int(dfs[0]),
+                         "df_max": int(dfs[-1]),
+                         "default_df": spec.default_df(r, k),
+                         "type1_default": float(np.mean(p_default <= alpha)),
+                         "calibrated_df": int(res.calibrated_df[i]),
+                         "df_boot_se": boot[i][0], "df_boot_low": boot[i][1],
+                         "df_boot_high": boot[i][2],
+                         "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
+                         "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
+                         "n_datasets": res.n_datasets,
+                         **_continuous_columns(cont[i])})
     return pd.DataFrame(rows)
 
 
@@ -241,22 +321,25 @@ def _test_cells(study, analysis, lookup):
                         yield source, pair, test, sname, r, alpha, df, base
 
 
-def _rate_rows(study, analysis, scores, lookup) -> pd.DataFrame:
+def _rate_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
+    if summaries is None:
+        summaries = block_summaries(study, [analysis], scores, {analysis.name: lookup})
     rows = []
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
-        rr = rejection_rate(_pvalues(study, scores, source, sname, test, pair, r, df), alpha)
+        p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
+        rr = rejection_rate(p, alpha)
         rows.append({**base, "rate": rr.rate, "mc_se": rr.mc_se, "ci_low": rr.ci_low,
                      "ci_high": rr.ci_high, "n": rr.n})
     return pd.DataFrame(rows)
 
 
-def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
+def _replicability_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
+    if summaries is None:
+        summaries = block_summaries(study, [analysis], scores, {analysis.name: lookup})
     rows = []
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
-        scheme = study.scheme(sname)
-        groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else analysis.repeats
-        p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
-                      for g in range(groups)], axis=1)
+        p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
+        groups = p.shape[1]
         rep = replicability(p <= alpha)
         rows.append({**base, "repeats": groups,
                      "rejections": float(np.mean(np.sum(p <= alpha, axis=1))),
@@ -266,6 +349,141 @@ def _replicability_rows(study, analysis, scores, lookup) -> pd.DataFrame:
                      "almost_consistent_se": rep.almost_consistent_se,
                      "R": rep.R, "R_se": rep.R_se, "n": rep.n_datasets})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# block summaries: what each analysis needs of each data set, computed block by block
+
+#: Analysis kinds computed from per-block summaries (on the Dask workers).
+BLOCK_KINDS = ("calibrate", "rejection_rate", "replicability")
+
+
+def by_blocks(analysis) -> bool:
+    """Whether ``analysis`` is computed from block summaries: a calibrate, rejection-rate
+    or replicability analysis whose df does not come from this study's own calibration
+    (which needs every score at once)."""
+    return analysis.kind in BLOCK_KINDS and not (
+        getattr(analysis, "df", None) == "calibrated" and analysis.calibration is None)
+
+
+class DFTable:
+    """A calibrated-df lookup frozen to a table ``{(test, r, alpha): df}``, to send to
+    workers (a :class:`CalibratedDF` holds scores)."""
+
+    def __init__(self, table):
+        self.table = dict(table)
+
+    def __call__(self, test, r, alpha):
+        return self.table[(test, r, float(alpha))]
+
+
+def frozen_lookup(study, analysis, lookup):
+    """``lookup`` (a callable or None) as a :class:`DFTable` over every cell of ``analysis``."""
+    if lookup is None or analysis.kind not in ("rejection_rate", "replicability") \
+            or analysis.df != "calibrated":
+        return None
+    table = {}
+    for _source, _pair, test, _sname, r, alpha, df, _base in _test_cells(study, analysis,
+                                                                         lookup):
+        table[(test, r, float(alpha))] = df
+    return DFTable(table)
+
+
+def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict:
+    """Per-data-set results of ``analyses`` on the data sets of ``scores``.
+
+    Parameters
+    ----------
+    study : Study
+    analyses : sequence of Analysis
+        Analyses with :func:`by_blocks` true.
+    scores : Scores
+        The arrays of any contiguous block of data sets (all of them, or one block).
+    lookups : dict of str to callable, optional
+        Analysis name -> calibrated-df lookup, for ``df = "calibrated"``.
+    sources : collection of str, optional
+        Only these source labels (default: all).
+
+    Returns
+    -------
+    dict
+        ``(analysis name, source, pair, test, runs[, alpha]) -> {field: array}``, each
+        array with one entry per data set along its last axis (``p``, ``p_default``:
+        first axis). Concatenating the summaries of consecutive blocks
+        (:func:`concat_summaries`) gives the summary of all of them, bit for bit: every
+        entry is a function of its data set alone.
+    """
+    lookups = lookups or {}
+    out = {}
+    for a in analyses:
+        if a.kind == "calibrate":
+            dfs = np.arange(a.df_min, a.df_max + 1, dtype=np.int64)
+            for source, pair, test, sname, r in _calibrate_cells(study, a):
+                if sources is not None and source not in sources:
+                    continue
+                func = test_callable(test, study, study.source(source), sname)
+                x = test_data(scores, source, sname, test, pair, r)
+                out[(a.name, source, pair, test, r)] = _calibrate_summary(
+                    func, x, dfs, a.alphas, a.continuous)
+            continue
+        lookup = lookups.get(a.name)
+        for source, pair, test, sname, r, alpha, df, _ in _test_cells(study, a, lookup):
+            if sources is not None and source not in sources:
+                continue
+            if a.kind == "rejection_rate":
+                p = _pvalues(study, scores, source, sname, test, pair, r, df)
+            else:
+                scheme = study.scheme(sname)
+                groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else a.repeats
+                p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
+                              for g in range(groups)], axis=1)
+            out[(a.name, source, tuple(pair), test, r, alpha)] = {"p": p}
+    return out
+
+
+def needed_schemes(study, analyses, source) -> list:
+    """The scheme names whose scores ``analyses`` read of source ``source``."""
+    names = []
+    for a in analyses:
+        if source not in a.sources:
+            continue
+        for test in a.tests:
+            name = a.scheme_of(test)
+            if name not in names and name in study.source(source).schemes:
+                names.append(name)
+    return names
+
+
+def concat_summaries(parts) -> dict:
+    """The summary of consecutive blocks from their summaries, given in data-set order."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    out = {}
+    for key in parts[0]:
+        fields = [part[key] for part in parts]
+        merged = {}
+        if "p" in fields[0]:
+            merged["p"] = np.concatenate([f["p"] for f in fields])
+        if "p_default" in fields[0]:
+            merged["p_default"] = np.concatenate([f["p_default"] for f in fields])
+            merged["cells"] = np.concatenate([f["cells"] for f in fields], axis=1)
+            if any("rej" in f for f in fields):
+                n_df = next(f["rej"].shape[1] for f in fields if "rej" in f)
+                merged["rej"] = np.concatenate([f["rej"] if "rej" in f
+                                                else _rej_of(f["cells"], n_df)
+                                                for f in fields], axis=-1)
+            if "step" in fields[0]:
+                merged["step"] = type(fields[0]["step"]).concatenate([f["step"] for f in fields])
+            if "x" in fields[0]:
+                merged["x"] = np.concatenate([f["x"] for f in fields])
+        out[key] = merged
+    return out
+
+
+def _rej_of(cells, n_df):
+    """(n_alpha, n_df, B) verdicts of data sets whose rejection is a step at ``cells``."""
+    return np.arange(n_df)[None, :, None] >= cells[:, None, :]
 
 
 def _rho_rows(study, analysis, scores) -> pd.DataFrame:
@@ -324,17 +542,25 @@ def _accuracy_rows(study, analysis, scores) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200) -> dict:
+def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
+                 summaries=None) -> dict:
     """Run every analysis of ``study`` on its scores.
 
     Parameters
     ----------
     study : Study
     scores : Scores
+        All the study's scores; only read by the analyses that ``summaries`` does not
+        cover (it may load them lazily).
     calibrations : dict of pathlib.Path to CalibratedDF, optional
         Calibrated-df lookups of other study files named by ``calibration`` keys.
     n_boot : int, default 200
         Bootstrap resamples for the calibrated df's error (0 to skip).
+    summaries : dict, optional
+        The :func:`block_summaries` of every data set, for the analyses with
+        :func:`by_blocks` true (computed block by block on the workers by
+        :func:`calibsim.engine.run.analyse_blocks`); None computes them here from
+        ``scores``. The tables are the same bit for bit either way.
 
     Returns
     -------
@@ -342,11 +568,13 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200) -> dict
         Analysis name -> tidy table.
     """
     calibrations = calibrations or {}
+    lookups = analysis_lookups(study, calibrations)
     own = None
     out = {}
     for a in study.analyses:
+        summ = summaries if summaries is not None and by_blocks(a) else None
         if a.kind == "calibrate":
-            out[a.name] = calibration_rows(study, a, scores, n_boot=n_boot)
+            out[a.name] = calibration_rows(study, a, scores, n_boot=n_boot, summaries=summ)
             continue
         if a.kind == "accuracy":
             out[a.name] = _accuracy_rows(study, a, scores)
@@ -354,13 +582,19 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200) -> dict
         if a.kind == "calibrate_rho":
             out[a.name] = _rho_rows(study, a, scores)
             continue
-        lookup = None
-        if a.df == "calibrated":
-            if a.calibration is not None:
-                lookup = calibrations[a.calibration]
-            else:
-                own = own or CalibratedDF(study, scores)
-                lookup = own
+        lookup = lookups.get(a.name)
+        if a.df == "calibrated" and a.calibration is None:
+            own = own or CalibratedDF(study, scores)
+            lookup = own
         fn = _rate_rows if a.kind == "rejection_rate" else _replicability_rows
-        out[a.name] = fn(study, a, scores, lookup)
+        out[a.name] = fn(study, a, scores, lookup, summ)
     return out
+
+
+def analysis_lookups(study, calibrations) -> dict:
+    """Analysis name -> calibrated-df lookup (a :class:`DFTable`) of every analysis
+    that takes its df from another study file's calibration."""
+    return {a.name: frozen_lookup(study, a, calibrations[a.calibration])
+            for a in study.analyses
+            if a.kind in ("rejection_rate", "replicability") and a.df == "calibrated"
+            and a.calibration is not None}

@@ -14,9 +14,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from .analyses import CalibratedDF, run_analyses
+from .analyses import CalibratedDF, analysis_lookups, by_blocks, run_analyses
 from .outputs import write_figures, write_tables
-from .run import compute_scores, load_scores
+from .run import analyse_blocks, compute_scores, load_scores
 from .spec import load_study
 
 __all__ = ["run_study_file", "output_folder"]
@@ -78,6 +78,7 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)
+    blocky = [a for a in study.analyses if by_blocks(a)]
     if compute and (study.sources or nested):
         with cluster(scheduler=scheduler, n_workers=n_workers) as client:
             if progress is not None:
@@ -85,14 +86,17 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
             warm_up(client)
             cal_scores = {p: compute_scores(s, client=client, progress=progress)
                           for p, s in nested.items()}
-            scores = compute_scores(study, client=client, progress=progress)
+            compute_scores(study, client=client, progress=progress, load=False)
+            lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
+            summaries = _summaries(study, blocky, lookups, client, progress)
     else:
         cal_scores = {p: load_scores(s) for p, s in nested.items()}
-        scores = load_scores(study)
-    if progress is not None:
-        progress.phase("analyses")
-    lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
-    tables = run_analyses(study, scores, calibrations=lookups, n_boot=n_boot)
+        lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
+        summaries = _summaries(study, blocky, lookups, None, progress)
+    # every score at once only for what needs it (accuracy, ρ, own calibrated df, papers)
+    scores = _LazyScores(study)
+    tables = run_analyses(study, scores, calibrations=lookups, n_boot=n_boot,
+                          summaries=summaries)
     if progress is not None:
         progress.phase("writing outputs")
     folder = output_folder(study, out)
@@ -107,6 +111,31 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
         _label_reduced(study, paths)
     _write_runlog(study, folder, time.perf_counter() - t0, compute)
     return paths
+
+
+def _summaries(study, analyses, lookups, client, progress):
+    """Block summaries of ``analyses``, computed block by block on the workers."""
+    if not analyses:
+        return None
+    if progress is not None:
+        progress.phase("analyses")
+    return analyse_blocks(study, analyses, analysis_lookups(study, lookups), client=client,
+                          progress=progress)
+
+
+class _LazyScores:
+    """A study's :class:`~calibsim.engine.scores.Scores`, loaded on first use: a study
+    whose analyses all go block by block never holds every score in one process."""
+
+    def __init__(self, study):
+        self._study, self._scores = study, None
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._scores is None:
+            self._scores = load_scores(self._study)
+        return getattr(self._scores, name)
 
 
 REDUCED_BANNER = "> **Reduced run**"

@@ -9,6 +9,7 @@ too, on the same cluster.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,7 +17,8 @@ from .cells import CellSpec, run_cell
 from .scores import Scores
 from .store import Store, fingerprint
 
-__all__ = ["compute_scores", "load_scores", "store_key", "store_of", "null_differences"]
+__all__ = ["compute_scores", "load_scores", "store_key", "store_of", "null_differences",
+           "analyse_blocks", "AnalysisBlock", "analyse_block"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ def _plan(study, store):
     return cells, n_missing
 
 
-def compute_scores(study, *, client=None, progress=None) -> Scores:
+def compute_scores(study, *, client=None, progress=None, load=True) -> Scores | None:
     """Compute (or resume) every missing block of ``study`` and load its scores.
 
     Parameters
@@ -73,11 +75,14 @@ def compute_scores(study, *, client=None, progress=None) -> Scores:
     client : distributed.Client, optional
         Run the cells on this cluster; None runs them in this process.
     progress : calibsim.engine.runner.Progress, optional
+    load : bool, default True
+        False: only compute and save (the analyses then read the store block by block).
 
     Returns
     -------
-    Scores
-        The arrays of data sets ``0 .. n_datasets - 1`` of every source and scheme.
+    Scores or None
+        The arrays of data sets ``0 .. n_datasets - 1`` of every source and scheme
+        (None when ``load`` is False).
     """
     from .runner import map_blocks
     store = store_of(study)
@@ -101,7 +106,95 @@ def compute_scores(study, *, client=None, progress=None) -> Scores:
     if cells:
         logger.info("%s: computing %d cells (%d data sets)", study.name, len(cells), n_missing)
         map_blocks(run_cell, cells, client=client, on_result=on_result)
-    return load_scores(study, store)
+    return load_scores(study, store) if load else None
+
+
+@dataclass(frozen=True)
+class AnalysisBlock:
+    """One block of one source for :func:`analyse_block`; picklable, for any Dask worker."""
+
+    study: object
+    analyses: tuple
+    lookups: dict            # analysis name -> DFTable
+    store: str               # the store's folder
+    source: str
+    keys: dict               # scheme name -> store key of this source
+    start: int
+    stop: int
+
+    @property
+    def key(self) -> str:
+        return f"analyse|{self.study.name}|{self.source}|datasets={self.start}-{self.stop}"
+
+
+#: What :func:`analyse_block` returns where the store's folder is not visible.
+NO_STORE = "no-store"
+
+
+def analyse_block(spec: AnalysisBlock, *, here: bool = False):
+    """The :func:`~calibsim.engine.analyses.block_summaries` of one block, read from the
+    store (a pure function of the saved scores). On a worker that does not see the
+    store's folder (a cluster without a shared file system) it returns ``NO_STORE`` and
+    the block is summarised in the main process instead."""
+    from .analyses import block_summaries
+    store = Store(spec.store)
+    if not here and not store.root.is_dir():
+        return NO_STORE
+    arrays = {}
+    for name, key in spec.keys.items():
+        try:
+            arrays[(spec.source, name)] = store.load(key, spec.stop, start=spec.start)
+        except FileNotFoundError as exc:
+            raise FileNotFoundError(f"study {spec.study.name!r}: scores of source "
+                                    f"{spec.source!r} under scheme {name!r} are missing: "
+                                    f"{exc}") from None
+    return block_summaries(spec.study, spec.analyses, Scores(spec.study, arrays),
+                           spec.lookups, sources={spec.source})
+
+
+def analyse_blocks(study, analyses, lookups=None, *, client=None, progress=None) -> dict:
+    """The block summaries of ``analyses`` over every data set of ``study``, computed
+    block by block (on ``client``'s workers when given) from the saved scores, so that
+    no process holds more than a block of scores.
+
+    Returns
+    -------
+    dict
+        As :func:`~calibsim.engine.analyses.block_summaries` over all data sets: the
+        same, bit for bit, as computed from all the scores at once.
+    """
+    from .analyses import concat_summaries, needed_schemes
+    from .runner import map_blocks
+    store = store_of(study)
+    lookups = {k: v for k, v in (lookups or {}).items() if v is not None}
+    specs = []
+    for src in study.sources:
+        schemes = needed_schemes(study, analyses, src.label)
+        if not schemes:
+            continue
+        keys = {name: store_key(study, src, study.scheme(name))[0] for name in schemes}
+        for start in range(0, src.n_datasets, study.block_size):
+            specs.append(AnalysisBlock(study, tuple(analyses), lookups, str(store.root),
+                                       src.label, keys, start,
+                                       min(start + study.block_size, src.n_datasets)))
+    if progress is not None:
+        progress.start(sum(s.stop - s.start for s in specs))
+    parts = {}
+
+    def on_result(spec, result):
+        if isinstance(result, str) and result == NO_STORE:
+            result = analyse_block(spec, here=True)
+        parts[(spec.source, spec.start)] = result
+        if progress is not None:
+            progress.advance(spec.stop - spec.start)
+
+    map_blocks(analyse_block, specs, client=client, on_result=on_result)
+    out = {}
+    for src in study.sources:
+        starts = sorted(start for (label, start) in parts if label == src.label)
+        if starts:
+            out.update(concat_summaries(parts.pop((src.label, s)) for s in starts))
+    return out
 
 
 def load_scores(study, store=None) -> Scores:

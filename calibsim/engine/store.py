@@ -368,9 +368,13 @@ class Store:
                 bad.append(path)
         return bad
 
-    def _valid_blocks(self, key):
+    def _valid_blocks(self, key, start=0, stop=None):
+        """The valid blocks of ``key`` (those named as overlapping ``start .. stop - 1``)."""
         out = []
         for path in self._blocks(key):
+            lo, hi = (int(v) for v in path.name[:-4].split("-"))
+            if hi <= start or (stop is not None and lo >= stop):
+                continue
             meta = self._meta(path)
             if meta is not None:
                 out.append((path, meta))
@@ -382,21 +386,24 @@ class Store:
                  for _, m in self._valid_blocks(key)]
         return np.unique(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
-    def load(self, key: str, n: int) -> dict:
-        """The arrays of data sets ``0 .. n - 1`` of ``key``, in index order.
+    def load(self, key: str, n: int, *, start: int = 0) -> dict:
+        """The arrays of data sets ``start .. n - 1`` of ``key``, in index order.
 
         Parameters
         ----------
         key : str
             The fingerprint the blocks were saved under.
         n : int
-            How many data sets; blocks' data sets ``>= n`` are ignored.
+            Data sets ``>= n`` are ignored.
+        start : int, default 0
+            The first data set (``0 <= start <= n``): one block's worth of
+            ``start .. n - 1`` is all a process holds when the analyses go block by block.
 
         Returns
         -------
         dict of str to ndarray
-            Each array of shape ``(n, ...)``, row ``i`` from the first valid block
-            (by start) covering data set ``i``.
+            Each array of shape ``(n - start, ...)``, row ``i`` from the first valid block
+            (by start) covering data set ``start + i``.
 
         Raises
         ------
@@ -410,16 +417,20 @@ class Store:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise ValueError(f"`n` must be an integer >= 0; got {n!r}.")
         n = int(n)
-        chosen = np.full(n, -1)
-        blocks = self._valid_blocks(key)
+        if isinstance(start, bool) or not isinstance(start, (int, np.integer)) \
+                or not 0 <= start <= n:
+            raise ValueError(f"`start` must be an integer in [0, n = {n}]; got {start!r}.")
+        start = int(start)
+        chosen = np.full(n - start, -1)
+        blocks = self._valid_blocks(key, start, n)
         for b, (_, m) in enumerate(blocks):
-            lo, hi = m["start"], min(m["stop"], n)
+            lo, hi = max(m["start"], start), min(m["stop"], n)
             if lo < hi:
-                seg = chosen[lo:hi]
+                seg = chosen[lo - start:hi - start]
                 seg[seg < 0] = b
         missing = int(np.sum(chosen < 0))
         if missing:
-            raise FileNotFoundError(f"key {key}: {missing} of {n} data sets have no saved "
+            raise FileNotFoundError(f"key {key}: {missing} of {n - start} data sets have no saved "
                                     f"scores under {self.folder(key)}; run the study first "
                                     "(`calibsim run`).")
         out, first = {}, None
@@ -431,13 +442,14 @@ class Store:
             layout = {k: (a.dtype, a.shape[1:]) for k, a in arrays.items()}
             if first is None:
                 first = (path, layout)
-                out = {k: np.empty((n,) + a.shape[1:], a.dtype) for k, a in arrays.items()}
+                out = {k: np.empty((n - start,) + a.shape[1:], a.dtype)
+                       for k, a in arrays.items()}
             elif layout != first[1]:
                 raise ValueError(f"blocks {first[0].name} and {path.name} of key {key} disagree "
                                  f"on their arrays (name: (dtype, trailing shape)): "
                                  f"{first[1]} vs {layout}.")
             for k, a in arrays.items():
-                out[k][idx] = a[idx - m["start"]]
+                out[k][idx] = a[idx + start - m["start"]]
         return out
 
 

@@ -220,6 +220,18 @@ class _AtDF:
         return _AtDF(self.u[idx], self.undefined[idx], self.alternative, self.ratio,
                      self.averaged)
 
+    @classmethod
+    def concatenate(cls, steps):
+        """The step of consecutive blocks of data sets, from the steps of each block."""
+        first = steps[0]
+        for s in steps[1:]:
+            if (s.alternative, s.averaged) != (first.alternative, first.averaged) or not (
+                    s.ratio is first.ratio or np.array_equal(s.ratio, first.ratio)):
+                raise ValueError("cannot concatenate the steps of different tests.")
+        return cls(np.concatenate([s.u for s in steps]),
+                   np.concatenate([s.undefined for s in steps]), first.alternative,
+                   first.ratio, first.averaged)
+
     def __call__(self, df):
         """p-values at ``df`` (broadcast against the data sets' shape)."""
         df_arr = np.asarray(df, dtype=float)

@@ -321,3 +321,50 @@ def test_store_keys_are_shared_between_studies_that_declare_the_same_collection(
     for name in ("cv", "subsampling"):
         assert (store_key(fig2, fig2.source("null"), fig2.scheme(name))[0]
                 == store_key(fig4, fig4.source("calibration_data"), fig4.scheme(name))[0])
+
+
+@pytest.mark.parametrize("block_size,n_workers", [(3, 0), (4, 2), (10, 0)])
+def test_analyses_by_blocks_equal_all_scores_at_once(small, tmp_path, block_size, n_workers):
+    """Issue 21: calibration, rejection rates and replicability computed block by block
+    (on workers) from the store give the tables of all scores at once, bit for bit."""
+    from dataclasses import replace
+
+    from calibsim.engine.analyses import by_blocks
+    from calibsim.engine.run import analyse_blocks
+    study = replace(load_study(small), block_size=block_size,
+                    results=tmp_path / f"r{block_size}")
+    ref = run_analyses(study, compute_scores(study))
+    blocky = [a for a in study.analyses if by_blocks(a)]
+    assert {a.kind for a in blocky} == {"calibrate", "rejection_rate", "replicability"}
+    with cluster(n_workers=n_workers, processes=False) as client:
+        summaries = analyse_blocks(study, blocky, client=client)
+    got = run_analyses(study, compute_scores(study), summaries=summaries)
+    assert got.keys() == ref.keys()
+    for name in ref:
+        pd.testing.assert_frame_equal(got[name], ref[name], check_exact=True)
+
+
+def test_calibration_summaries_of_a_test_not_monotone_in_df():
+    """A test whose rejection is not a step in df keeps every verdict; blocks of steps and
+    of verdicts concatenate to the summary of all data sets at once."""
+    from calibsim.engine.analyses import _calibrate_summary, _type1_of, concat_summaries
+    from calibsim.stats import TTestResult
+
+    def wobbly(x, df=None):
+        m = x.mean(axis=(1, 2))
+        d = 10.0 if df is None else np.asarray(df, dtype=float)
+        p = np.clip(np.abs(np.sin(m * 50 + d)) * (m > 0) + (m <= 0) * 0.5 / (d + 1), 0, 1)
+        return TTestResult(np.zeros_like(p), p, d)
+
+    x = -np.abs(np.random.default_rng(3).normal(0, 0.05, size=(40, 2, 5)))
+    x[:3] *= -1                                      # only these wobble
+    dfs = np.arange(2, 30)
+    whole = _calibrate_summary(wobbly, x, dfs, [0.05, 0.2], True)
+    assert "rej" in whole and "x" in whole
+    parts = [{"k": _calibrate_summary(wobbly, x[i:i + 7], dfs, [0.05, 0.2], True)}
+             for i in range(0, 40, 7)]
+    assert any("rej" not in p["k"] for p in parts)   # some blocks are steps
+    merged = concat_summaries(parts)["k"]
+    for f in ("p_default", "cells", "rej", "x"):
+        np.testing.assert_array_equal(merged[f], whole[f])
+    np.testing.assert_array_equal(_type1_of(merged, dfs.size), _type1_of(whole, dfs.size))
