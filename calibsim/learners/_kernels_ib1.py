@@ -16,7 +16,8 @@ widened by each test instance *before* it is classified, cumulatively over
 the test instances in row order (Weka's ``classifyInstance`` updates the
 model's ranges and keeps them). The prediction is the class of the first
 training instance with the strictly smallest distance (class 0 if none is
-below ``Double.MAX_VALUE``).
+below ``Double.MAX_VALUE``). A training instance's sum stops as soon as it reaches
+the smallest distance so far: it can no longer win, so predictions are unchanged.
 """
 
 from __future__ import annotations
@@ -108,6 +109,11 @@ def _ib1_predict(X_train, y_train, numeric, X_test):
                     else:
                         d = t_norm[j] - norm_tr[i, j]
                     dist += d * d
+                if dist >= best:
+                    # every term is >= 0 and x + y >= x in floating point for y >= 0,
+                    # so this instance can no longer be strictly nearer: stop early
+                    # (the prediction is the same as with the full sum)
+                    break
             if dist < best:
                 best = dist
                 cls = y_train[i]
