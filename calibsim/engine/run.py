@@ -63,7 +63,20 @@ def _plan(study, store):
             if todo:
                 cells.append(CellSpec(src, study.learners, todo, start, stop, study.costs))
                 n_missing += stop - start
+    # the largest cells first (Dask starts tasks in submission order): a big data set
+    # left for last would keep one worker busy while the others idle
+    cells.sort(key=_cell_cost, reverse=True)
     return cells, n_missing
+
+
+def _cell_cost(cell) -> float:
+    """A rough relative cost of a cell: data sets x instances x attributes x schemes
+    (``sorted`` is stable, so equal cells keep their order)."""
+    src = cell.source.build()
+    n = getattr(src, "n_instances", getattr(src, "n_points", 1)) or 1
+    dataset = getattr(src, "dataset", None)
+    a = dataset.X.shape[1] if dataset is not None else getattr(src, "n_attributes", 1)
+    return float(cell.stop - cell.start) * n * n * (a + 1) * len(cell.schemes)
 
 
 def compute_scores(study, *, client=None, progress=None, load=True) -> Scores | None:
