@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..learners._damaged import RandomErrors
+
 __all__ = ["LearnerSpec", "BUILTIN_LEARNERS", "DAMAGED_LEARNERS", "score_fast",
            "score_general"]
 
@@ -295,6 +297,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     n_test = flat.sum(axis=1)
     for s in range(S):
         te = flat[s]
+        bases = {}          # damaged learners' shared base fits on this split
         if frame:
             Xtr, Xte = X.iloc[np.flatnonzero(~te)], X.iloc[np.flatnonzero(te)]
         else:
@@ -309,9 +312,14 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
                     rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
             t0 = time.perf_counter()
             try:
-                if getattr(lrn, "takes_declared", lrn.is_builtin and not lrn.pipeline):
+                shared = isinstance(est, RandomErrors) and est.base == "c45"
+                if shared and "c45" in bases:
+                    est._fit_base(bases[est.base], len(ytr))     # the same base model
+                elif getattr(lrn, "takes_declared", lrn.is_builtin and not lrn.pipeline):
                     # declared classes, as Weka's header
                     est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
+                    if shared:
+                        bases["c45"] = est.estimator_
                 else:
                     est.fit(Xtr, ytr)
                 t1 = time.perf_counter()

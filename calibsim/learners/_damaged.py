@@ -270,9 +270,16 @@ class RandomErrors:
         bases = {"c45": C45, "ib1": IB1, "naive_bayes": NaiveBayes}
         if self.base not in bases:
             raise ValueError(f"`base` must be one of {list(bases)}; got {self.base!r}.")
-        self.rate_ = damage_at(self.curve, len(y))
+        return self._fit_base(bases[self.base]().fit(X, y, n_values=n_values, classes=classes),
+                              len(y))
+
+    def _fit_base(self, estimator, n_train):
+        """Finish :meth:`fit` given the base learner already fitted on the training set
+        (the engine fits one base for every damaged learner of a split: the base is
+        deterministic, so they would all fit the same model)."""
+        self.rate_ = damage_at(self.curve, n_train)
         check_probability("rate", self.rate_, open_low=False, open_high=False)
-        self.estimator_ = bases[self.base]().fit(X, y, n_values=n_values, classes=classes)
+        self.estimator_ = estimator
         self.classes_ = self.estimator_.classes_
         self._rng = np.random.default_rng(self.random_state)
         return self
