@@ -368,3 +368,31 @@ def test_calibration_summaries_of_a_test_not_monotone_in_df():
     for f in ("p_default", "cells", "rej", "x"):
         np.testing.assert_array_equal(merged[f], whole[f])
     np.testing.assert_array_equal(_type1_of(merged, dfs.size), _type1_of(whole, dfs.size))
+
+
+def test_cells_are_planned_largest_first(tmp_path):
+    """Dask starts tasks in submission order: the big data set goes first (issue 21)."""
+    from calibsim.engine.run import _plan, store_of
+    path = tmp_path / "two.toml"
+    path.write_text(textwrap.dedent("""
+        [study]
+        name = "two"
+        seed = 1
+        block_size = 1
+        [sources.uci]
+        kind = "dataset"
+        name = ["iris", "credit-g", "labor"]
+        [learners]
+        names = ["naive_bayes", "c45"]
+        [schemes.cv]
+        kind = "repeated_kfold"
+        n_folds = 2
+        n_runs = 1
+        [outputs]
+        results = "results"
+        figures = "figures"
+        """), encoding="utf-8")
+    study = load_study(path)
+    cells, n_missing = _plan(study, store_of(study))
+    assert n_missing == 3
+    assert [c.source.build().n_instances for c in cells] == [1000, 150, 57]
