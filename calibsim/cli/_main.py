@@ -198,23 +198,31 @@ def _run_all(args, compute=True):
     order = _study_order(args.study)
     if not order:
         raise ValueError(f"`study` folder {str(args.study)!r} holds no study file (*.toml).")
+    import contextlib
+
+    from ..engine.runner import check_n_workers, cluster
+    scheduler, n_workers = getattr(args, "scheduler", None), getattr(args, "workers", None)
+    check_n_workers(n_workers, scheduler)
     rows, t_all = [], time.perf_counter()
-    for i, path in enumerate(order, 1):
-        print(f"[{i}/{len(order)}] {path.name}", flush=True)
-        t0 = time.perf_counter()
-        try:
-            with _progress(args, path.stem) as bar:
-                paths = run_study_file(path, n_datasets=args.n_datasets, out=None,
-                                       results=args.results,
-                                       scheduler=getattr(args, "scheduler", None),
-                                       n_workers=getattr(args, "workers", None),
-                                       progress=bar, compute=compute)
-            status, counts = "ok", _outcomes(paths)
-        except (ValueError, FileNotFoundError, OSError) as exc:
-            status, counts = f"error: {str(exc).splitlines()[0][:100]}", {}
-        rows.append({"study": path.stem, "wall (s)": round(time.perf_counter() - t0, 1),
-                     "agrees": counts.get("agrees", ""), "partly": counts.get("partly", ""),
-                     "differs": counts.get("differs", ""), "status": status})
+    # one cluster for every study: starting workers and loading kernels once, not per study
+    with (cluster(scheduler=scheduler, n_workers=n_workers) if compute
+          else contextlib.nullcontext()) as client:
+        for i, path in enumerate(order, 1):
+            print(f"[{i}/{len(order)}] {path.name}", flush=True)
+            t0 = time.perf_counter()
+            try:
+                with _progress(args, path.stem) as bar:
+                    paths = run_study_file(path, n_datasets=args.n_datasets, out=None,
+                                           results=args.results, scheduler=scheduler,
+                                           n_workers=n_workers, progress=bar,
+                                           compute=compute, client=client)
+                status, counts = "ok", _outcomes(paths)
+            except (ValueError, FileNotFoundError, OSError) as exc:
+                status, counts = f"error: {str(exc).splitlines()[0][:100]}", {}
+            rows.append({"study": path.stem, "wall (s)": round(time.perf_counter() - t0, 1),
+                         "agrees": counts.get("agrees", ""),
+                         "partly": counts.get("partly", ""),
+                         "differs": counts.get("differs", ""), "status": status})
     print(tabulate(rows, headers="keys", tablefmt="github"))
     print(f"{len(order)} studies in {time.perf_counter() - t_all:.1f} s")
     return 0 if all(r["status"] == "ok" for r in rows) else 1

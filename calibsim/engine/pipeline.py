@@ -45,7 +45,8 @@ def _calibration_studies(study, n_datasets, results):
 
 
 def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=None,
-                   n_workers=None, progress=None, compute=True, n_boot: int = 200) -> dict:
+                   n_workers=None, progress=None, compute=True, n_boot: int = 200,
+                   client=None) -> dict:
     """Run (or only report) one study file; returns ``{label: written path}``.
 
     Parameters
@@ -68,19 +69,22 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
         ``FileNotFoundError`` naming the study and the number of data sets missing.
     n_boot : int, default 200
         Bootstrap resamples of calibrated df errors.
+    client : distributed.Client, optional
+        Run on this cluster (``scheduler`` and ``n_workers`` are then ignored):
+        ``calibsim run studies/`` starts one cluster for every study of the folder.
 
     Returns
     -------
     dict of str to pathlib.Path
     """
-    from .runner import check_n_workers, cluster, warm_up
+    from .runner import check_n_workers, warm_up
     check_n_workers(n_workers, scheduler)
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)
     blocky = [a for a in study.analyses if by_blocks(a)]
     if compute and (study.sources or nested):
-        with cluster(scheduler=scheduler, n_workers=n_workers) as client:
+        with _cluster_or(client, scheduler, n_workers) as client:
             if progress is not None:
                 progress.phase("compiling kernels")
             warm_up(client)
@@ -111,6 +115,16 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
         _label_reduced(study, paths)
     _write_runlog(study, folder, time.perf_counter() - t0, compute)
     return paths
+
+
+def _cluster_or(client, scheduler, n_workers):
+    """``client`` as a context that leaves it open, else a new cluster."""
+    import contextlib
+
+    from .runner import cluster
+    if client is not None:
+        return contextlib.nullcontext(client)
+    return cluster(scheduler=scheduler, n_workers=n_workers)
 
 
 def _summaries(study, analyses, lookups, client, progress):
