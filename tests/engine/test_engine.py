@@ -396,3 +396,31 @@ def test_cells_are_planned_largest_first(tmp_path):
     cells, n_missing = _plan(study, store_of(study))
     assert n_missing == 3
     assert [c.source.build().n_instances for c in cells] == [1000, 150, 57]
+
+
+def test_a_calibration_study_never_loads_every_score_at_once(tmp_path, monkeypatch):
+    """Issue 21: with analyses by blocks, the main process holds a block at a time."""
+    import calibsim.engine.pipeline as pipeline
+    path = tmp_path / "cal.toml"
+    text = SMALL.split("[[analysis]]")[0] + "[[analysis]]" + SMALL.split("[[analysis]]")[1]
+    path.write_text(textwrap.dedent(text) + '\n[outputs]\nresults = "results"\n'
+                    'figures = "figures"\n', encoding="utf-8")
+
+    def refuse(study):
+        raise AssertionError("every score was loaded at once")
+    monkeypatch.setattr(pipeline, "load_scores", refuse)
+    paths = run_study_file(path, n_workers=0)
+    table = pd.read_csv(next(p for p in paths.values() if str(p).endswith(".csv")))
+    assert len(table) == 3 * 2 * 2 and table["n_datasets"].eq(10).all()
+
+
+def test_a_block_the_worker_cannot_read_is_summarised_here(small, tmp_path):
+    from calibsim.engine.analyses import by_blocks
+    from calibsim.engine.run import NO_STORE, AnalysisBlock, analyse_block
+    study = load_study(small)
+    blocky = tuple(a for a in study.analyses if by_blocks(a))
+    spec = AnalysisBlock(study, blocky, {}, str(tmp_path / "elsewhere"), "null",
+                         {"cv": "0" * 20}, 0, 4)
+    assert analyse_block(spec) == NO_STORE
+    with pytest.raises(FileNotFoundError, match="study 'small': scores of source 'null'"):
+        analyse_block(spec, here=True)
