@@ -44,9 +44,10 @@ def tree_rss(proc: psutil.Process) -> int:
     return total
 
 
-def run(n_datasets: int, workers: int | None, tmp: str, timed: bool, scheduler=None):
+def run(n_datasets: int, workers: int | None, tmp: str, timed: bool, scheduler=None, out=None):
     cmd = [sys.executable, "-m", "calibsim.cli", "run", str(STUDY),
-           "--n-datasets", str(n_datasets), "--results", f"{tmp}/res", "--out", f"{tmp}/out"]
+           "--n-datasets", str(n_datasets), "--results", f"{tmp}/res",
+           "--out", str(out) if out is not None else f"{tmp}/out"]
     if scheduler is not None:
         cmd += ["--scheduler", scheduler]
     elif workers is not None:
@@ -116,6 +117,9 @@ def main():
     ap.add_argument("--hand-cluster", action="store_true",
                     help="start `dask scheduler` and --workers `dask worker` processes (one "
                          "thread each) by hand and run with --scheduler, as on a cluster")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="keep the run's tables, figures and report here (e.g. "
+                         "figures/bouckaert2003/figure2_10000, to check them against git)")
     args = ap.parse_args()
     procs = []
     scheduler = None
@@ -126,7 +130,7 @@ def main():
             run(4, args.workers, f"{tmp}/warm", timed=False, scheduler=scheduler)
             load = os.getloadavg()[0]
             wall, peak, phases = run(args.n_datasets, args.workers, f"{tmp}/main", timed=True,
-                                     scheduler=scheduler)
+                                     scheduler=scheduler, out=args.out)
     finally:
         for proc in procs:
             proc.terminate()
