@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -106,7 +107,7 @@ def _calibrate_cells(study, analysis):
                     yield source, tuple(pair), test, sname, r
 
 
-def _calibrate_summary(func, x, dfs, alphas, keep_step):
+def _calibrate_summary(func, x, dfs, alphas, keep_step, first=None, cells=None):
     """What the calibrate analysis needs of the data sets ``x``, one entry per data set.
 
     ``p_default`` (B,): p at the textbook df; ``cells`` (n_alpha, B): index of the first
@@ -114,30 +115,67 @@ def _calibrate_summary(func, x, dfs, alphas, keep_step):
     step in df for some data set (a test whose p-value is not monotone in df), ``rej``
     (n_alpha, n_df, B) keeps every verdict. With ``keep_step``: ``step``, the test's
     df-dependent last step (calibsim's t tests), or ``x`` itself, for bisecting the
-    continuous calibrated df later.
+    continuous calibrated df later. ``first`` (the test's result on ``x``) and ``cells``
+    may be given when already computed.
     """
-    first = func(x)
-    p = _grid_pvalues(first, func, x, dfs)
+    first = func(x) if first is None else first
     n_df = dfs.size
-    grid = np.arange(n_df)[:, None]
-    cells, rej_all, step = [], [], True
-    for alpha in alphas:
-        rej = p <= alpha
-        cell = np.where(rej.any(axis=0), rej.argmax(axis=0), n_df)
-        step &= bool(np.array_equal(rej, grid >= cell))
-        cells.append(cell)
-        rej_all.append(rej)
-    out = {"p_default": np.asarray(first.pvalue, dtype=float),
-           "cells": np.stack(cells).astype(np.min_scalar_type(n_df))}
-    if not step:
-        out["rej"] = np.stack(rej_all)
+    at_df = getattr(first, "_at_df", None)
+    out = {"p_default": np.asarray(first.pvalue, dtype=float)}
+    if cells is not None:
+        pass
+    elif at_df is not None:
+        # calibsim's t tests: p falls with df (the statistic grows with df and Student's
+        # t tail shrinks), so rejection is a step and each data set's first rejecting
+        # df is found by bisecting the grid: about 8 p-values per data set, not n_df
+        cells = _first_rejecting(at_df, dfs, alphas)
+    else:
+        p = _grid_pvalues(first, func, x, dfs)
+        grid = np.arange(n_df)[:, None]
+        cells, rej_all, step = [], [], True
+        for alpha in alphas:
+            rej = p <= alpha
+            cell = np.where(rej.any(axis=0), rej.argmax(axis=0), n_df)
+            step &= bool(np.array_equal(rej, grid >= cell))
+            cells.append(cell)
+            rej_all.append(rej)
+        if not step:
+            out["rej"] = np.stack(rej_all)
+    out["cells"] = np.stack(cells).astype(np.min_scalar_type(n_df))
     if keep_step:
-        at_df = getattr(first, "_at_df", None)
         if at_df is not None:
             out["step"] = at_df
         else:
             out["x"] = x
     return out
+
+
+def _first_rejecting(at_df, dfs, alphas):
+    """Index of the first df of the grid ``dfs`` where p <= α, per α and data set, shape
+    (n_alpha, N) (``dfs.size``: none), for a p-value non-increasing in df. Bisection
+    over the grid, all α and data sets at once; each p-value is computed by the same
+    step as on the whole grid, so the index is the grid scan's."""
+    n_df = dfs.size
+    n = np.shape(at_df.u)[0]
+    alphas = np.asarray(alphas, dtype=float)
+    cell = np.full((alphas.size, n), n_df, dtype=np.int64)
+    if n == 0:
+        return cell
+    p_lo = np.asarray(at_df(np.full(n, dfs[0], dtype=float)), dtype=float)
+    p_hi = np.asarray(at_df(np.full(n, dfs[-1], dtype=float)), dtype=float)
+    cell[p_lo[None, :] <= alphas[:, None]] = 0
+    ka, ki = np.nonzero((p_lo[None, :] > alphas[:, None]) & (p_hi[None, :] <= alphas[:, None]))
+    level = alphas[ka]
+    lo = np.zeros(ki.size, dtype=np.int64)                 # p > alpha at lo
+    hi = np.full(ki.size, n_df - 1, dtype=np.int64)        # p <= alpha at hi
+    step = at_df.take(ki)
+    while ki.size and np.any(hi - lo > 1):
+        mid = (lo + hi) // 2
+        rejects = np.asarray(step(dfs[mid].astype(float)), dtype=float) <= level
+        hi = np.where(rejects, mid, hi)
+        lo = np.where(rejects, lo, mid)
+    cell[ka, ki] = hi
+    return cell
 
 
 def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
@@ -148,7 +186,7 @@ def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
     n_df = dfs.size
     n = cells.shape[1]
     draws = rng.integers(0, n, size=(n_boot, n))
-    weights = None
+    weights = counts = None
     out = []
     for i, alpha in enumerate(alphas):
         if "rej" in summary:
@@ -162,11 +200,26 @@ def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
         else:
             # rejection is a step in df: data set j rejects at the df from its cell on,
             # so resample j's cell; the counts are the integers the product above gives
-            picked = cells[i][draws].astype(np.int64) + (n_df + 1) * np.arange(n_boot)[:, None]
-            counts = np.bincount(picked.ravel(), minlength=n_boot * (n_df + 1))
-            curves = np.cumsum(counts.reshape(n_boot, n_df + 1), axis=1)[:, :n_df] / n
+            if counts is None:
+                counts = _resampled_cell_counts(cells, draws, n_df + 1)
+            curves = np.cumsum(counts[i], axis=1)[:, :n_df] / n
         boot = calibrated_df(dfs, curves, np.full(n_boot, alpha))
         out.append((boot.std(ddof=1), *np.percentile(boot, [2.5, 97.5])))
+    return out
+
+
+@numba.njit(cache=True)
+def _resampled_cell_counts(cells, draws, n_bins):
+    """(n_alpha, N) cells, (n_boot, N) draws -> (n_alpha, n_boot, n_bins) int64: how many
+    of bootstrap sample b's data sets lie in each cell, per α (one pass over the draws)."""
+    n_alpha = cells.shape[0]
+    n_boot, n = draws.shape
+    out = np.zeros((n_alpha, n_boot, n_bins), np.int64)
+    for b in range(n_boot):
+        for j in range(n):
+            d = draws[b, j]
+            for a in range(n_alpha):
+                out[a, b, cells[a, d]] += 1
     return out
 
 
@@ -418,13 +471,22 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
     for a in analyses:
         if a.kind == "calibrate":
             dfs = np.arange(a.df_min, a.df_max + 1, dtype=np.int64)
+            groups = {}             # the runs of one test, bisected together
             for source, pair, test, sname, r in _calibrate_cells(study, a):
-                if sources is not None and source not in sources:
-                    continue
+                if sources is None or source in sources:
+                    groups.setdefault((source, pair, test, sname), []).append(r)
+            for (source, pair, test, sname), runs in groups.items():
                 func = test_callable(test, study, study.source(source), sname)
-                x = test_data(scores, source, sname, test, pair, r)
-                out[(a.name, source, pair, test, r)] = _calibrate_summary(
-                    func, x, dfs, a.alphas, a.continuous)
+                xs = [test_data(scores, source, sname, test, pair, r) for r in runs]
+                firsts = [func(x) for x in xs]
+                cells = [None] * len(runs)
+                steps = [getattr(f, "_at_df", None) for f in firsts]
+                if len(runs) > 1 and all(st is not None for st in steps):
+                    joint = _first_rejecting(type(steps[0]).concatenate(steps), dfs, a.alphas)
+                    cells = np.split(joint, np.cumsum([x.shape[0] for x in xs])[:-1], axis=1)
+                for r, x, first, cell in zip(runs, xs, firsts, cells):
+                    out[(a.name, source, pair, test, r)] = _calibrate_summary(
+                        func, x, dfs, a.alphas, a.continuous, first=first, cells=cell)
             continue
         lookup = lookups.get(a.name)
         for source, pair, test, sname, r, alpha, df, _ in _test_cells(study, a, lookup):

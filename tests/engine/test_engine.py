@@ -424,3 +424,33 @@ def test_a_block_the_worker_cannot_read_is_summarised_here(small, tmp_path):
     assert analyse_block(spec) == NO_STORE
     with pytest.raises(FileNotFoundError, match="study 'small': scores of source 'null'"):
         analyse_block(spec, here=True)
+
+
+@pytest.mark.parametrize("test", [
+    "resampling", "corrected_resampling", "kfold_cv", "use_all_data", "folds",
+    "folds_averaged_var", "folds_averaged_t", "runs", "runs_averaged_var", "runs_averaged_t",
+    "sorted_runs", "sorted_runs_averaged_var", "sorted_runs_averaged_t",
+    "corrected_repeated_cv"])
+def test_first_rejecting_df_by_bisection_equals_the_grid_scan(test):
+    """The calibrate summary bisects the df grid for t tests (p falls with df): the
+    first rejecting df of every data set is the full scan's, on null-like differences
+    with ties and zero variances."""
+    from calibsim.engine.analyses import _first_rejecting
+    from calibsim.stats import get_test
+    rng = np.random.default_rng(11)
+    x = rng.integers(-3, 4, size=(3000, 10, 10)) / 30.0       # accuracy-like steps
+    x[:50] = 0.0                                               # 0/0: p = 1
+    x[50:80] = 0.1                                             # zero variance, m != 0
+    func = get_test(test).func
+    kw = {"test_train_ratio": 1 / 9} if test == "corrected_resampling" else {}
+    data = x[:, :, 0] if get_test(test).scheme == "subsampling" else x
+    first = func(data, **kw)
+    dfs = np.arange(2, 101)
+    grid = first._at_df(dfs[:, None].astype(float))
+    alphas = (0.01, 0.05, 0.1)
+    cells = _first_rejecting(first._at_df, dfs, alphas)
+    for i, alpha in enumerate(alphas):
+        rej = grid <= alpha
+        scan = np.where(rej.any(axis=0), rej.argmax(axis=0), dfs.size)
+        assert np.array_equal(rej, np.arange(dfs.size)[:, None] >= scan)   # a step
+        np.testing.assert_array_equal(cells[i], scan)
