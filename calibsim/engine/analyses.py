@@ -467,6 +467,7 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
         entry is a function of its data set alone.
     """
     lookups = lookups or {}
+    scores = _SameDifferences(scores)
     out = {}
     for a in analyses:
         if a.kind == "calibrate":
@@ -514,6 +515,23 @@ def needed_schemes(study, analyses, source) -> list:
             if name not in names and name in study.source(source).schemes:
                 names.append(name)
     return names
+
+
+class _SameDifferences:
+    """``scores`` computing each pair's differences once, not once per test and runs."""
+
+    def __init__(self, scores):
+        self._scores, self._x = scores, {}
+        self.study = scores.study
+
+    def difference(self, source, scheme, pair):
+        key = (source, scheme, tuple(pair))
+        if key not in self._x:
+            self._x[key] = self._scores.difference(source, scheme, pair)
+        return self._x[key]
+
+    def __getattr__(self, name):
+        return getattr(self._scores, name)
 
 
 def concat_summaries(parts) -> dict:
