@@ -122,14 +122,9 @@ def _calibrate_summary(func, x, dfs, alphas, keep_step, first=None, cells=None):
     n_df = dfs.size
     at_df = getattr(first, "_at_df", None)
     out = {"p_default": np.asarray(first.pvalue, dtype=float)}
-    if cells is not None:
-        pass
-    elif at_df is not None:
-        # calibsim's t tests: p falls with df (the statistic grows with df and Student's
-        # t tail shrinks), so rejection is a step and each data set's first rejecting
-        # df is found by bisecting the grid: about 8 p-values per data set, not n_df
+    if cells is None and at_df is not None:
         cells = _first_rejecting(at_df, dfs, alphas)
-    else:
+    if cells is None:
         p = _grid_pvalues(first, func, x, dfs)
         grid = np.arange(n_df)[:, None]
         cells, rej_all, step = [], [], True
@@ -482,7 +477,11 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
                 firsts = [func(x) for x in xs]
                 cells = [None] * len(runs)
                 steps = [getattr(f, "_at_df", None) for f in firsts]
-                if len(runs) > 1 and all(st is not None for st in steps):
+                if all(st is not None for st in steps):
+                    # calibsim's t tests: p falls with df (the statistic grows with df and
+                    # Student's t tail shrinks), so rejection is a step and each data
+                    # set's first rejecting df is found by bisecting the grid (about 8
+                    # p-values per data set, not n_df), for every runs and α at once
                     joint = _first_rejecting(type(steps[0]).concatenate(steps), dfs, a.alphas)
                     cells = np.split(joint, np.cumsum([x.shape[0] for x in xs])[:-1], axis=1)
                 for r, x, first, cell in zip(runs, xs, firsts, cells):

@@ -170,6 +170,23 @@ def analyse_blocks(study, analyses, lookups=None, *, client=None, progress=None)
     block by block (on ``client``'s workers when given) from the saved scores, so that
     no process holds more than a block of scores.
 
+    Parameters
+    ----------
+    study : calibsim.engine.spec.Study
+        Its scores must be saved (:func:`compute_scores`).
+    analyses : sequence of Analysis
+        Analyses with :func:`~calibsim.engine.analyses.by_blocks` true.
+    lookups : dict of str to DFTable, optional
+        Analysis name -> calibrated df (:func:`~calibsim.engine.analyses.analysis_lookups`).
+    client : distributed.Client, optional
+        Run the blocks on its workers; None runs them here, one at a time.
+    progress : calibsim.engine.runner.Progress, optional
+
+    Raises
+    ------
+    FileNotFoundError
+        If a block's scores are not in the store (naming the study, source and scheme).
+
     Returns
     -------
     dict
