@@ -231,6 +231,52 @@ def test_fast_path_equals_fitting_every_split(tuning, params):
     assert np.all(slow["fit_time"] > 0)
 
 
+@pytest.mark.parametrize("tuning, params", [("test_set", ()),
+                                            ("nested_cv", (("inner_folds", 3),)),
+                                            ("holdout", ()),
+                                            ("bootstrap632", (("n_bootstrap", 3),))])
+def test_settings_sharing_a_grown_tree_equal_one_call_per_setting(tuning, params, monkeypatch):
+    # four confidences for each of two min_obj: C4.5's tree grown once per min_obj and
+    # split, pruned per confidence, gives the counts, sizes and choices of separate calls
+    X, y, outer = _data(n=90, seed=5)
+    grid = tuple((("confidence", c), ("min_obj", m)) for c in (0.25, 0.05, 0.1, 0.5)
+                 for m in (2, 1))
+    spec = LearnerSpec(f"c45[{tuning}]", "c45", grid=grid, tuning=tuning,
+                       tuning_params=params, group="c45")
+    assert [len(g) for g in _tuned._c45_groups(spec.settings(), True)] == [4, 4]
+    kw = {"rng": np.random.SeedSequence(9), "n_values": NV, "n_classes": 2,
+          "return_correctness": True}
+    shared = _tuned.score_with_tuning(X, y, outer, [spec], fast=True, **kw)
+    monkeypatch.setattr(_tuned, "_c45_groups", lambda settings, fast: [[i] for i in
+                                                                       range(len(settings))])
+    alone = _tuned.score_with_tuning(X, y, outer, [spec], fast=True, **kw)
+    for name in ("correct", "model_size", "setting", "correctness"):
+        assert_array_equal(shared[name], alone[name])
+    assert len(np.unique(shared["model_size"])) > 1
+
+
+def test_c45_confidences_kernel_equals_one_call_per_confidence():
+    # multi-valued attributes and three classes: subtree raising and the general counts
+    from calibsim.evaluate._kernels import _evaluate_c45_confidences
+    rng = np.random.default_rng(5)
+    n, nv = 200, np.array([2, 3, 4, 5, 3, 2, 4])
+    X = np.stack([rng.integers(0, v, n) for v in nv], axis=1)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, n)) % 3
+    masks = RepeatedStratifiedKFold(10, 3).test_masks(y, rng=2).reshape(30, n)
+    conf = np.array([0.25, 0.05, 0.5, 0.01])
+    for min_obj in (1, 3):
+        correct, n_test, size, corr = _evaluate_c45_confidences(X, y, nv, np.int64(3), masks,
+                                                                conf, np.int64(min_obj), True)
+        for p, cf in enumerate(conf):
+            one = score_splits(X, y, masks, learners=("c45",), n_values=nv, n_classes=3,
+                               c45_confidence=cf, c45_min_obj=min_obj, return_correctness=True)
+            assert_array_equal(correct[p], one.correct[0])
+            assert_array_equal(size[p], one.model_size[0])
+            assert_array_equal(corr[p], one.correctness[0])
+            assert_array_equal(n_test, one.n_test)
+        assert len(np.unique(size.mean(axis=1))) == len(conf)   # the confidences prune apart
+
+
 def test_inner_jobs_never_see_the_outer_test_fold():
     _, y, outer = _data()
     flat = outer.reshape(-1, y.size)
@@ -254,7 +300,7 @@ def test_bootstrap632_estimate_by_hand():
     flat = outer.reshape(-1, y.size)
     plan = _tuned._bootstrap_plan(flat, y, np.random.default_rng(4), 3)
     st = LearnerSpec("c", "c45", params=(("confidence", 0.5), ("min_obj", 1)))
-    c, t = _tuned._plan_counts(plan, X, y, st, fast=True, n_values=NV, n_classes=2)
+    (c, t, _), = _tuned._plan_counts(plan, X, y, [st], fast=True, n_values=NV, n_classes=2)
     est = _tuned._estimates("bootstrap632", plan, c, t, flat.shape[0])
     rng = np.random.default_rng(4)                 # the plan's draws, outer split by outer split
     for s in range(flat.shape[0]):

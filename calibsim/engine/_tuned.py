@@ -20,9 +20,11 @@ correct count of the setting its protocol chose (Scheffer & Herbrich 1997):
 The honest protocols look at the training part of an outer split only. Ties go to
 the earliest setting in the grid (as scikit-learn's ``GridSearchCV`` does). Every
 setting is scored on the same outer and inner splits; built-in learners on nominal
-codes use the numba kernel, one :func:`calibsim.evaluate.score_splits` call per
-setting and protocol (the inner splits of all outer splits in one call), everything
-else fits one fresh estimator per setting and split.
+codes use the numba kernel, one call per setting and protocol (the inner splits of all
+outer splits in one call), and C4.5's settings of one ``min_obj`` share a call that
+grows each tree once and prunes it at each confidence (J48's ``-C`` enters pruning
+only; the counts are bit for bit those of one call per setting). Everything else
+fits one fresh estimator per setting and split.
 
 The inner splits of a protocol come from a child of the scheme's own stream:
 ``SeedSequence(stream.entropy, spawn_key=stream.spawn_key + (TUNING_KEY,
@@ -146,30 +148,95 @@ def _bootstrap_plan(outer, y, rng, n_bootstrap):
 _PLANS = {"nested_cv": _nested_plan, "holdout": _holdout_plan, "bootstrap632": _bootstrap_plan}
 
 
-def _plan_counts(plan, X, y, setting, *, fast, n_values, n_classes):
-    """Correct predictions and scored rows of every job, each (J,) int64."""
-    correct, total = [], []
+def _c45_groups(settings, fast):
+    """Settings that one kernel call scores together: lists of indices.
+
+    On the fast path, C4.5 settings that differ only in the confidence share a
+    group (:func:`_score_c45_confidences` grows each tree once); every other
+    setting is a group of its own.
+    """
+    groups, by_min_obj = [], {}
+    for i, st in enumerate(settings):
+        opts = dict(st.params)
+        if fast and st.kind == "c45" and set(opts) <= {"confidence", "min_obj"}:
+            key = opts.get("min_obj", 2)
+            if key not in by_min_obj:
+                by_min_obj[key] = len(groups)
+                groups.append([])
+            groups[by_min_obj[key]].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _score_c45_confidences(X, y, masks, settings, *, n_values, n_classes):
+    """Score fast C4.5 settings of one ``min_obj`` on flat ``masks`` (S, n), growing each
+    split's tree once; one dict per setting as :func:`score_fast` with
+    ``return_correctness`` (bit for bit the same)."""
+    from ..evaluate._kernels import _evaluate_c45_confidences
+    opts = [dict(st.params) for st in settings]
+    conf = np.array([float(o.get("confidence", 0.25)) for o in opts])
+    correct, n_test, size, corr = _evaluate_c45_confidences(
+        np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int64),
+        np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes),
+        np.ascontiguousarray(masks, dtype=bool), conf, np.int64(opts[0].get("min_obj", 2)),
+        True)
+    nan = np.full((1, masks.shape[0]), np.nan)
+    return [{"correct": correct[p:p + 1], "n_test": n_test, "model_size": size[p:p + 1],
+             "fit_time": nan, "predict_time": nan.copy(), "correctness": corr[p:p + 1]}
+            for p in range(len(settings))]
+
+
+def _score_settings(X, y, masks, settings, *, fast, n_values, n_classes, return_correctness):
+    """Score each setting on flat ``masks`` (S, n): ``(results, seconds)``, one of each per
+    setting (a group's kernel time is shared evenly by its settings)."""
+    from .learners import score_fast, score_general
+    results, seconds = [None] * len(settings), [0.0] * len(settings)
+    for group in _c45_groups(settings, fast):
+        t0 = time.perf_counter()
+        if len(group) > 1:
+            parts = _score_c45_confidences(X, y, masks, [settings[i] for i in group],
+                                           n_values=n_values, n_classes=n_classes)
+        else:
+            score = score_fast if fast else score_general
+            parts = [score(X, y, masks, [settings[group[0]]], costs=False, n_values=n_values,
+                           n_classes=n_classes, return_correctness=return_correctness)]
+        spent = (time.perf_counter() - t0) / len(group)
+        for i, res in zip(group, parts):
+            results[i], seconds[i] = res, spent
+    return results, seconds
+
+
+def _plan_counts(plan, X, y, settings, *, fast, n_values, n_classes):
+    """Correct predictions and scored rows of every job: per setting ``(correct, total,
+    seconds)``, the first two (J,) int64."""
+    correct = [[] for _ in settings]
+    seconds = [0.0] * len(settings)
+    total = []
     for rows, masks, count in plan.chunks:
         Xa, ya = X[rows], y[rows]
         total.append(count.sum(axis=1))
         if fast:
-            from ..evaluate import score_splits
-            from .learners import _fast_kwargs
-            res = score_splits(Xa, ya, masks, learners=(setting.kind,), n_values=n_values,
-                               n_classes=n_classes, return_correctness=True,
-                               **_fast_kwargs([setting]))
-            correct.append((res.correctness[0] & count).sum(axis=1))
+            res, secs = _score_settings(Xa, ya, masks, settings, fast=True, n_values=n_values,
+                                        n_classes=n_classes, return_correctness=True)
+            for p, (r, t) in enumerate(zip(res, secs)):
+                correct[p].append((r["correctness"][0] & count).sum(axis=1))
+                seconds[p] += t
             continue
-        part = np.empty(len(masks), np.int64)
-        for j, (te, ev) in enumerate(zip(masks, count)):
-            est = setting.make()
-            if setting.is_builtin and not setting.pipeline:
-                est.fit(Xa[~te], ya[~te], n_values=n_values)
-            else:
-                est.fit(Xa[~te], ya[~te])
-            part[j] = int(np.sum(np.asarray(est.predict(Xa[ev])) == ya[ev]))
-        correct.append(part)
-    return np.concatenate(correct), np.concatenate(total)
+        for p, setting in enumerate(settings):
+            t0 = time.perf_counter()
+            part = np.empty(len(masks), np.int64)
+            for j, (te, ev) in enumerate(zip(masks, count)):
+                est = setting.make()
+                if setting.is_builtin and not setting.pipeline:
+                    est.fit(Xa[~te], ya[~te], n_values=n_values)
+                else:
+                    est.fit(Xa[~te], ya[~te])
+                part[j] = int(np.sum(np.asarray(est.predict(Xa[ev])) == ya[ev]))
+            correct[p].append(part)
+            seconds[p] += time.perf_counter() - t0
+    total = np.concatenate(total)
+    return [(np.concatenate(c), total, t) for c, t in zip(correct, seconds)]
 
 
 def _estimates(protocol, plan, correct, total, n_outer):
@@ -258,14 +325,13 @@ def score_with_tuning(X, y, masks, learners, *, fast, rng, n_values, n_classes,
     for i, lrn in enumerate(learners):
         if not lrn.tuning:
             continue
-        settings, seconds = lrn.settings(), 0.0
-        for st in settings:
-            key = st.identity()
-            if key not in outer:
-                t0 = time.perf_counter()
-                outer[key] = score(X, y, flat, [st], costs=False, **kw)
-                outer[key]["seconds"] = time.perf_counter() - t0
-            seconds += outer[key]["seconds"]
+        settings = lrn.settings()
+        todo = [st for st in settings if st.identity() not in outer]
+        if todo:
+            res, secs = _score_settings(X, y, flat, todo, fast=fast, **kw)
+            for st, r, t in zip(todo, res, secs):
+                outer[st.identity()] = dict(r, seconds=t)
+        seconds = sum(outer[st.identity()]["seconds"] for st in settings)
         oc = np.stack([outer[st.identity()]["correct"][0] for st in settings])   # (P, S)
         est = None
         if lrn.tuning != "test_set":
@@ -275,18 +341,14 @@ def score_with_tuning(X, y, masks, learners, *, fast, rng, n_values, n_classes,
                 params.update(dict(lrn.tuning_params))
                 inner[pkey] = _PLANS[lrn.tuning](flat, y, _stream(rng, lrn.tuning), **params)
             plan = inner[pkey]
-            rows = []
-            for st in settings:
-                ekey = (pkey, st.identity())
-                if ekey not in inner:
-                    t0 = time.perf_counter()
-                    c, t = _plan_counts(plan, X, y, st, fast=fast, n_values=n_values,
-                                        n_classes=n_classes)
-                    inner[ekey] = (_estimates(lrn.tuning, plan, c, t, S),
-                                   time.perf_counter() - t0)
-                rows.append(inner[ekey][0])
-                seconds += inner[ekey][1]
-            est = np.stack(rows)
+            todo = [st for st in settings if (pkey, st.identity()) not in inner]
+            if todo:
+                counts = _plan_counts(plan, X, y, todo, fast=fast, n_values=n_values,
+                                      n_classes=n_classes)
+                for st, (c, t, secs) in zip(todo, counts):
+                    inner[(pkey, st.identity())] = (_estimates(lrn.tuning, plan, c, t, S), secs)
+            est = np.stack([inner[(pkey, st.identity())][0] for st in settings])
+            seconds += sum(inner[(pkey, st.identity())][1] for st in settings)
         chosen = _choose(lrn.tuning, oc, est)
         cols = np.arange(S)
         out["correct"][i] = oc[chosen, cols]

@@ -11,6 +11,8 @@ import numpy as np
 
 from ..learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
 from ..learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
+from ..learners._kernels_c45_bits import _c45_grow_split, _c45_prune_score
+from ..learners._kernels_c45_common import _weka_cf
 from ..learners._kernels_c45_common import _mask_word, _popcount
 from ..learners._kernels_ib1 import _ib1_predict
 from ..learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
@@ -216,8 +218,78 @@ def _evaluate_splits_correctness(X, y, n_values, n_classes, learner_ids, test_ma
     return correct, n_test, model_size, correctness
 
 
+@nb.njit(cache=True, nogil=True)
+def _evaluate_c45_confidences(X, y, n_values, n_classes, test_masks, confidences, min_obj,
+                              record):
+    """J48 at several confidences ``-C`` and one ``-M`` on every split, growing each tree once.
+
+    (n, a) i8, (n,) i8, (a,) i8, i8, (s, n) b1, (P,) f8, i8, b1
+    -> correct (P, s) i8, n_test (s,) i8, model_size (P, s) i8, correctness (P, s, n) b1
+    (shape (0, s, n) unless ``record``).
+
+    Growing and collapsing a tree do not depend on the confidence, pruning does:
+    each split's tree is grown once, its nodes saved, and for each confidence
+    restored and pruned. Every count is bit for bit that of :func:`_evaluate_splits`
+    with learner C4.5 at that confidence (tested), at about half the time for four
+    confidences.
+    """
+    n = X.shape[0]
+    S = test_masks.shape[0]
+    P = confidences.shape[0]
+    C = n_classes
+    bt = _c45_bits_data(X, y, n_values, n_classes, confidences[0], min_obj)
+    cfs = np.empty(P, dtype=np.float64)
+    zs = np.empty(P, dtype=np.float64)
+    for p in range(P):
+        cfs[p], zs[p] = _weka_cf(confidences[p])
+    memos = np.full((P, bt.memo.shape[0]), np.nan)       # leaf errors depend on the CF
+    cap = bt.attr.shape[0]
+    W = bt.nmask.shape[1]
+    s_attr = np.empty(cap, dtype=np.int64)
+    s_first = np.empty(cap, dtype=np.int64)
+    s_empty = np.empty(cap, dtype=np.bool_)
+    s_dist = np.empty(cap * C, dtype=np.float64)
+    s_tot = np.empty(cap, dtype=np.float64)
+    s_serr = np.empty(cap, dtype=np.float64)
+    s_nmask = np.empty((cap, W), dtype=np.uint64)
+    correct = np.zeros((P, S), dtype=np.int64)
+    model_size = np.zeros((P, S), dtype=np.int64)
+    n_test = np.zeros(S, dtype=np.int64)
+    correctness = np.zeros((P if record else 0, S, n), dtype=np.bool_)
+    no_record = np.zeros(0, dtype=np.bool_)
+    for s in range(S):
+        k = 0
+        for i in range(n):
+            k += test_masks[s, i]
+        n_test[s] = k
+        m = _c45_grow_split(bt, C, test_masks[s])
+        if P > 1:
+            # everything pruning changes: the nodes' splits, children, counts and sets
+            s_attr[:m] = bt.attr[:m]
+            s_first[:m] = bt.first[:m]
+            s_empty[:m] = bt.empty[:m]
+            s_dist[:m * C] = bt.dist[:m * C]
+            s_tot[:m] = bt.tot[:m]
+            s_serr[:m] = bt.serr[:m]
+            s_nmask[:m] = bt.nmask[:m]
+        for p in range(P):
+            if p > 0:
+                bt.attr[:m] = s_attr[:m]
+                bt.first[:m] = s_first[:m]
+                bt.empty[:m] = s_empty[:m]
+                bt.dist[:m * C] = s_dist[:m * C]
+                bt.tot[:m] = s_tot[:m]
+                bt.serr[:m] = s_serr[:m]
+                bt.nmask[:m] = s_nmask[:m]
+            row = correctness[p, s] if record else no_record
+            correct[p, s], model_size[p, s] = _c45_prune_score(bt, C, cfs[p], zs[p], memos[p],
+                                                               row, record)
+    return correct, n_test, model_size, correctness
+
+
 #: The cached kernels of this module (each has its own numba cache index).
-_CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness)
+_CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness,
+                   _evaluate_c45_confidences)
 
 
 # ``cache=True`` keys a function's cache on the source of its own file only: the

@@ -245,29 +245,28 @@ def _c45_fit(X, y, n_values, n_classes, confidence, min_obj):
     return _compact(bt.attr, bt.first, bt.dist, bt.tot, bt.empty, n_values, n_classes)
 
 
-@numba.njit(**_JIT_NO_NRT)
-def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
-    """Fit J48 on the instances where ``is_test`` (n,) b1 is False and classify the others.
-
-    ``bt`` is the data set's :data:`_Bits`. Returns ``(n_correct, n_nodes)``:
-    the number of test instances classified correctly and the tree's size
-    (J48's "Size of the tree"). If ``record``, sets ``correct_out[i]`` (n,) b1
-    to True for every test instance i classified correctly.
-    """
-    C = n_classes
+@numba.njit(inline='always', **_JIT)
+def _set_split(bt, is_test):
+    """Set the root ``nmask[0]`` to the training instances of a split and ``tbits`` to its
+    test instances; return the number of training instances."""
     nmask = bt.nmask
     tbits = bt.tbits
-    W = nmask.shape[1]
     n_train = 0
-    for w in range(W):
+    for w in range(nmask.shape[1]):
         word, full = _mask_word(is_test, w)
         tbits[w] = word
         nmask[0, w] = full & ~word
         n_train += _popcount(nmask[0, w])
-    _build(bt, C, n_train)
+    return n_train
 
-    # Send the test instances down the tree: pmask[u] holds those reaching u,
-    # and at a leaf the ones of its predicted class are correct.
+
+@numba.njit(inline='always', **_JIT)
+def _score_test(bt, C, correct_out, record):
+    """Send the test instances ``tbits`` down the fitted tree; return (n_correct, n_nodes).
+
+    ``pmask[u]`` holds those reaching u, and at a leaf the ones of its predicted
+    class are correct (set in ``correct_out`` (n,) b1 if ``record``).
+    """
     attr = bt.attr
     first = bt.first
     off = bt.off
@@ -277,6 +276,8 @@ def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
     pmask = bt.pmask
     stack = bt.stack
     parent = bt.sub
+    tbits = bt.tbits
+    W = pmask.shape[1]
     for w in range(W):
         pmask[0, w] = tbits[w]
     parent[0] = -1
@@ -307,3 +308,50 @@ def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
                     correct_out[64 * w + _lowest_bit(hit)] = True
                     hit &= hit - np.uint64(1)
     return n_correct, n_nodes
+
+
+@numba.njit(**_JIT_NO_NRT)
+def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
+    """Fit J48 on the instances where ``is_test`` (n,) b1 is False and classify the others.
+
+    ``bt`` is the data set's :data:`_Bits`. Returns ``(n_correct, n_nodes)``:
+    the number of test instances classified correctly and the tree's size
+    (J48's "Size of the tree"). If ``record``, sets ``correct_out[i]`` (n,) b1
+    to True for every test instance i classified correctly.
+    """
+    n_train = _set_split(bt, is_test)
+    _build(bt, n_classes, n_train)
+    return _score_test(bt, n_classes, correct_out, record)
+
+
+@numba.njit(**_JIT_NO_NRT)
+def _c45_grow_split(bt, n_classes, is_test):
+    """Grow and collapse (not prune) J48's tree on the training part of a split.
+
+    The first half of :func:`_c45_fold_score`: neither step depends on the
+    confidence (J48's ``-C`` enters pruning only), so one grown tree serves every
+    confidence (:func:`_c45_prune_score`). Returns the number of nodes.
+    """
+    (n_values, off, amask, cells_t, rmask, cmask, xtab, memo, param, attr, first, depth, stack,
+     stack2, sub, st_k, is_last, empty, dist, tot, serr, ef, nmask, pmask, cnt, rem, rem_ok,
+     ibag, bag, xbag, xcnt, gain, ratio, valid, order, acc, _, _) = bt
+    n_train = _set_split(bt, is_test)
+    n_nodes = _grow(n_classes, n_values, off, amask, cells_t, rmask, cmask, xtab, param[2],
+                    np.float64(n_train), attr, first, depth, is_last, empty, dist, tot, nmask,
+                    stack, cnt, rem, rem_ok, ibag, bag, xcnt, xbag, gain, ratio, valid, order)
+    _collapse(attr, first, dist, tot, serr, n_values, n_classes, n_nodes, stack)
+    return n_nodes
+
+
+@numba.njit(**_JIT_NO_NRT)
+def _c45_prune_score(bt, n_classes, cf, z, memo, correct_out, record):
+    """Prune the tree of :func:`_c45_grow_split` at confidence factor ``cf`` (with
+    ``z`` and ``memo`` of that confidence, :func:`._kernels_c45_common._weka_cf`)
+    and score the split's test instances, as the second half of
+    :func:`_c45_fold_score`; returns ``(n_correct, n_nodes)``."""
+    (n_values, off, amask, cells_t, rmask, cmask, xtab, _, param, attr, first, depth, stack,
+     stack2, sub, st_k, is_last, empty, dist, tot, serr, ef, nmask, pmask, cnt, rem, rem_ok,
+     ibag, bag, xbag, xcnt, gain, ratio, valid, order, acc, _, _) = bt
+    _prune(n_classes, n_values, off, amask, cmask, cf, z, memo, attr, first, empty, dist, tot,
+           serr, nmask, pmask, acc, ef, sub, stack, stack2, st_k)
+    return _score_test(bt, n_classes, correct_out, record)
