@@ -299,3 +299,22 @@ def test_committed_networks_valid_and_match_search_log():
             assert list(model.edges()) == []
         else:
             assert all(model.has_edge("class", a) for a in src.attributes)
+
+
+def test_a_network_file_is_parsed_once_per_content(tmp_path, monkeypatch):
+    from calibsim.sources import _ban_source
+    calls = []
+    real = _ban_source.read_network
+    monkeypatch.setattr(_ban_source, "read_network", lambda p: calls.append(p) or real(p))
+    monkeypatch.setattr(_ban_source, "_FILES", {})
+    path = write_network(random_ban(3, n_attributes=4, n_arcs=2), tmp_path / "a.bif")
+    first = BANSource(path, n_instances=20)
+    second = BANSource(str(path), n_instances=50)
+    assert len(calls) == 1 and first.identity.split(",")[0] == second.identity.split(",")[0]
+    np.testing.assert_array_equal(first.sample(rng=1)[0], BANSource(random_ban(
+        3, n_attributes=4, n_arcs=2), n_instances=20).sample(rng=1)[0])
+    write_network(random_ban(4, n_attributes=4, n_arcs=2), path)      # new content: parsed
+    third = BANSource(path, n_instances=20)
+    assert len(calls) == 2 and third.identity != first.identity
+    with pytest.raises(FileNotFoundError):
+        BANSource(tmp_path / "missing.bif")
