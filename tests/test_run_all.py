@@ -52,3 +52,25 @@ def test_every_flag_of_every_subcommand_has_help():
     missing = [(name, a.option_strings or a.dest) for name, sp in sub.choices.items()
                for a in sp._actions if not a.help and not isinstance(a, argparse._HelpAction)]
     assert missing == []
+
+
+def test_outputs_written_while_the_next_study_computes_equal_single_runs(tmp_path):
+    # Figure 2, then the S&H simulation taking Figure 2's calibrated df: in the folder run
+    # Figure 2's analyses and outputs run in the background while the simulation computes
+    (tmp_path / "studies").mkdir()
+    for name in ("bouckaert2003_figure2.toml", "scheffer_herbrich1997_simulation.toml"):
+        shutil.copy(REPO / "studies" / name, tmp_path / "studies" / name)
+    common = ["--n-datasets", "2", "--no-progress"]
+    assert main(["run", str(tmp_path / "studies"), "--workers", "1",
+                 "--results", str(tmp_path / "folder"), *common]) == 0
+    for name in ("bouckaert2003_figure2.toml", "scheffer_herbrich1997_simulation.toml"):
+        assert main(["run", str(tmp_path / "studies" / name), "--workers", "0",
+                     "--results", str(tmp_path / "alone"), *common]) == 0
+    folder = sorted((tmp_path / "folder" / "reduced").rglob("*.*"))
+    alone = sorted((tmp_path / "alone" / "reduced").rglob("*.*"))
+    names = [p.relative_to(tmp_path / "folder") for p in folder]
+    assert names == [p.relative_to(tmp_path / "alone") for p in alone]
+    assert any(str(n).endswith(".png") for n in names) and len(names) > 20
+    for a, b in zip(folder, alone):
+        if not a.name.endswith("_runlog.txt"):
+            assert a.read_bytes() == b.read_bytes(), a.name

@@ -46,7 +46,7 @@ def _calibration_studies(study, n_datasets, results):
 
 def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=None,
                    n_workers=None, progress=None, compute=True, n_boot: int = 200,
-                   client=None) -> dict:
+                   client=None, finish=None) -> dict:
     """Run (or only report) one study file; returns ``{label: written path}``.
 
     Parameters
@@ -72,17 +72,33 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     client : distributed.Client, optional
         Run on this cluster (``scheduler`` and ``n_workers`` are then ignored):
         ``calibsim run studies/`` starts one cluster for every study of the folder.
+    finish : callable, optional
+        With ``client`` and ``compute``: once the scores are computed, the rest of the
+        run (analyses and outputs, a function of no arguments returning the paths) is
+        handed to ``finish`` instead of run here, and what ``finish`` returns is
+        returned. ``calibsim run studies/`` passes a one-thread executor's ``submit``,
+        so that one study's analyses and outputs overlap the next study's computing
+        (the outputs are the same either way: they depend on the saved scores only).
+        That phase then shows no progress bar.
 
     Returns
     -------
     dict of str to pathlib.Path
+        Or what ``finish`` returns.
+
+    Raises
+    ------
+    ValueError
+        If ``finish`` is given without ``client``.
     """
     from .runner import check_n_workers, warm_up
     check_n_workers(n_workers, scheduler)
+    if finish is not None and client is None:
+        raise ValueError("`finish` needs `client`: the cluster must outlive the study's "
+                         "deferred analyses.")
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)
-    blocky = [a for a in study.analyses if by_blocks(a)]
     if compute and (study.sources or nested):
         with _cluster_or(client, scheduler, n_workers) as client:
             if progress is not None:
@@ -91,12 +107,19 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
             cal_scores = {p: compute_scores(s, client=client, progress=progress)
                           for p, s in nested.items()}
             compute_scores(study, client=client, progress=progress, load=False)
-            lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
-            summaries = _summaries(study, blocky, lookups, client, progress)
-    else:
-        cal_scores = {p: load_scores(s) for p, s in nested.items()}
-        lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
-        summaries = _summaries(study, blocky, lookups, None, progress)
+            args = (study, nested, cal_scores, client, out, n_boot, compute, t0)
+            if finish is not None:
+                return finish(lambda: _finish(*args, progress=None))
+            return _finish(*args, progress=progress)
+    cal_scores = {p: load_scores(s) for p, s in nested.items()}
+    return _finish(study, nested, cal_scores, None, out, n_boot, compute, t0, progress=progress)
+
+
+def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, progress) -> dict:
+    """The analyses and outputs of a study whose scores are saved; returns the paths."""
+    lookups = {p: CalibratedDF(nested[p], cal_scores[p]) for p in nested}
+    summaries = _summaries(study, [a for a in study.analyses if by_blocks(a)], lookups, client,
+                           progress)
     # every score at once only for what needs it (accuracy, ρ, own calibrated df, papers)
     scores = _LazyScores(study)
     tables = run_analyses(study, scores, calibrations=lookups, n_boot=n_boot,
