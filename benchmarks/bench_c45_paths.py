@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import calibsim
-from calibsim import _kernels_evaluate as E
+from calibsim.evaluate import _kernels as E
 from calibsim.datasets import load_uci
 from calibsim.learners import _kernels_c45 as K
 from calibsim.schemes import RepeatedStratifiedKFold
