@@ -87,6 +87,47 @@ def test_damaged_nn_weight_one_is_the_nearest_neighbour():
     np.testing.assert_array_equal(half, y[np.argmin(d, axis=1)])
 
 
+def test_damaged_nns_predicting_together_equal_one_by_one():
+    from calibsim.learners._damaged import predict_together
+    src = DietterichTaskSource("letter")
+    X, y, Xc, yc = src.sample_with_calibration(5)
+    # integer attributes: many exact ties, so any change of summation order would show
+    ests = [DamagedNN(damaged=[0, 2, 4, 6, 8, 10, 12, 14], curve=[(1, w)]).fit(
+        X, y, classes=np.arange(src.n_classes)) for w in (0.0, 0.09, 0.36, 1.0)]
+    together = predict_together(ests, Xc[:400])
+    alone = [e.predict(Xc[:400]) for e in ests]
+    for a, b in zip(together, alone):
+        np.testing.assert_array_equal(a, b)
+    assert len({tuple(a) for a in alone}) == 4            # the weights do differ
+    assert predict_together([], Xc) == []
+    other = DamagedNN(damaged=[0]).fit(X[1:], y[1:])
+    with pytest.raises(ValueError, match="same training instances"):
+        predict_together([ests[0], other], Xc[:5])
+
+
+def test_engine_scores_damaged_nns_as_one_by_one():
+    from calibsim.engine.learners import LearnerSpec, score_general
+    from calibsim.schemes import RepeatedStratifiedKFold
+    src = DietterichTaskSource("letter")
+    X, y, _, _ = src.sample_with_calibration(7)
+    X, y = X[:300], y[:300]
+    curves = {"a": [(1, 0.1)], "b": [(150, 0.3), (270, 0.9)], "c": [(1, 1.0)]}
+    specs = (LearnerSpec("c45", "c45"),) + tuple(
+        LearnerSpec(k, "damaged_nn", params=(("damaged", (0, 3)), ("curve", tuple(c))))
+        for k, c in curves.items())
+    masks = RepeatedStratifiedKFold(n_folds=2, n_runs=2).test_masks(
+        y, np.random.default_rng(0)).reshape(-1, len(y))
+    res = score_general(X, y, masks, specs, n_values=src.n_values,
+                        n_classes=src.n_classes, return_correctness=True)
+    for s, te in enumerate(masks):
+        for i, c in enumerate(curves.values(), start=1):
+            pred = DamagedNN(damaged=(0, 3), curve=c).fit(
+                X[~te], y[~te], classes=np.arange(src.n_classes)).predict(X[te])
+            assert res["correct"][i, s] == np.sum(pred == y[te])
+            np.testing.assert_array_equal(res["correctness"][i, s, te], pred == y[te])
+    assert (res["predict_time"][1:] > 0).all()
+
+
 def _fresh_errors(task, curve, seed, n_datasets, n_train, max_cal=None):
     """Mean error of the damaged learner on new data sets (another seed) at one size."""
     from calibsim.papers._dietterich1998_real import DAMAGED_ATTRIBUTES

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..learners._damaged import RandomErrors
+from ..learners._damaged import DamagedNN, RandomErrors, predict_together
 
 __all__ = ["LearnerSpec", "BUILTIN_LEARNERS", "DAMAGED_LEARNERS", "score_fast",
            "score_general"]
@@ -278,6 +278,11 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     nodes, the voted perceptron's perceptrons, a scikit-learn tree's node count, the
     non-zero coefficients plus intercepts of a linear model, else -1.
 
+    The damaged nearest neighbours of a split (Dietterich 1998, §5: one per damage
+    level) predict together in one pass over the training instances
+    (:func:`calibsim.learners._damaged.predict_together`, equal to predicting one by
+    one); their ``predict_time`` is that pass's time shared evenly.
+
     ``rng`` (a SeedSequence) seeds the damaged learners (:data:`DAMAGED_LEARNERS`)
     with a ``random_state`` their parameters leave unset (:class:`RandomErrors`): split
     s, learner i gets child ``(s, i)`` of ``rng``. Other estimators are left as the
@@ -295,6 +300,13 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     pred_t = np.empty((L, S))
     corr = np.zeros((L, S, len(y)), bool) if return_correctness else None
     n_test = flat.sum(axis=1)
+
+    def _record(i, s, hit, est):
+        correct[i, s] = int(hit.sum())
+        size[i, s] = _model_size(est)
+        if corr is not None:
+            corr[i, s, flat[s]] = hit
+
     for s in range(S):
         te = flat[s]
         bases = {}          # damaged learners' shared base fits on this split
@@ -303,6 +315,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
         else:
             Xtr, Xte = X[~te], X[te]
         ytr, yte = y[~te], y[te]
+        nn = {}             # damaged nearest neighbours, fitted: they predict together
         for i, lrn in enumerate(learners):
             est = lrn.make()
             if rng is not None and getattr(lrn, "kind", None) in DAMAGED_LEARNERS \
@@ -323,16 +336,26 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
                 else:
                     est.fit(Xtr, ytr)
                 t1 = time.perf_counter()
+                if isinstance(est, DamagedNN) and not frame:
+                    nn[i], fit_t[i, s] = est, t1 - t0
+                    continue
                 hit = np.asarray(est.predict(Xte)) == yte
             except Warning:                # a warning turned error by the caller's filter
                 raise
             except Exception as exc:       # any estimator's failure, said with its name
                 raise LearnerFailed(lrn.label, exc) from exc
             fit_t[i, s], pred_t[i, s] = t1 - t0, time.perf_counter() - t1
-            correct[i, s] = int(hit.sum())
-            size[i, s] = _model_size(est)
-            if corr is not None:
-                corr[i, s, te] = hit
+            _record(i, s, hit, est)
+        if nn:
+            t1 = time.perf_counter()
+            try:
+                preds = predict_together(list(nn.values()), Xte)
+            except Exception as exc:
+                raise LearnerFailed(", ".join(learners[i].label for i in nn), exc) from exc
+            share = (time.perf_counter() - t1) / len(nn)
+            for (i, est), pred in zip(nn.items(), preds):
+                pred_t[i, s] = share
+                _record(i, s, np.asarray(pred) == yte, est)
     out = {"correct": correct.reshape((L,) + split), "n_test": n_test.reshape(split),
            "model_size": size.reshape((L,) + split), "fit_time": fit_t.reshape((L,) + split),
            "predict_time": pred_t.reshape((L,) + split)}

@@ -81,6 +81,82 @@ def _nn_predict(Xtr, ytr, Xte, w):
 
 
 @numba.njit(cache=True, nogil=True)
+def _nn_predict_weights(Xtr, ytr, Xte, W):
+    """:func:`_nn_predict` for every row of ``W`` (shape (g, a)) in one pass, shape (g, m).
+
+    Row g equals ``_nn_predict(Xtr, ytr, Xte, W[g])`` bit for bit: each weighting's
+    distance adds the same terms in the same order and stops where that call stops;
+    only the attribute differences are computed once for all weightings.
+    """
+    G, m, n, a = W.shape[0], Xte.shape[0], Xtr.shape[0], Xtr.shape[1]
+    out = np.empty((G, m), np.int64)
+    best = np.empty(G)
+    arg = np.zeros(G, np.int64)
+    d = np.empty(G)
+    alive = np.empty(G, np.bool_)
+    for i in range(m):
+        best[:] = np.inf
+        arg[:] = 0
+        for k in range(n):
+            d[:] = 0.0
+            alive[:] = True
+            n_alive = G
+            for j in range(a):
+                diff = Xte[i, j] - Xtr[k, j]
+                for g in range(G):
+                    if alive[g]:
+                        d[g] += W[g, j] * diff * diff
+                        if d[g] >= best[g]:
+                            alive[g] = False
+                            n_alive -= 1
+                if n_alive == 0:
+                    break
+            for g in range(G):
+                if alive[g] and d[g] < best[g]:
+                    best[g], arg[g] = d[g], k
+        for g in range(G):
+            out[g, i] = ytr[arg[g]]
+    return out
+
+
+def predict_together(estimators, X) -> list:
+    """Predictions of fitted :class:`DamagedNN` estimators sharing one training set.
+
+    Equal to ``[est.predict(X) for est in estimators]`` (tested), in one pass over the
+    training instances: the engine scores the damaged nearest neighbours of one split
+    (Dietterich 1998, §5, one per damage level λ) together.
+
+    Parameters
+    ----------
+    estimators : sequence of DamagedNN
+        Fitted on the same training instances (the same ``X`` and ``y`` of ``fit``).
+    X : array-like of shape (n_samples, n_attributes)
+        Test instances.
+
+    Returns
+    -------
+    list of ndarray of shape (n_samples,)
+        One per estimator, its predicted labels.
+
+    Raises
+    ------
+    ValueError
+        If the estimators were not fitted on the same training instances.
+    """
+    if not estimators:
+        return []
+    first = estimators[0]
+    for est in estimators[1:]:
+        if not (est.X_train_ is first.X_train_ or np.array_equal(est.X_train_, first.X_train_)) \
+                or not np.array_equal(est.y_train_, first.y_train_):
+            raise ValueError("`estimators` must be fitted on the same training instances.")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    W = np.ascontiguousarray(np.stack([est.w_ for est in estimators]))
+    codes = _nn_predict_weights(first.X_train_, first.y_train_, X, W)
+    return [est.classes_[c] for est, c in zip(estimators, codes)]
+
+
+@numba.njit(cache=True, nogil=True)
 def _partial_distances(Xtr, Xte, damaged):
     """Squared distances split in two: over the undamaged and over the damaged attributes."""
     du = np.zeros((Xte.shape[0], Xtr.shape[0]))
