@@ -73,13 +73,14 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
         Run on this cluster (``scheduler`` and ``n_workers`` are then ignored):
         ``calibsim run studies/`` starts one cluster for every study of the folder.
     finish : callable, optional
-        With ``client`` and ``compute``: once the scores are computed, the rest of the
-        run (analyses and outputs, a function of no arguments returning the paths) is
-        handed to ``finish`` instead of run here, and what ``finish`` returns is
-        returned. ``calibsim run studies/`` passes a one-thread executor's ``submit``,
-        so that one study's analyses and outputs overlap the next study's computing
-        (the outputs are the same either way: they depend on the saved scores only).
-        That phase then shows no progress bar.
+        Once the scores are computed (or found saved), the rest of the run (analyses
+        and outputs, a function of no arguments returning the paths) is handed to
+        ``finish`` instead of run here, and what ``finish`` returns is returned.
+        ``calibsim run studies/`` passes a one-thread executor's ``submit``, so that
+        one study's analyses and outputs overlap the next study's computing (the
+        outputs are the same either way: they depend on the saved scores only). That
+        phase then shows no progress bar. When computing, the cluster must outlive the
+        deferred phase: give ``client``, or ``n_workers=0`` (no cluster).
 
     Returns
     -------
@@ -89,13 +90,14 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
     Raises
     ------
     ValueError
-        If ``finish`` is given without ``client``.
+        If ``finish`` is given with ``compute`` but neither ``client`` nor
+        ``n_workers=0``.
     """
     from .runner import check_n_workers, warm_up
     check_n_workers(n_workers, scheduler)
-    if finish is not None and client is None:
-        raise ValueError("`finish` needs `client`: the cluster must outlive the study's "
-                         "deferred analyses.")
+    if finish is not None and compute and client is None and n_workers != 0:
+        raise ValueError("`finish` needs `client` or `n_workers=0`: a cluster started here "
+                         f"would stop before the deferred analyses; got n_workers={n_workers!r}.")
     t0 = time.perf_counter()
     study = _load(path, n_datasets, results)
     nested = _calibration_studies(study, n_datasets, results)
@@ -112,7 +114,10 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
                 return finish(lambda: _finish(*args, progress=None))
             return _finish(*args, progress=progress)
     cal_scores = {p: load_scores(s) for p, s in nested.items()}
-    return _finish(study, nested, cal_scores, None, out, n_boot, compute, t0, progress=progress)
+    args = (study, nested, cal_scores, None, out, n_boot, compute, t0)
+    if finish is not None:
+        return finish(lambda: _finish(*args, progress=None))
+    return _finish(*args, progress=progress)
 
 
 def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, progress) -> dict:
