@@ -8,13 +8,15 @@ run (``--n-datasets 2``) of one study into another temporary folder. While the s
 runs, the resident memory of the ``calibsim`` process and all its children (Dask's
 scheduler and workers) is summed every 0.5 s; the largest sum is the peak.
 
-    python benchmarks/suite_time.py                    # published sizes (about 45 min, 2 cores)
+    python benchmarks/suite_time.py                    # published sizes (about 20 min, 2 cores)
     python benchmarks/suite_time.py --n-datasets 10    # every study reduced: a quick pass
     python benchmarks/suite_time.py --csv suite.csv    # also write the table
     python benchmarks/suite_time.py --skip             # also the 100,000-data-set study
 
-It prints ``calibsim run``'s table (study, wall time, verdict counts, status), then the
-total and the peak memory. Target (issue 21): the whole suite at published size in
+It prints ``calibsim run``'s table (study, time to saved scores, time of analyses and
+outputs, verdict counts, status), then the total, the peak memory and how busy the
+machine's cores were on average (``psutil.cpu_percent`` every 0.5 s: what is left to
+gain from packing the work better). Target (issue 21): the whole suite at published size in
 <= 20 minutes on 2 cores.
 """
 
@@ -44,11 +46,14 @@ def run(argv, *, cwd) -> tuple[int, str, float, int]:
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     peak = [0]
     ps = psutil.Process(proc.pid)
+    psutil.cpu_percent()                       # start the machine-wide CPU count here
+    busy = []
 
     def sample():
         while proc.poll() is None:
             peak[0] = max(peak[0], tree_rss(ps))
             time.sleep(0.5)
+            busy.append(psutil.cpu_percent())
     watcher = threading.Thread(target=sample, daemon=True)
     watcher.start()
     lines = []
@@ -58,6 +63,7 @@ def run(argv, *, cwd) -> tuple[int, str, float, int]:
             print(line.rstrip(), flush=True)          # "[i/n] study.toml"
     proc.wait()
     watcher.join()
+    run.busy = sum(busy) / len(busy) if busy else float("nan")
     return proc.returncode, "".join(lines), time.perf_counter() - t0, peak[0]
 
 
@@ -92,7 +98,7 @@ def main(argv=None) -> int:
     print("\n".join(table))
     print(f"\nwhole suite: {secs / 60:.1f} min wall on {os.cpu_count()} cores "
           f"(exit {status}); peak resident memory over all processes "
-          f"{peak / 2**30:.2f} GiB")
+          f"{peak / 2**30:.2f} GiB; the cores were {run.busy:.0f}% busy on average")
     if args.csv is not None:
         rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in table
                 if not re.match(r"^\|[-| ]+\|$", ln)]
