@@ -1,6 +1,8 @@
 """calibsim run FOLDER: every study in dependency order, then one table (issue 21)."""
 
 import shutil
+
+import pytest
 from pathlib import Path
 
 from calibsim.cli import main
@@ -74,3 +76,31 @@ def test_outputs_written_while_the_next_study_computes_equal_single_runs(tmp_pat
     for a, b in zip(folder, alone):
         if not a.name.endswith("_runlog.txt"):
             assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_an_interrupted_folder_run_drops_the_queued_outputs(tmp_path, monkeypatch):
+    import threading
+
+    from calibsim.engine import pipeline
+    for name in ("a", "b", "c"):
+        shutil.copy(REPO / "studies" / "dietterich1998_figure5.toml", tmp_path / f"{name}.toml")
+    started, release, ran = threading.Event(), threading.Event(), []
+
+    def slow():
+        started.set()
+        release.wait(10)
+        ran.append("a")
+        return {}
+
+    def fake(path, *, finish, **kw):
+        if path.stem == "a":
+            return finish(slow)
+        if path.stem == "b":
+            return finish(lambda: ran.append("b") or {})
+        started.wait(10)                      # a's outputs are running, b's are queued
+        threading.Timer(0.2, release.set).start()
+        raise KeyboardInterrupt
+    monkeypatch.setattr(pipeline, "run_study_file", fake)
+    with pytest.raises(KeyboardInterrupt):
+        main(["run", str(tmp_path), "--workers", "0", "--no-progress"])
+    assert ran == ["a"]                       # the running one finished, b's never started

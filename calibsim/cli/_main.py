@@ -222,19 +222,23 @@ def _run_all(args, compute=True):
     with (cluster(scheduler=scheduler, n_workers=n_workers) if compute
           else contextlib.nullcontext()) as client, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="calibsim-outputs") as writer:
-        for i, path in enumerate(order, 1):
-            print(f"[{i}/{len(order)}] {path.name}", flush=True)
-            t0 = time.perf_counter()
-            try:
-                with _progress(args, path.stem) as bar:
-                    done = run_study_file(
-                        path, n_datasets=args.n_datasets, out=None, results=args.results,
-                        scheduler=scheduler, n_workers=n_workers, progress=bar,
-                        compute=compute, client=client,
-                        finish=lambda rest: writer.submit(timed, rest))
-            except failures as exc:
-                done = exc
-            runs.append((path, t0, done, time.perf_counter()))
+        try:
+            for i, path in enumerate(order, 1):
+                print(f"[{i}/{len(order)}] {path.name}", flush=True)
+                t0 = time.perf_counter()
+                try:
+                    with _progress(args, path.stem) as bar:
+                        done = run_study_file(
+                            path, n_datasets=args.n_datasets, out=None, results=args.results,
+                            scheduler=scheduler, n_workers=n_workers, progress=bar,
+                            compute=compute, client=client,
+                            finish=lambda rest: writer.submit(timed, rest))
+                except failures as exc:
+                    done = exc
+                runs.append((path, t0, done, time.perf_counter()))
+        except BaseException:       # interrupted: queued outputs are dropped, not waited for
+            writer.shutdown(wait=False, cancel_futures=True)
+            raise
         rows = []
         for path, t0, done, t1 in runs:
             outputs = ""
