@@ -336,7 +336,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
                 else:
                     est.fit(Xtr, ytr)
                 t1 = time.perf_counter()
-                if isinstance(est, DamagedNN) and not frame:
+                if isinstance(est, DamagedNN):
                     nn[i], fit_t[i, s] = est, t1 - t0
                     continue
                 hit = np.asarray(est.predict(Xte)) == yte

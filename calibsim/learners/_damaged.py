@@ -62,30 +62,12 @@ def damage_at(curve, n_train: int) -> float:
 
 
 @numba.njit(cache=True, nogil=True)
-def _nn_predict(Xtr, ytr, Xte, w):
-    """First nearest neighbour under sum_j w_j (x_j - z_j)^2; ties go to the first."""
-    out = np.empty(Xte.shape[0], np.int64)
-    for i in range(Xte.shape[0]):
-        best, arg = np.inf, 0
-        for k in range(Xtr.shape[0]):
-            d = 0.0
-            for j in range(Xtr.shape[1]):
-                diff = Xte[i, j] - Xtr[k, j]
-                d += w[j] * diff * diff
-                if d >= best:
-                    break
-            if d < best:
-                best, arg = d, k
-        out[i] = ytr[arg]
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
 def _nn_predict_weights(Xtr, ytr, Xte, W):
-    """:func:`_nn_predict` for every row of ``W`` (shape (g, a)) in one pass, shape (g, m).
+    """First nearest neighbour under sum_j W[g, j] (x_j - z_j)^2 for each row g of ``W``
+    (shape (g, a)); returns the class codes, shape (g, m). Ties go to the first.
 
-    Row g equals ``_nn_predict(Xtr, ytr, Xte, W[g])`` bit for bit: each weighting's
-    distance adds the same terms in the same order and stops where that call stops;
+    A weighting's sum stops once it reaches its nearest so far, in attribute order,
+    so row g is bit for bit what ``W[g]`` alone gives (``W`` of one row: one learner);
     only the attribute differences are computed once for all weightings.
     """
     G, m, n, a = W.shape[0], Xte.shape[0], Xtr.shape[0], Xtr.shape[1]
@@ -284,7 +266,8 @@ class DamagedNN:
     def predict(self, X):
         """Class of each row's nearest training instance, shape (n_samples,)."""
         X = np.ascontiguousarray(X, dtype=np.float64)
-        return self.classes_[_nn_predict(self.X_train_, self.y_train_, X, self.w_)]
+        return self.classes_[_nn_predict_weights(self.X_train_, self.y_train_, X,
+                                                 self.w_[None, :])[0]]
 
 
 class RandomErrors:
