@@ -6,7 +6,8 @@ from pathlib import Path
 
 from ._schema import StudyFileError, closest, expand_grid
 from ._specs import (_NOT_GRID, _SCHEME_COMMON, _SCHEME_DEFAULTS, _SOURCE_COMMON, _ZIPPED,
-                   ANALYSIS_KEYS, ANALYSIS_KINDS, SCHEME_KINDS, SOURCE_KINDS, AnalysisSpec,
+                   ANALYSIS_KEYS, ANALYSIS_KINDS, NULL_KINDS, SCHEME_KINDS, SOURCE_KINDS,
+                   AnalysisSpec,
                    SchemeSpec, SourceSpec, Study)
 
 
@@ -186,6 +187,26 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
                 c.fail(f"{key}.continuous", "applies only to a calibrate analysis",
                        sec["continuous"])
             kw["continuous"] = c.value(f"{key}.continuous", sec["continuous"], bool)
+        if "ropes" in sec:
+            if kind != "calibrate_rho":
+                c.fail(f"{key}.ropes", "applies only to a calibrate_rho analysis", sec["ropes"])
+            kw["ropes"] = tuple(c.values(f"{key}.ropes", sec["ropes"], float, min_value=0,
+                                         max_value=1, open_high=True))
+        if "fresh_check" in sec:
+            if kind != "calibrate":
+                c.fail(f"{key}.fresh_check", "applies only to a calibrate analysis",
+                       sec["fresh_check"])
+            kw["fresh_check"] = c.value(f"{key}.fresh_check", sec["fresh_check"], bool)
+        if "null" in sec:
+            if kind == "accuracy":
+                c.fail(f"{key}.null", "does not apply to an accuracy analysis (it reports "
+                       "the learners' accuracies as they are)", sec["null"])
+            kw["null"] = c.value(f"{key}.null", sec["null"], str, choices=NULL_KINDS)
+            counts = [t for t in kw["tests"] if t in TESTS and TESTS[t].scheme == "holdout"]
+            if kw["null"] == "centred" and counts:
+                c.fail(f"{key}.null", "'centred' shifts per-fold accuracy differences, but "
+                       f"{counts} test(s) take McNemar counts of one split; leave them out "
+                       "or use null = 'as_is'", kw["null"])
         kw["df_min"] = c.value(f"{key}.df_min", sec.get("df_min", 2), int, min_value=1)
         kw["df_max"] = c.value(f"{key}.df_max", sec.get("df_max", 100), int,
                                min_value=kw["df_min"])

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 __all__ = ["Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "SOURCE_KINDS", "SCHEME_KINDS",
-           "ANALYSIS_KINDS", "ANALYSIS_KEYS"]
+           "ANALYSIS_KINDS", "ANALYSIS_KEYS", "NULL_KINDS"]
 
 # parameter -> (type, rules); "grid" marks parameters a list expands into several sources
 _F, _I, _S = float, int, str
@@ -31,6 +31,7 @@ SOURCE_KINDS = {
                         "n_instances": (_I, {"min_value": 2})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
+                "balance_class": (bool, {}),
                 "format": (_S, {"choices": ("arff", "csv")})},
 }
 _SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
@@ -59,7 +60,13 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
-                 "alphas", "df", "calibration", "df_min", "df_max", "continuous"}
+                 "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
+                 "fresh_check", "ropes"}
+#: How an analysis treats the per-fold differences of its null data (``null`` key):
+#: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
+#: the pair's mean difference over all the source's data sets, so the learners are
+#: equally good on average by construction; see :mod:`calibsim.engine.analyses`).
+NULL_KINDS = ("as_is", "centred")
 _STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
 _TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
 
@@ -198,6 +205,9 @@ class AnalysisSpec:
     df_min: int = 2
     df_max: int = 100
     continuous: bool = False
+    null: str = "as_is"          # one of NULL_KINDS
+    fresh_check: bool = False    # calibrate: df of one half checked on the other
+    ropes: tuple = ()            # calibrate_rho: ROPE half-widths (default: by test name)
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]

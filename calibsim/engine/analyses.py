@@ -11,6 +11,18 @@
 - ``accuracy``: mean accuracy of every learner with its SE over data sets, model
   size and fit/predict time.
 
+**The null.** A calibration is only as good as its null: the two learners must be
+equally good on it. Every ``calibrate`` (and ``calibrate_rho``) table therefore reports
+both learners' mean accuracy over the null data sets with its SE
+(``accuracy_a``/``accuracy_a_se``, ``accuracy_b``/``accuracy_b_se``) and their mean
+difference (``null_difference``/``null_difference_se``). With ``null = "centred"`` the
+per-fold differences of each source, scheme and pair are shifted by minus that mean
+difference, taken over all the source's data sets and splits (``centre``), before any
+test sees them: the learners are then equally good on average by construction, which a
+permuted-label null (:class:`calibsim.sources.DatasetSource` ``permute_class``) does
+not give when the class prior is unbalanced. ``null = "as_is"`` (the default) leaves the
+differences as the learners produce them, as the papers did.
+
 Every table shares one set of column names: ``source`` (the source label),
 ``group`` and the source's grid keys (e.g. ``class_prior``, ``network``,
 ``epsilon``), ``pair_a``, ``pair_b``, ``test``, ``label``, ``scheme``, ``n_runs``,
@@ -256,7 +268,7 @@ def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
     ``scores``: the rows are the same bit for bit.
     """
     if summaries is None:
-        summaries = block_summaries(study, [analysis], scores)
+        summaries = summarise(study, [analysis], scores)
     dfs = np.arange(analysis.df_min, analysis.df_max + 1, dtype=np.int64)
     alphas = check_alpha("alphas", list(analysis.alphas))
     rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
@@ -277,6 +289,9 @@ def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
         else:
             cont = [None] * len(analysis.alphas)
         p_default = summ["p_default"]
+        null = _null_columns(summaries, analysis, source, sname, pair)
+        fresh = (_fresh_check(summ, test, dfs, analysis, study, source, sname)
+                 if analysis.fresh_check else [{}] * len(analysis.alphas))
         for i, alpha in enumerate(analysis.alphas):
             rows.append({**_base(study, source, pair, test, sname, r),
                          "alpha": alpha, "df_min": int(dfs[0]),
@@ -289,8 +304,65 @@ def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
                          "type1_error": res.type1_at_df[i], "mc_se": res.mc_se[i],
                          "ci_low": res.ci_low[i], "ci_high": res.ci_high[i],
                          "n_datasets": res.n_datasets,
-                         **_continuous_columns(cont[i])})
+                         **_continuous_columns(cont[i]), **null, **fresh[i]})
     return pd.DataFrame(rows)
+
+
+def _null_columns(summaries, analysis, source, sname, pair) -> dict:
+    """Both learners' mean null accuracy with its SE over the data sets, their mean
+    difference with its SE, and the centre taken off (0 for ``null = "as_is"``)."""
+    s = summaries[("null", source, sname, tuple(pair))]
+    n = s["m"].size
+
+    def mean_se(v):
+        if n == 0 or np.isnan(v).all():
+            return float("nan"), float("nan")
+        return float(np.mean(v)), (float(np.std(v, ddof=1) / np.sqrt(n)) if n > 1
+                                   else float("nan"))
+
+    acc_a, se_a = mean_se(s["acc_a"])
+    acc_b, se_b = mean_se(s["acc_b"])
+    diff, se_d = mean_se(s["m"])
+    return {"null": analysis.null, "accuracy_a": acc_a, "accuracy_a_se": se_a,
+            "accuracy_b": acc_b, "accuracy_b_se": se_b, "null_difference": diff,
+            "null_difference_se": se_d,
+            "centre": diff if analysis.null == "centred" else 0.0}
+
+
+def _fresh_check(summ, test, dfs, analysis, study, source, sname) -> list:
+    """Calibrate on the first half of the data sets, and the Type I error at that df on
+    the second half, a fresh null sample (other data sets, other seeds): one dict of
+    ``fresh_*`` columns per α. The integer df is Bouckaert's rule; the continuous df is
+    taken just below the threshold order statistic (where the Type I error on the first
+    half is at most α) and checked at the same df on the second half."""
+    from ..calibration import calibrated_df
+    cells = summ["cells"].astype(np.int64)
+    n = cells.shape[1]
+    half = n // 2
+    if half < 1:
+        raise ValueError(f"analysis {analysis.name!r}: `fresh_check` needs >= 2 data sets "
+                         f"(one half to calibrate, one to check); got {n}.")
+    first, second = np.arange(half), np.arange(half, n)
+    out = []
+    func = test_callable(test, study, study.source(source), sname)
+    pvalues_of = _pvalues_of_step(summ, func)
+    for i, alpha in enumerate(analysis.alphas):
+        if "rej" in summ:
+            rej = summ["rej"][i]                                  # (n_df, N)
+        else:
+            rej = np.arange(dfs.size)[:, None] >= cells[i][None, :]
+        curve = rej[:, first].mean(axis=1)
+        df = int(calibrated_df(dfs, curve[None, :], np.array([alpha]))[0])
+        type1 = float(rej[df - dfs[0], second].mean()) if df > 0 else float("nan")
+        cont, _, _, _ = _calibration_from_cells(pvalues_of, cells[i][first], dfs, alpha)
+        at = min(cont, 1e6) * (1 - 1e-9)
+        p = pvalues_of(second)(np.full(second.size, at))
+        out.append({"fresh_n_calibration": int(half), "fresh_n_check": int(second.size),
+                    "fresh_df": df, "fresh_type1": type1,
+                    "fresh_df_continuous": cont,
+                    "fresh_type1_continuous": float(np.mean(np.asarray(p) <= alpha)),
+                    "fresh_mc_se": float(np.sqrt(alpha * (1 - alpha) / second.size))})
+    return out
 
 
 def _grid_pvalues(first, func, x, dfs):
@@ -312,7 +384,8 @@ class CalibratedDF:
     """Calibrated df looked up on a study's null data at any test, runs and α.
 
     The df is calibrated anew (cheap once the scores exist) on the first source and
-    pair of the study's first ``calibrate`` analysis, with that analysis's df grid.
+    pair of the study's first ``calibrate`` analysis, with that analysis's df grid and
+    its null (centred where it is).
     """
 
     def __init__(self, study, scores):
@@ -320,7 +393,11 @@ class CalibratedDF:
         if not cals:
             raise ValueError(f"study {study.name!r} ({study.path}) has no calibrate analysis to "
                              "take calibrated df from.")
-        self.study, self.scores, self.analysis = study, scores, cals[0]
+        self.study, self.analysis = study, cals[0]
+        self.scores = scores
+        if self.analysis.null == "centred":     # calibrate on the differences it calibrated
+            null = block_summaries(study, [self.analysis], scores, null_only=True)
+            self.scores = _SameDifferences(scores, null_centres(study, [self.analysis], null))
         self._cache = {}
 
     def __call__(self, test: str, r: int, alpha: float) -> int:
@@ -371,7 +448,7 @@ def _test_cells(study, analysis, lookup):
 
 def _rate_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
     if summaries is None:
-        summaries = block_summaries(study, [analysis], scores, {analysis.name: lookup})
+        summaries = summarise(study, [analysis], scores, {analysis.name: lookup})
     rows = []
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
         p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
@@ -383,7 +460,7 @@ def _rate_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
 
 def _replicability_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
     if summaries is None:
-        summaries = block_summaries(study, [analysis], scores, {analysis.name: lookup})
+        summaries = summarise(study, [analysis], scores, {analysis.name: lookup})
     rows = []
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
         p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
@@ -437,7 +514,62 @@ def frozen_lookup(study, analysis, lookup):
     return DFTable(table)
 
 
-def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict:
+def _null_cells(study, analysis):
+    """The (source, scheme, pair) of ``analysis`` whose null accuracies are reported or
+    whose differences are centred: every one of a calibrate or calibrate_rho analysis,
+    and those of any analysis with ``null = "centred"`` (tests on per-fold differences)."""
+    if analysis.kind not in ("calibrate", "calibrate_rho") and analysis.null != "centred":
+        return []
+    out = []
+    for source in analysis.sources:
+        for pair in analysis.pairs:
+            for test in analysis.tests:
+                sname = analysis.scheme_of(test)
+                key = (source, sname, tuple(pair))
+                if key not in out:
+                    out.append(key)
+    return out
+
+
+def _null_summary(scores, source, sname, pair) -> dict:
+    """Per data set (N,): the mean difference ``m`` over every split of the scheme and
+    each learner's mean accuracy ``acc_a``, ``acc_b`` (NaN for simulated learners)."""
+    x = scores.difference(source, sname, pair)
+    n = x.shape[0]
+    out = {"m": x.reshape(n, -1).mean(axis=1)}
+    arrays = scores.arrays.get((source, sname), {}) if hasattr(scores, "arrays") else {}
+    for field, learner in (("acc_a", pair[0]), ("acc_b", pair[1])):
+        if "correct" in arrays:
+            out[field] = scores.accuracy(source, sname, learner).reshape(n, -1).mean(axis=1)
+        else:
+            out[field] = np.full(n, np.nan)
+    return out
+
+
+def null_centres(study, analyses, summaries) -> dict:
+    """``(source, scheme, pair) -> mean difference`` of every analysis with ``null =
+    "centred"``, from the ``("null", ...)`` entries of :func:`block_summaries` over all
+    data sets: the shift that makes the pair equally good on average."""
+    out = {}
+    for a in analyses:
+        if a.null == "centred":
+            for key in _null_cells(study, a):
+                out[key] = float(np.mean(summaries[("null", *key)]["m"]))
+    return out
+
+
+def summarise(study, analyses, scores, lookups=None) -> dict:
+    """:func:`block_summaries` of every data set of ``scores``, centred where an analysis
+    asks (the centres are taken from these same data sets first)."""
+    centres = None
+    if any(a.null == "centred" for a in analyses):
+        centres = null_centres(study, analyses,
+                               block_summaries(study, analyses, scores, null_only=True))
+    return block_summaries(study, analyses, scores, lookups, centres=centres)
+
+
+def block_summaries(study, analyses, scores, lookups=None, sources=None, *, centres=None,
+                    null_only=False) -> dict:
     """Per-data-set results of ``analyses`` on the data sets of ``scores``.
 
     Parameters
@@ -451,6 +583,12 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
         Analysis name -> calibrated-df lookup, for ``df = "calibrated"``.
     sources : collection of str, optional
         Only these source labels (default: all).
+    centres : dict, optional
+        ``(source, scheme, pair) -> c`` (:func:`null_centres`): the differences of the
+        analyses with ``null = "centred"`` are taken as x - c.
+    null_only : bool, default False
+        Only the ``("null", source, scheme, pair)`` entries (the per-data-set mean
+        difference ``m`` and accuracies ``acc_a``, ``acc_b``), which the centres need.
 
     Returns
     -------
@@ -462,9 +600,25 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
         entry is a function of its data set alone.
     """
     lookups = lookups or {}
-    scores = _SameDifferences(scores)
+    raw = scores
     out = {}
     for a in analyses:
+        for key in _null_cells(study, a):
+            if (sources is None or key[0] in sources) and ("null", *key) not in out:
+                out[("null", *key)] = _null_summary(raw, *key)
+    if null_only:
+        return out
+    centred = {key: c for key, c in (centres or {}).items()}
+    scores = _SameDifferences(raw, centred)
+    plain = _SameDifferences(raw)
+    for a in analyses:
+        if a.null == "centred":
+            missing = [k for k in _null_cells(study, a) if k not in centred
+                       and (sources is None or k[0] in sources)]
+            if missing:
+                raise ValueError(f"analysis {a.name!r} has null = 'centred' but no centre "
+                                 f"was given for {missing} (see null_centres).")
+        scores_a = scores if a.null == "centred" else plain
         if a.kind == "calibrate":
             dfs = np.arange(a.df_min, a.df_max + 1, dtype=np.int64)
             groups = {}             # the runs of one test, bisected together
@@ -473,7 +627,7 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
                     groups.setdefault((source, pair, test, sname), []).append(r)
             for (source, pair, test, sname), runs in groups.items():
                 func = test_callable(test, study, study.source(source), sname)
-                xs = [test_data(scores, source, sname, test, pair, r) for r in runs]
+                xs = [test_data(scores_a, source, sname, test, pair, r) for r in runs]
                 firsts = [func(x) for x in xs]
                 cells = [None] * len(runs)
                 steps = [getattr(f, "_at_df", None) for f in firsts]
@@ -493,11 +647,11 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None) -> dict
             if sources is not None and source not in sources:
                 continue
             if a.kind == "rejection_rate":
-                p = _pvalues(study, scores, source, sname, test, pair, r, df)
+                p = _pvalues(study, scores_a, source, sname, test, pair, r, df)
             else:
                 scheme = study.scheme(sname)
                 groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else a.repeats
-                p = np.stack([_pvalues(study, scores, source, sname, test, pair, r, df, g)
+                p = np.stack([_pvalues(study, scores_a, source, sname, test, pair, r, df, g)
                               for g in range(groups)], axis=1)
             out[(a.name, source, tuple(pair), test, r, alpha)] = {"p": p}
     return out
@@ -517,16 +671,22 @@ def needed_schemes(study, analyses, source) -> list:
 
 
 class _SameDifferences:
-    """``scores`` computing each pair's differences once, not once per test and runs."""
+    """``scores`` computing each pair's differences once, not once per test and runs,
+    shifted by ``centres[(source, scheme, pair)]`` (minus the null mean difference) where
+    given."""
 
-    def __init__(self, scores):
+    def __init__(self, scores, centres=None):
         self._scores, self._x = scores, {}
+        self._centres = centres or {}
         self.study = scores.study
 
     def difference(self, source, scheme, pair):
         key = (source, scheme, tuple(pair))
         if key not in self._x:
-            self._x[key] = self._scores.difference(source, scheme, pair)
+            x = self._scores.difference(source, scheme, pair)
+            if key in self._centres:
+                x = x - self._centres[key]
+            self._x[key] = x
         return self._x[key]
 
     def __getattr__(self, name):
@@ -542,6 +702,9 @@ def concat_summaries(parts) -> dict:
     for key in parts[0]:
         fields = [part[key] for part in parts]
         merged = {}
+        for name in ("m", "acc_a", "acc_b"):
+            if name in fields[0]:
+                merged[name] = np.concatenate([f[name] for f in fields])
         if "p" in fields[0]:
             merged["p"] = np.concatenate([f["p"] for f in fields])
         if "p_default" in fields[0]:
@@ -567,29 +730,35 @@ def _rej_of(cells, n_df):
 
 def _rho_rows(study, analysis, scores) -> pd.DataFrame:
     """Calibrated ρ of the correlated Bayesian t test (threshold = 1 - α) per source, pair,
-    runs and α: calibrated on the first half of the data sets, its decision rate checked
-    on the other half (a fresh null collection), beside the rate at the default ρ = 1/k."""
+    runs, α and ROPE: calibrated on the first half of the data sets, its decision rate
+    checked on the other half (a fresh null collection), beside the rate at the default
+    ρ = 1/k. The ROPE is the analysis's ``ropes`` or, by default, the test's own."""
     from ..calibration import calibrate_rho, decision_rate
+    null = block_summaries(study, [analysis], scores, null_only=True)
+    centred = _SameDifferences(scores, null_centres(study, [analysis], null))
     rows = []
     for source, pair, test, sname, r, alpha, _, base in _test_cells(study, analysis, None):
-        rope = 0.01 if test.endswith("_rope1") else 0.0
-        x = test_data(scores, source, sname, test, pair, r)
+        x = test_data(centred, source, sname, test, pair, r)
         half = x.shape[0] // 2
         if half < 1:
             raise ValueError(f"analysis {analysis.name!r}: calibrating rho needs >= 2 data "
                              f"sets (one half to calibrate, one to check); got {x.shape[0]}.")
-        cal = calibrate_rho(x[:half], threshold=1 - alpha, rope=rope)
         fresh = x[half:]
-        rate_cal = decision_rate(fresh, rho=min(cal.rho * (1 + 1e-9), 0.999999), rope=rope,
-                                 threshold=1 - alpha)
-        rate_def = decision_rate(fresh, rope=rope, threshold=1 - alpha)
         n = fresh.shape[0]
-        rows.append({**{k: v for k, v in base.items() if k not in ("df", "df_rule")},
-                     "threshold": 1 - alpha, "rope": rope, "rho_default": 1 / x.shape[-1],
-                     "rho": cal.rho, "rho_ci_low": cal.ci_low, "rho_ci_high": cal.ci_high,
-                     "coverage": cal.coverage, "n_calibration": half,
-                     "decision_rate_default": rate_def, "decision_rate_calibrated": rate_cal,
-                     "mc_se": float(np.sqrt(alpha * (1 - alpha) / n)), "n_check": n})
+        base = {k: v for k, v in base.items() if k not in ("df", "df_rule")}
+        for rope in analysis.ropes or (0.01 if test.endswith("_rope1") else 0.0,):
+            cal = calibrate_rho(x[:half], threshold=1 - alpha, rope=rope)
+            rate_cal = decision_rate(fresh, rho=min(cal.rho * (1 + 1e-9), 0.999999),
+                                     rope=rope, threshold=1 - alpha)
+            rate_def = decision_rate(fresh, rope=rope, threshold=1 - alpha)
+            rows.append({**base, "threshold": 1 - alpha, "rope": rope,
+                         "rho_default": 1 / x.shape[-1], "rho": cal.rho,
+                         "rho_ci_low": cal.ci_low, "rho_ci_high": cal.ci_high,
+                         "coverage": cal.coverage, "n_calibration": half,
+                         "decision_rate_default": rate_def,
+                         "decision_rate_calibrated": rate_cal,
+                         "mc_se": float(np.sqrt(alpha * (1 - alpha) / n)), "n_check": n,
+                         **_null_columns(null, analysis, source, sname, pair)})
     return pd.DataFrame(rows)
 
 

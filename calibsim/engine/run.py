@@ -134,10 +134,13 @@ class AnalysisBlock:
     keys: dict               # scheme name -> store key of this source
     start: int
     stop: int
+    centres: dict | None = None   # (source, scheme, pair) -> centre, for null = "centred"
+    null_only: bool = False       # only the null means (the first of two passes)
 
     @property
     def key(self) -> str:
-        return f"analyse|{self.study.name}|{self.source}|datasets={self.start}-{self.stop}"
+        step = "null-means" if self.null_only else "analyse"
+        return f"{step}|{self.study.name}|{self.source}|datasets={self.start}-{self.stop}"
 
 
 #: What :func:`analyse_block` returns where the store's folder is not visible.
@@ -162,7 +165,8 @@ def analyse_block(spec: AnalysisBlock, *, here: bool = False):
                                     f"{spec.source!r} under scheme {name!r} are missing: "
                                     f"{exc}") from None
     return block_summaries(spec.study, spec.analyses, Scores(spec.study, arrays),
-                           spec.lookups, sources={spec.source})
+                           spec.lookups, sources={spec.source}, centres=spec.centres,
+                           null_only=spec.null_only)
 
 
 def analyse_blocks(study, analyses, lookups=None, *, client=None, progress=None) -> dict:
@@ -191,8 +195,23 @@ def analyse_blocks(study, analyses, lookups=None, *, client=None, progress=None)
     -------
     dict
         As :func:`~calibsim.engine.analyses.block_summaries` over all data sets: the
-        same, bit for bit, as computed from all the scores at once.
+        same, bit for bit, as computed from all the scores at once. Where an analysis
+        has ``null = "centred"``, a first pass over the blocks collects each data set's
+        mean difference and the second centres on their mean
+        (:func:`~calibsim.engine.analyses.null_centres`).
     """
+    from .analyses import null_centres
+    centres = None
+    if any(a.null == "centred" for a in analyses):
+        # first pass: each data set's mean difference, for the centres of the second
+        first = _analyse_blocks(study, analyses, {}, client=client, progress=None,
+                                centres=None, null_only=True)
+        centres = null_centres(study, analyses, first)
+    return _analyse_blocks(study, analyses, lookups, client=client, progress=progress,
+                           centres=centres, null_only=False)
+
+
+def _analyse_blocks(study, analyses, lookups, *, client, progress, centres, null_only):
     from .analyses import concat_summaries, needed_schemes
     from .runner import map_blocks
     store = store_of(study)
@@ -206,7 +225,8 @@ def analyse_blocks(study, analyses, lookups=None, *, client=None, progress=None)
         for start in range(0, src.n_datasets, study.block_size):
             specs.append(AnalysisBlock(study, tuple(analyses), lookups, str(store.root),
                                        src.label, keys, start,
-                                       min(start + study.block_size, src.n_datasets)))
+                                       min(start + study.block_size, src.n_datasets),
+                                       centres, null_only))
     if progress is not None:
         progress.start(sum(s.stop - s.start for s in specs))
     parts = {}
