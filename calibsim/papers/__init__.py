@@ -13,9 +13,10 @@ import importlib
 
 __all__ = ["PAPERS", "get_paper", "layouts"]
 
-#: Paper modules, by the name study files use.
+#: Paper modules, by the name study files use; ``own_studies`` holds the layouts of
+#: calibsim's own studies beyond the papers (``studies/null_construction.toml``).
 PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
-          "ulas2012")
+          "ulas2012", "own_studies")
 
 
 def layouts(paper: str) -> tuple:

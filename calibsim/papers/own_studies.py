@@ -1,0 +1,275 @@
+"""calibsim's own studies, beyond the five papers: layouts of their tables and figures.
+
+``null_construction`` (``studies/null_construction.toml``): which null data to
+calibrate a test's df on when the data are the user's own (``calibsim calibrate
+--like``). It sets, per data set, both learners' mean accuracy on permuted-label null
+data, the difference that centring removes, and the calibrated df under three
+constructions (permuted as is, centred, balanced labels) beside the shipped df table;
+the Type I error of the shipped df on the centred null; the df calibrated on one half
+of the null data sets checked on the other half; and, on Bouckaert's own simulated
+null, the df with and without centring beside the shipped table.
+
+Every number comes from the engine's ``calibrate`` analyses of the study file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["LAYOUTS"]
+
+#: The tests and constructions of the null-construction study, in table order.
+_CONSTRUCTIONS = {"permuted": "permuted labels, as is", "centred": "permuted labels, centred",
+                  "balanced": "balanced labels"}
+
+
+def _df_text(df, lo=None, hi=None) -> str:
+    """``"9.89 [9.61, 10.20]"``; ``∞`` for the normal limit."""
+    def f(v):
+        return "∞" if v == np.inf else f"{v:.2f}"
+    return f(df) if lo is None else f"{f(df)} [{f(lo)}, {f(hi)}]"
+
+
+def _shipped(test, alpha, n_folds, n_runs):
+    from ..calibration import lookup_df
+    try:
+        return lookup_df(test, alpha=alpha, n_folds=n_folds, n_runs=n_runs)
+    except ValueError:
+        return None
+
+
+def _type1_at(study, scores, row, df) -> float:
+    """Type I error of ``row``'s test at ``df`` on the centred null of its source."""
+    from ..engine.analyses import test_callable
+    x = scores.difference(row["source"], row["scheme"], (row["pair_a"], row["pair_b"]))
+    x = x[:, :int(row["n_runs"])] - row["centre"]
+    func = test_callable(row["test"], study, study.source(row["source"]), row["scheme"])
+    p = np.asarray(func(x, df).pvalue, dtype=float)
+    return float(np.mean(p <= row["alpha"]))
+
+
+def _prior(study, source) -> tuple:
+    """(majority share, classes) of a dataset source's own labels."""
+    ds = study.source(source).build().dataset
+    counts = np.bincount(np.asarray(ds.y), minlength=ds.n_classes)
+    return float(counts.max() / counts.sum()), int(ds.n_classes)
+
+
+def _per_dataset(study, tables, scores) -> pd.DataFrame:
+    """One row per data set x test x α: accuracies, centre, df per construction, shipped."""
+    perm = tables["permuted"]
+    cent = tables["centred"].set_index(["group", "name", "test", "alpha"])
+    bal = tables["balanced"].set_index(["name", "test", "alpha"])
+    rows = []
+    for _, r in perm.iterrows():
+        c = cent.loc[(r["group"], r["name"], r["test"], r["alpha"])]
+        b = bal.loc[(r["name"], r["test"], r["alpha"])]
+        share, n_classes = _prior(study, r["source"])
+        e = _shipped(r["test"], r["alpha"], int(r["n_folds"]), int(r["n_runs"]))
+        row = {"data set": r["name"], "majority share": share, "classes": n_classes,
+               "test": r["label"], "alpha": r["alpha"],
+               "naive Bayes accuracy": r["accuracy_a"], "naive Bayes SE": r["accuracy_a_se"],
+               "C4.5 accuracy": r["accuracy_b"], "C4.5 SE": r["accuracy_b_se"],
+               "difference removed": c["centre"], "difference SE": c["null_difference_se"]}
+        for key, t in (("permuted", r), ("centred", c), ("balanced", b)):
+            row[f"df {key}"] = t["df_continuous"]
+            row[f"df {key} low"] = t["df_ci_low"]
+            row[f"df {key} high"] = t["df_ci_high"]
+            row[f"integer df {key}"] = int(t["calibrated_df"])
+        row["shipped df"] = e.df if e else np.nan
+        row["shipped df low"] = e.ci_low if e else np.nan
+        row["shipped df high"] = e.ci_high if e else np.nan
+        c_row = {**r.to_dict(), "centre": c["centre"]}
+        row["Type I at shipped df, centred null"] = (
+            _type1_at(study, scores, c_row, e.df) if e else np.nan)
+        row["fresh: df on half 1"] = c["fresh_df_continuous"]
+        row["fresh: Type I on half 2"] = c["fresh_type1_continuous"]
+        row["fresh: MC SE"] = c["fresh_mc_se"]
+        rows.append(row)
+    return pd.DataFrame(rows).sort_values(["test", "alpha", "majority share"], kind="stable",
+                                           ignore_index=True)
+
+
+def _simulated(tables) -> pd.DataFrame:
+    """Bouckaert's simulated null: df as is and centred beside the shipped table."""
+    rows = []
+    cent = tables["simulated_centred"].set_index(["test", "alpha"])
+    for _, r in tables["simulated_as_is"].iterrows():
+        c = cent.loc[(r["test"], r["alpha"])]
+        e = _shipped(r["test"], r["alpha"], int(r["n_folds"]), int(r["n_runs"]))
+        inside = bool(e is not None and e.ci_low <= c["df_continuous"] <= e.ci_high)
+        rows.append({"test": r["label"], "alpha": r["alpha"],
+                     "naive Bayes accuracy": r["accuracy_a"], "C4.5 accuracy": r["accuracy_b"],
+                     "difference removed": c["centre"],
+                     "difference SE": c["null_difference_se"],
+                     "df as is": _df_text(r["df_continuous"], r["df_ci_low"], r["df_ci_high"]),
+                     "df centred": _df_text(c["df_continuous"], c["df_ci_low"],
+                                            c["df_ci_high"]),
+                     "shipped df": _df_text(e.df, e.ci_low, e.ci_high) if e else "",
+                     "centred df inside the shipped interval": "yes" if inside else "no",
+                     "fresh: Type I on half 2": c["fresh_type1_continuous"],
+                     "fresh: MC SE": c["fresh_mc_se"], "n": int(r["n_datasets"])})
+    return pd.DataFrame(rows)
+
+
+def _markdown_table(t: pd.DataFrame) -> str:
+    """The per-data-set table as people read it: percent, df with intervals."""
+    out = pd.DataFrame({
+        "data set": t["data set"],
+        "majority %": (100 * t["majority share"]).map("{:.1f}".format),
+        "NB % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
+                      zip(t["naive Bayes accuracy"], t["naive Bayes SE"])],
+        "C4.5 % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
+                        zip(t["C4.5 accuracy"], t["C4.5 SE"])],
+        "removed, points (SE)": [f"{100 * a:+.2f} ({100 * s:.2f})" for a, s in
+                                 zip(t["difference removed"], t["difference SE"])]})
+    for key in _CONSTRUCTIONS:
+        out[f"df {key} [95%] (integer)"] = [
+            f"{_df_text(d, lo, hi)} ({i})" for d, lo, hi, i in
+            zip(t[f"df {key}"], t[f"df {key} low"], t[f"df {key} high"],
+                t[f"integer df {key}"])]
+    out["shipped df [95%]"] = [_df_text(d, lo, hi) for d, lo, hi in
+                               zip(t["shipped df"], t["shipped df low"], t["shipped df high"])]
+    out["Type I % at shipped df"] = (100 * t["Type I at shipped df, centred null"]).map(
+        "{:.1f}".format)
+    out["fresh check: Type I % (SE)"] = [f"{100 * a:.1f} ({100 * s:.1f})" for a, s in
+                                         zip(t["fresh: Type I on half 2"], t["fresh: MC SE"])]
+    return out.to_markdown(index=False)
+
+
+def _figure_accuracy(t, n_datasets, reduced):
+    """Both learners' null accuracy per data set (permuted labels), by majority share."""
+    import matplotlib.pyplot as plt
+
+    from ..engine.outputs import MARKERS, PALETTE
+    one = t.drop_duplicates("data set").sort_values("majority share")
+    x = np.arange(len(one))
+    fig, ax = plt.subplots(figsize=(7.0, 3.6), layout="constrained")
+    for i, (name, col, se) in enumerate((("naive Bayes", "naive Bayes accuracy",
+                                          "naive Bayes SE"),
+                                         ("C4.5", "C4.5 accuracy", "C4.5 SE"))):
+        ax.errorbar(x + (i - 0.5) * 0.18, 100 * one[col], yerr=2 * 100 * one[se], ls="none",
+                    marker=MARKERS[i], color=PALETTE[i], capsize=2, label=name)
+    ax.scatter(x, 100 * one["majority share"], marker="_", s=300, color="#000000",
+               label="majority-class share", zorder=3)
+    ax.set_xticks(x, [f"{n}\n{100 * s:.0f}%" for n, s in
+                      zip(one["data set"], one["majority share"])], fontsize=8)
+    ax.set_xlabel("data set and its majority-class share")
+    ax.set_ylabel("mean accuracy on the null data (%)")
+    title = ("On permuted labels the learners are not equally good:\n"
+             "C4.5 falls back on the majority class, naive Bayes fits the noise")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, frameon=False, loc="upper left")
+    ax.grid(axis="y", lw=0.3, alpha=0.5)
+    fig.text(0.99, 0.01, f"{n_datasets} null data sets per data set; bars ±2 SE"
+             + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
+             ha="right", va="bottom", fontsize=7)
+    return fig
+
+
+def _figure_df(t, alpha, n_datasets, reduced):
+    """The calibrated df per construction and data set at one α, beside the shipped df."""
+    import matplotlib.pyplot as plt
+
+    from ..engine.outputs import MARKERS, PALETTE
+    sub = t[np.isclose(t["alpha"], alpha)]
+    tests = list(dict.fromkeys(sub["test"]))
+    fig, axes = plt.subplots(1, len(tests), figsize=(5.0 * len(tests), 3.8),
+                             layout="constrained", squeeze=False)
+    for ax, test in zip(axes[0], tests):
+        g = sub[sub["test"] == test].sort_values("majority share")
+        x = np.arange(len(g))
+        finite = []
+        for i, key in enumerate(_CONSTRUCTIONS):
+            d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
+                         g[f"df {key} high"].to_numpy())
+            finite += [v for v in np.r_[d, lo, hi] if np.isfinite(v) and v > 0]
+            shown = np.isfinite(d)
+            ax.errorbar(x[shown] + (i - 1) * 0.2, d[shown],
+                        yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
+                              - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
+                        capsize=2, label=_CONSTRUCTIONS[key])
+            for xi in x[~shown]:
+                ax.annotate("∞", (xi + (i - 1) * 0.2, 1.0), xycoords=("data", "axes fraction"),
+                            ha="center", va="top", color=PALETTE[i], fontsize=9)
+        e = g.iloc[0]
+        if np.isfinite(e["shipped df"]):
+            ax.axhspan(e["shipped df low"], e["shipped df high"], color="#999999", alpha=0.3,
+                       lw=0, label="shipped df, 95% interval")
+            ax.axhline(e["shipped df"], color="#555555", lw=0.8)
+            finite += [e["shipped df low"], e["shipped df high"]]
+        if finite and max(finite) / min(finite) > 20:
+            ax.set_yscale("log")
+        ax.set_xticks(x, [f"{n}\n{100 * s:.0f}%" for n, s in
+                          zip(g["data set"], g["majority share"])], fontsize=7)
+        ax.set_title(test, fontsize=10)
+        ax.set_xlabel("data set and its majority-class share")
+        ax.set_ylabel("calibrated df (95% interval)")
+        ax.grid(axis="y", lw=0.3, alpha=0.5)
+    axes[0][0].legend(fontsize=7, frameon=False, loc="best")
+    fig.suptitle(f"Calibrated df on null data like each data set, α = {alpha:g}: permuted "
+                 "labels understate it\nwhere the prior is unbalanced; centring restores it",
+                 fontsize=10)
+    fig.text(0.99, 0.01, f"{n_datasets} null data sets per data set and construction; ∞: the "
+             "normal limit" + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
+             ha="right", va="bottom", fontsize=7)
+    return fig
+
+
+def _save(fig, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+    fig.savefig(path, dpi=150, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def _null_construction(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """Tables, figures and report of ``studies/null_construction.toml``."""
+    need = {"permuted", "centred", "balanced", "simulated_centred", "simulated_as_is"}
+    missing = need - set(tables)
+    if missing:
+        raise ValueError(f"study {study.name!r}: the null_construction layout needs the "
+                         f"calibrate analyses {sorted(need)}; missing {sorted(missing)}.")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    t = _per_dataset(study, tables, scores)
+    sim = _simulated(tables)
+    n = int(tables["permuted"]["n_datasets"].iloc[0])
+    paths = {}
+    csv = folder / "null_construction.csv"
+    t.to_csv(csv, index=False, float_format="%.6g")
+    paths["null_construction.csv"] = csv
+    sim_csv = folder / "null_construction_simulated.csv"
+    sim.to_csv(sim_csv, index=False, float_format="%.6g")
+    paths["null_construction_simulated.csv"] = sim_csv
+    paths["accuracy.png"] = _save(_figure_accuracy(t, n, study.reduced),
+                                  folder / "null_construction_accuracy.png")
+    paths["df.png"] = _save(_figure_df(t, 0.05, n, study.reduced),
+                            folder / "null_construction_df.png")
+    lines = [f"# {study.title}\n",
+             f"{n} null data sets per data set and construction (seed {study.seed}); "
+             "10 runs of stratified 10-fold cv; naive Bayes (A) against C4.5 (B). "
+             "Accuracies are percentages with their standard error over the null data sets; "
+             "'removed' is the mean difference A − B that centring takes off every per-fold "
+             "difference; df are continuous calibrated df with their 95% distribution-free "
+             "interval and, in brackets, the integer df of Bouckaert's rule; ∞ is the normal "
+             "limit (the test never exceeds α). 'Type I % at shipped df' is the rate of the "
+             "test at the shipped table's df on the centred null. 'fresh check': the df "
+             "calibrated on the first half of the centred null data sets, its Type I error "
+             "on the other half (a fresh sample), with its Monte Carlo SE.\n"]
+    for (label, alpha), g in t.groupby(["test", "alpha"], sort=False):
+        lines += [f"\n## {label}, α = {alpha:g}\n\n", _markdown_table(g), "\n"]
+    lines += ["\n## Bouckaert's simulated null (the df table's data sets)\n\n",
+              "Centring on the balanced simulated null of the shipped df table (the same "
+              f"{int(sim['n'].iloc[0])} data sets and partitions) beside the table as shipped:\n\n",
+              sim.to_markdown(index=False, floatfmt=".4g"), "\n"]
+    md = folder / "null_construction.md"
+    md.write_text("".join(lines), encoding="utf-8")
+    paths["null_construction.md"] = md
+    return paths
+
+
+LAYOUTS = {"null_construction": _null_construction}
