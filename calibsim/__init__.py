@@ -9,7 +9,8 @@ stays quick):
 - :func:`rank` (a table of scores over data sets: the same, without fitting);
 - :func:`calibrate` (calibrate a test's df on null data you have),
   :func:`calibrate_like` (on null data shaped like your data set) and
-  :func:`lookup_df` (the shipped table of calibrated df).
+  :func:`lookup_df` (the shipped table of calibrated df), :func:`lookup_rho` (the
+  shipped table of the correlated Bayesian t's calibrated ρ).
 
 The subpackages hold the rest: :mod:`calibsim.stats` (the tests),
 :mod:`calibsim.calibration`, :mod:`calibsim.measures`, :mod:`calibsim.learners`,
@@ -29,7 +30,7 @@ _API = {
     "calibrate_like": "comparison", "CompareResult": "comparison",
     "DesignWarning": "comparison",
     "rank": "ranking", "RankingResult": "ranking",
-    "calibrate": "calibration", "lookup_df": "calibration",
+    "calibrate": "calibration", "lookup_df": "calibration", "lookup_rho": "calibration",
     "load_uci": "datasets", "load_arff": "datasets", "load_csv": "datasets",
 }
 _SUBPACKAGES = ("calibration", "cli", "comparison", "datasets", "engine", "evaluate",
