@@ -1,10 +1,18 @@
-"""Null data shaped like the user's (class permuted) and ``calibsim calibrate --like``."""
+"""Null data like the user's: permuted labels, the centred null, ``calibsim calibrate --like``
+and the calibrated ρ (issue 31)."""
+
+import textwrap
+from dataclasses import replace
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from calibsim.comparison._calibrate_like import calibrate_like, data_source
+from calibsim.calibration import lookup_rho, rho_provenance, rho_table
 from calibsim.cli import main
+from calibsim.comparison._calibrate_like import (CalibrationInterrupted, calibrate_like,
+                                                 data_source)
+from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.spec import study_from_dict
 from calibsim.sources import DatasetSource
 
@@ -23,6 +31,18 @@ def test_permuted_class_keeps_attributes_and_prior_and_depends_on_the_seed():
     assert src.identity == plain.identity[:-1] + ", permute_class=True)"
     with pytest.raises(ValueError, match="`rng` is required"):
         src.sample()
+
+
+def test_balanced_labels_have_equal_class_counts_and_need_permute():
+    src = DatasetSource("flare", permute_class=True, balance_class=True)   # prior 89/8/3
+    _, y = src.sample(np.random.SeedSequence(1))
+    counts = np.bincount(y, minlength=src.n_classes)
+    assert counts.max() - counts.min() <= 1 and counts.sum() == src.n_instances
+    _, y2 = src.sample(np.random.SeedSequence(1))
+    np.testing.assert_array_equal(y, y2)
+    assert src.identity.endswith("permute_class=True, balance_class=True)")
+    with pytest.raises(ValueError, match="`balance_class` needs `permute_class`"):
+        DatasetSource("flare", balance_class=True)
 
 
 def _doc(permute):
@@ -47,26 +67,290 @@ def test_data_source_names():
         data_source("nonsense")
 
 
-def test_calibrate_like_resumes_from_its_store_and_estimates_time(tmp_path):
-    seen = []
-    kw = dict(design="2x5", test="use_all_data", alphas=(0.05, 0.1), n_datasets=30, n_jobs=0,
-              results=tmp_path, on_estimate=lambda per, total: seen.append((per, total)))
-    first = calibrate_like("iris", ("naive_bayes", "sklearn.naive_bayes.GaussianNB"), **kw)
-    again = calibrate_like("iris", ("naive_bayes", "sklearn.naive_bayes.GaussianNB"), **kw)
-    assert list(first["alpha"]) == [0.05, 0.1] and (first["n_datasets"] == 30).all()
-    assert first["df_continuous"].tolist() == again["df_continuous"].tolist()
-    assert (first["df_ci_low"] <= first["df_continuous"]).all()
-    assert seen[0][1] == pytest.approx(30 * seen[0][0])
+@pytest.mark.parametrize("extra,match", [
+    ({"kind": "calibrate", "tests": ["mcnemar"], "null": "centred"}, "McNemar counts"),
+    ({"kind": "accuracy", "null": "centred"}, "does not apply to an accuracy"),
+    ({"kind": "calibrate", "tests": ["use_all_data"], "null": "middle"}, "must be one of"),
+    ({"kind": "rejection_rate", "tests": ["use_all_data"], "fresh_check": True},
+     "applies only to a calibrate analysis"),
+    ({"kind": "calibrate", "tests": ["use_all_data"], "ropes": [0.01]},
+     "applies only to a calibrate_rho"),
+])
+def test_null_keys_are_checked(tmp_path, extra, match):
+    doc = _doc(True)
+    doc["schemes"]["h"] = {"kind": "holdout", "n_runs": 2, "correctness": True}
+    doc["analysis"] = [extra]
+    with pytest.raises(ValueError, match=match):
+        study_from_dict(doc, tmp_path / "s.toml")
+
+
+CENTRED = textwrap.dedent("""
+    [study]
+    name = "centred"
+    seed = 3
+    block_size = 7
+
+    [sources.like]
+    kind = "dataset"
+    name = "hepatitis"
+    permute_class = true
+    n_datasets = 60
+
+    [learners]
+    names = ["naive_bayes", "c45"]
+
+    [schemes.cv]
+    kind = "repeated_kfold"
+    n_folds = 5
+    n_runs = 4
+
+    [[analysis]]
+    kind = "calibrate"
+    name = "as_is"
+    tests = ["use_all_data", "corrected_repeated_cv"]
+    alphas = [0.05, 0.1]
+    continuous = true
+
+    [[analysis]]
+    kind = "calibrate"
+    name = "centred"
+    tests = ["use_all_data", "corrected_repeated_cv"]
+    alphas = [0.05, 0.1]
+    continuous = true
+    null = "centred"
+    fresh_check = true
+
+    [[analysis]]
+    kind = "rejection_rate"
+    name = "rate"
+    tests = ["use_all_data"]
+    null = "centred"
+
+    [[analysis]]
+    kind = "replicability"
+    name = "rep"
+    tests = ["use_all_data"]
+    runs = [2]
+    repeats = 2
+    null = "centred"
+
+    [[analysis]]
+    kind = "calibrate_rho"
+    name = "rho"
+    tests = ["bayes_correlated_t"]
+    ropes = [0.0, 0.02]
+    null = "centred"
+
+    [outputs]
+    results = "results"
+    figures = "figures"
+""")
+
+
+@pytest.fixture(scope="module")
+def centred(tmp_path_factory):
+    path = tmp_path_factory.mktemp("centred") / "centred.toml"
+    path.write_text(CENTRED, encoding="utf-8")
+    study = load_study(path)
+    scores = compute_scores(study)
+    return study, scores, run_analyses(study, scores)
+
+
+def test_centring_removes_the_null_mean_difference_and_reports_the_accuracies(centred):
+    study, scores, tables = centred
+    x = scores.difference("like", "cv", ("naive_bayes", "c45"))
+    m = x.reshape(60, -1).mean(axis=1)
+    acc_nb = scores.accuracy("like", "cv", "naive_bayes").reshape(60, -1).mean(axis=1)
+    acc_c45 = scores.accuracy("like", "cv", "c45").reshape(60, -1).mean(axis=1)
+    for name in ("as_is", "centred"):
+        t = tables[name]
+        np.testing.assert_allclose(t["accuracy_a"], acc_nb.mean())
+        np.testing.assert_allclose(t["accuracy_b"], acc_c45.mean())
+        np.testing.assert_allclose(t["accuracy_a_se"], acc_nb.std(ddof=1) / np.sqrt(60))
+        np.testing.assert_allclose(t["null_difference"], m.mean())
+        np.testing.assert_allclose(t["null_difference_se"], m.std(ddof=1) / np.sqrt(60))
+    assert (tables["as_is"]["centre"] == 0).all() and (tables["as_is"]["null"] == "as_is").all()
+    np.testing.assert_allclose(tables["centred"]["centre"], m.mean())
+    # on hepatitis (prior 79/21) C4.5 beats naive Bayes on permuted labels, far beyond MC error
+    t = tables["as_is"].iloc[0]
+    assert t["null_difference"] < -3 * t["null_difference_se"]
+
+
+def test_the_centred_tests_see_the_differences_minus_the_centre(centred):
+    """The centred analyses equal the plain tests run on x - centre, by hand."""
+    from calibsim.calibration import calibrate
+    from calibsim.stats import get_test
+    study, scores, tables = centred
+    x = scores.difference("like", "cv", ("naive_bayes", "c45"))
+    c = x.reshape(60, -1).mean(axis=1).mean()
+    res = calibrate(get_test("use_all_data"), x - c, alphas=[0.05, 0.1],
+                    dfs=np.arange(2, 101))
+    got = tables["centred"][tables["centred"]["test"] == "use_all_data"]
+    np.testing.assert_array_equal(got["calibrated_df"], res.calibrated_df)
+    p = get_test("use_all_data").func(x - c, 19).pvalue
+    assert tables["rate"]["rate"].iloc[0] == np.mean(p <= 0.05)
+    # the as-is calibration differs (its null favours C4.5)
+    assert not tables["as_is"]["df_continuous"].equals(tables["centred"]["df_continuous"])
+
+
+def test_fresh_check_calibrates_on_one_half_and_checks_the_other(centred):
+    from calibsim.calibration import calibrate
+    from calibsim.stats import get_test
+    study, scores, tables = centred
+    x = scores.difference("like", "cv", ("naive_bayes", "c45"))
+    x = x - x.reshape(60, -1).mean(axis=1).mean()
+    spec = get_test("use_all_data")
+    first = calibrate(spec, x[:30], alphas=[0.05], dfs=np.arange(2, 101))
+    df = int(first.calibrated_df[0])
+    row = tables["centred"].iloc[0]
+    assert row["fresh_n_calibration"] == 30 and row["fresh_n_check"] == 30
+    assert row["fresh_df"] == df
+    assert row["fresh_type1"] == np.mean(spec.func(x[30:], df).pvalue <= 0.05)
+    assert row["fresh_mc_se"] == pytest.approx(np.sqrt(0.05 * 0.95 / 30))
+
+
+def test_rho_rows_take_the_ropes_and_report_the_null(centred):
+    study, scores, tables = centred
+    t = tables["rho"]
+    assert list(t["rope"]) == [0.0, 0.02] and (t["n_calibration"] == 30).all()
+    assert (t["centre"] == t["null_difference"]).all()
+    assert (t["rho_ci_low"] <= t["rho"]).all() and (t["rho"] <= t["rho_ci_high"]).all()
+
+
+def test_centred_analyses_by_blocks_equal_all_scores_at_once(centred, tmp_path):
+    """The two passes over the blocks (null means, then the centred summaries) give the
+    tables of all the scores at once, bit for bit."""
+    from calibsim.engine.analyses import by_blocks
+    from calibsim.engine.run import analyse_blocks
+    from calibsim.engine.runner import cluster
+    study, scores, ref = centred
+    blocky = [a for a in study.analyses if by_blocks(a)]
+    with cluster(n_workers=2, processes=False) as client:
+        summaries = analyse_blocks(study, blocky, client=client)
+    got = run_analyses(study, scores, summaries=summaries)
+    for name in ref:
+        pd.testing.assert_frame_equal(got[name], ref[name], check_exact=True)
+
+
+def test_after_centring_the_learners_are_equally_good_on_a_fresh_null(centred):
+    """The centre estimated on one null sample removes the learners' difference on a fresh
+    sample (another seed) within Monte Carlo error; without it the difference stays."""
+    study, scores, tables = centred
+    centre = float(tables["centred"]["centre"].iloc[0])
+    fresh = replace(study, seed=study.seed + 1000,
+                    sources=tuple(replace(s, seed=s.seed + 1000) for s in study.sources))
+    x = compute_scores(fresh).difference("like", "cv", ("naive_bayes", "c45"))
+    m = x.reshape(x.shape[0], -1).mean(axis=1)
+    se = m.std(ddof=1) / np.sqrt(m.size)
+    se_centre = float(tables["centred"]["null_difference_se"].iloc[0])
+    assert abs(m.mean() - centre) <= 3 * np.hypot(se, se_centre)
+    assert abs(m.mean()) > 3 * se
+
+
+@pytest.fixture(scope="module")
+def like(tmp_path_factory):
+    root = tmp_path_factory.mktemp("like")
+    return root, calibrate_like("haberman", design="2x5",
+                                test=["use_all_data", "corrected_repeated_cv"],
+                                alphas=(0.05, 0.1), n_datasets=40, n_jobs=0, results=root)
+
+
+def test_calibrate_like_result_says_what_it_did(like):
+    root, res = like
+    t = res.to_frame()
+    assert list(zip(t["test"], t["alpha"])) == [("use_all_data", 0.05), ("use_all_data", 0.1),
+                                               ("corrected_repeated_cv", 0.05),
+                                               ("corrected_repeated_cv", 0.1)]
+    assert (t["n_datasets"] == 40).all() and res.n_datasets == 40
+    assert res.learners == ("naive_bayes", "c45") and res.design == "2x5"
+    assert "306 instances" in res.data and "73.5%" in res.data
+    # haberman's prior is 73.5/26.5: C4.5 wins on permuted labels; the result shows it
+    assert res.accuracy_b - res.accuracy_a > 3 * res.null_difference_se
+    assert res.null_difference == pytest.approx(res.accuracy_a - res.accuracy_b)
+    assert (t["df_ci_low"] <= t["df"]).all() and (t["df"] <= t["df_ci_high"]).all()
+    assert t["verdict"].str.len().min() > 20
+    text = str(res)
+    for words in ("null accuracy", "naive_bayes", "c45", "removed", "calibrated df",
+                  "95% interval", "integer df", "Type I error", "%", "shipped table"):
+        assert words in text, words
+    assert "0.9333" not in text
+
+
+def test_calibrate_like_resumes_from_its_store_and_estimates_time(like, tmp_path):
+    root, first = like
+    seen, plans = [], []
+    again = calibrate_like("haberman", design="2x5",
+                           test=["use_all_data", "corrected_repeated_cv"],
+                           alphas=(0.05, 0.1), n_datasets=40, n_jobs=0, results=root,
+                           on_estimate=lambda per, total: seen.append((per, total)),
+                           on_plan=plans.append)
+    pd.testing.assert_frame_equal(first.table, again.table)
+    assert seen[0][1] == pytest.approx(40 * seen[0][0])
+    assert "haberman" in plans[0] and "centred" in plans[0] and "40 data sets" in plans[0]
     with pytest.raises(ValueError, match="two learners"):
         calibrate_like("iris", ("naive_bayes",), n_datasets=2, n_jobs=0, results=tmp_path)
+    with pytest.raises(ValueError, match="McNemar"):
+        calibrate_like("iris", test="mcnemar", n_datasets=2, n_jobs=0, results=tmp_path)
+    with pytest.raises(ValueError, match="twice"):
+        calibrate_like("iris", test=["use_all_data", "use_all_data"], n_datasets=2, n_jobs=0,
+                       results=tmp_path)
 
 
-def test_cli_calibrate_like_and_compare(tmp_path, capsys):
-    assert main(["calibrate", "--test", "use_all_data", "--like", "iris", "--folds", "5",
-                 "--runs", "2", "--n-datasets", "20", "--workers", "0", "--no-progress",
+def test_calibrate_like_interrupted_says_what_is_saved(tmp_path, monkeypatch):
+    from calibsim.engine import runner
+
+    calls = {"n": 0}
+    original = runner.map_blocks
+
+    def stop_after_one(func, specs, *, client=None, on_result=None, **kw):
+        def keep(spec, result):
+            on_result(spec, result)
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise KeyboardInterrupt
+        return original(func, specs, client=client, on_result=keep, **kw)
+
+    monkeypatch.setattr(runner, "map_blocks", stop_after_one)
+    with pytest.raises(CalibrationInterrupted) as info:
+        calibrate_like("iris", design="2x2", n_datasets=30, n_jobs=0, results=tmp_path)
+    assert info.value.saved == 10 and info.value.total == 30
+    assert str(tmp_path) in info.value.store
+
+
+def test_calibrate_like_bayes_calibrates_rho(tmp_path):
+    res = calibrate_like("haberman", design="2x5", method="bayes", alphas=(0.05,),
+                         rope=0.01, n_datasets=40, n_jobs=0, results=tmp_path)
+    t = res.to_frame()
+    assert list(t["threshold"]) == [0.95] and list(t["rope"]) == [0.01]
+    assert t["n_calibration"].iloc[0] == 20 and t["n_check"].iloc[0] == 20
+    assert "calibrated rho" in str(res) and "decision rate" in str(res)
+    with pytest.raises(ValueError, match="r x k cv"):
+        calibrate_like("iris", design="subsampling:10", method="bayes", n_datasets=2,
+                       n_jobs=0, results=tmp_path)
+
+
+def test_cli_calibrate_like_prints_plan_estimate_and_result(tmp_path, capsys):
+    assert main(["calibrate", "--test", "use_all_data", "--test", "corrected_repeated_cv",
+                 "--like", "iris", "--folds", "5", "--runs", "2", "--n-datasets", "20",
+                 "--alpha", "0.05", "--alpha", "0.1", "--workers", "0", "--no-progress",
                  "--results", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "one null data set took" in out and "df_continuous" in out
+    for words in ("data: iris: 150 instances", "learners: naive_bayes (A) vs c45 (B)",
+                  "design: 2x5", "use all data, corrected repeated cv", "α 0.05, 0.1",
+                  "null: 20 data sets", "compiling excluded", "null accuracy",
+                  "shipped table"):
+        assert words in out, words
+    assert out.count("calibrated df") == 4
+    assert main(["calibrate", "--test", "use_all_data", "--test", "use_all_data", "--like",
+                 "iris", "--workers", "0"]) == 2
+    assert "twice" in capsys.readouterr().err
+    assert main(["calibrate", "--test", "use_all_data", "--learner", "c45"]) == 2
+    assert main(["calibrate", "--like", "iris", "--method", "bayes", "--test",
+                 "use_all_data"]) == 2
+    assert "not used with `--method bayes`" in capsys.readouterr().err
+
+
+def test_cli_compare_still_works(tmp_path, capsys):
     csv = tmp_path / "folds.csv"
     assert main(["compare", "--data", "iris", "--a", "naive_bayes", "--b",
                  "sklearn.naive_bayes.GaussianNB", "--design", "2x5", "--df", "textbook",
@@ -75,4 +359,45 @@ def test_cli_calibrate_like_and_compare(tmp_path, capsys):
     assert "verdict" in out and csv.is_file()
     assert main(["compare", "--data", "iris", "--a", "naive_bayes"]) == 2
     assert "at least two learners" in capsys.readouterr().err
-    assert main(["calibrate", "--test", "use_all_data", "--learner", "c45"]) == 2
+
+
+def test_the_shipped_rho_table_covers_the_designs_and_says_where_it_comes_from():
+    t = rho_table()
+    for k, r in [(10, 10), (10, 5), (5, 10), (5, 5), (10, 2)]:
+        for threshold in (0.95, 0.99):
+            for rope in (0.0, 0.01):
+                e = lookup_rho(threshold=threshold, rope=rope, n_folds=k, n_runs=r)
+                assert e.ci_low <= e.rho <= e.ci_high and 0 < e.rho < 1
+    assert (t["n_calibration"] == 5000).all() and (t["n_check"] == 5000).all()
+    assert "studies/rho_table.toml" in rho_provenance()
+    # the calibrated rho keeps the decision rate on the fresh half near 1 - threshold
+    ok = t["rho"] < 1
+    z = (t["decision_rate_calibrated"] - (1 - t["threshold"])) / t["mc_se"]
+    assert (z[ok] <= 3).all() and ok.sum() >= 68
+    # where no rho < 1 is enough (one run of 2-fold cv at 0.99) the table says rho = 1 and
+    # the rate stays above the target; the lookup refuses it
+    assert (t.loc[~ok, "decision_rate_calibrated"] > 1 - t.loc[~ok, "threshold"]).all()
+    with pytest.raises(ValueError, match="no rho < 1"):
+        lookup_rho(threshold=0.99, n_folds=2, n_runs=1)
+    with pytest.raises(ValueError, match="covers threshold"):
+        lookup_rho(threshold=0.9)
+    with pytest.raises(ValueError, match="no entry for n_folds=3"):
+        lookup_rho(n_folds=3, n_runs=10)
+
+
+def test_compare_bayes_says_which_rho_it_used():
+    from calibsim import compare
+    from calibsim.datasets import load_uci
+    res = compare("naive_bayes", "c45", load_uci("vote"), design="10x10", method="bayes",
+                  replicability=None)
+    e = lookup_rho(threshold=0.95, rope=0.0, n_folds=10, n_runs=10)
+    assert res.posterior.rho == e.rho and "shipped rho table" in res.rho_source
+    assert "rho: calibrated" in str(res)
+    res = compare("naive_bayes", "c45", load_uci("vote"), design="10x5", method="bayes",
+                  threshold=0.9, replicability=None)
+    assert res.posterior.rho == pytest.approx(1 / 5) and "no entry" in res.rho_source
+    res = compare("naive_bayes", "c45", load_uci("vote"), design="2x5", method="bayes",
+                  replicability=None, rho="heuristic")
+    assert res.posterior.rho == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="`rho` must be"):
+        compare("naive_bayes", "c45", load_uci("vote"), method="bayes", rho=1.5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -63,6 +64,10 @@ def add_compare_parser(sub, int_type, alpha_type):
     p.add_argument("--threshold", type=float, default=0.95,
                    help="with --method bayes: posterior probability needed for a decision "
                         "(default 0.95)")
+    p.add_argument("--rho", default="calibrated",
+                   help="with --method bayes: 'calibrated' (the shipped rho table where it "
+                        "covers the design, threshold and ROPE; default), 'heuristic' "
+                        "(1/k) or a number in (0, 1)")
     p.add_argument("--replicability", choices=("bootstrap", "rerun", "none"),
                    default="bootstrap", help="how to estimate the verdict's replicability "
                    "(two learners only; default bootstrap of the runs)")
@@ -95,6 +100,16 @@ def _df_arg(text):
             from None
 
 
+def _rho_arg(text):
+    if text in ("calibrated", "heuristic"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"`--rho` must be 'calibrated', 'heuristic' or a number in (0, 1); "
+                         f"got {text!r}.") from None
+
+
 def cmd_compare(args) -> int:
     from ..comparison import compare, compare_all
     if args.design is not None and not args.design.strip():
@@ -115,7 +130,7 @@ def cmd_compare(args) -> int:
         rep = None if args.replicability == "none" else args.replicability
         res = compare(learners[0], learners[1], ds, replicability=rep,
                       n_repeats=args.repeats, method=args.method, rope=args.rope,
-                      threshold=args.threshold, **common)
+                      threshold=args.threshold, rho=_rho_arg(args.rho), **common)
         print(res)
         table = res.scores
     else:
@@ -154,40 +169,68 @@ def _over_datasets(args, learners, t0) -> int:
 
 
 def cmd_calibrate_like(args, progress) -> int:
-    from ..comparison._calibrate_like import calibrate_like
-    from ..calibration import lookup_df
+    """``calibsim calibrate --like DATA``: say what will run, run it, say what came out."""
+    from ..comparison._calibrate_like import CalibrationInterrupted, calibrate_like
     learners = args.learner or ["naive_bayes", "c45"]
-    design = (f"subsampling:{args.runs}" if args.test in ("resampling", "corrected_resampling")
-              else "5x2cv" if args.test.startswith("cv5x2") else f"{args.runs}x{args.folds}")
+    if len(learners) != 2:
+        raise ValueError(f"`--learner` must be given twice (two learners) or not at all; got "
+                         f"{len(learners)}: {learners}.")
+    tests = args.test or None
+    if args.method == "bayes":
+        if tests:
+            raise ValueError("`--test` is not used with `--method bayes` (the correlated "
+                             f"Bayesian t test's rho is calibrated); got {tests}.")
+        if args.alpha:
+            raise ValueError("use `--threshold` (not `--alpha`) with `--method bayes`.")
+        alphas = [1 - t for t in (args.threshold or [0.95])]
+    else:
+        if args.threshold:
+            raise ValueError("`--threshold` needs `--method bayes`.")
+        alphas = args.alpha or [0.05]
+    if args.design is not None:
+        design = args.design
+    elif tests and any(t in ("resampling", "corrected_resampling") for t in tests):
+        design = f"subsampling:{args.runs}"
+    elif tests and any(t.startswith("cv5x2") for t in tests):
+        design = "5x2cv"
+    else:
+        design = f"{args.runs}x{args.folds}"
+    workers = args.workers
+
+    def plan(text):
+        print(text, flush=True)
 
     def estimate(per, total):
-        print(f"one null data set took {per:.2f} s here; {args.n_datasets} data sets: about "
-              f"{total / 60:.1f} min", flush=True)
+        n = workers if workers is not None else _cores()
+        on = "here" if n == 0 else f"on {max(1, n)} worker{'s' if n != 1 else ''}"
+        print(f"time: one null data set took {per:.2f} s here, compiling excluded; "
+              f"{args.n_datasets} data sets: about {_minutes(total)} {on}", flush=True)
 
     t0 = time.perf_counter()
-    with progress:
-        table = calibrate_like(args.like, learners, design=design, test=args.test,
-                               alphas=args.alpha or [0.05], n_datasets=args.n_datasets,
-                               seed=args.seed, results=args.results, n_jobs=args.workers,
-                               scheduler=args.scheduler, progress=progress,
-                               on_estimate=estimate)
-    cols = ["label", "pair_a", "pair_b", "n_runs", "n_folds", "alpha", "default_df",
-            "type1_default", "calibrated_df", "df_continuous", "df_ci_low", "df_ci_high",
-            "type1_error", "n_datasets"]
-    def _num(v):
-        return "∞" if v == float("inf") else f"{v:.4g}"
-    print(table[cols].to_string(index=False, float_format=_num))
-    print("df_continuous: the df at which the Type I error reaches alpha on these null data "
-          "sets (∞ = the normal limit: the test never exceeds alpha), with its 95% interval; "
-          "calibrated_df: the integer df of Bouckaert's rule.")
-    for _, row in table.iterrows():
-        try:
-            e = lookup_df(args.test, alpha=float(row["alpha"]), n_folds=int(row["n_folds"]),
-                          n_runs=int(row["n_runs"]))
-            print(f"shipped table (naive Bayes vs C4.5, 300-instance binary null data), alpha "
-                  f"= {row['alpha']:g}: df {_num(e.df)} [{_num(e.ci_low)}, {_num(e.ci_high)}]"
-                  + (" (∞: the normal limit)" if e.df == float("inf") else ""))
-        except ValueError:
-            pass
-    print(f"{time.perf_counter() - t0:.1f} s")
+    try:
+        with progress:
+            res = calibrate_like(args.like, learners, design=design, test=tests,
+                                 alphas=alphas, n_datasets=args.n_datasets,
+                                 method=args.method, rope=args.rope, seed=args.seed,
+                                 results=args.results, n_jobs=workers,
+                                 scheduler=args.scheduler, progress=progress,
+                                 on_estimate=estimate, on_plan=plan,
+                                 class_attribute=args.class_attribute)
+    except CalibrationInterrupted as exc:
+        print(f"calibsim calibrate: interrupted; {exc.saved} of {exc.total} null data sets "
+              f"are saved in {exc.store}; run the same command again to resume.",
+              file=sys.stderr)
+        return 130
+    print()
+    print(res)
+    print(f"\n{time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
+def _cores() -> int:
+    import os
+    return max(1, os.cpu_count() or 1)

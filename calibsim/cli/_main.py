@@ -56,21 +56,49 @@ def _parser():
     rep.add_argument("study", type=_input_file, help="study file (or folder of study files) "
                      "whose saved scores to use")
     _add_outputs(rep)
-    cal = sub.add_parser("calibrate", help="calibrate one test's df on simulated null data "
-                         "(naive Bayes vs C4.5, Bouckaert 2003)")
-    cal.add_argument("--test", required=True, help="test name, e.g. use_all_data "
-                     "(calibsim list tests)")
+    cal = sub.add_parser(
+        "calibrate", help="calibrate a test's df on simulated null data (naive Bayes vs "
+        "C4.5, Bouckaert 2003), or on null data like yours (--like DATA)",
+        description="Calibrate the df of a test (Bouckaert 2003): run it on null data sets "
+        "where the learners are equally good, at df 2..df-max, and take the df whose Type I "
+        "error is closest to, and not above, alpha; also the continuous df with its 95%% "
+        "distribution-free interval. Without --like the null data are simulated (binary "
+        "attributes independent of the class). With --like DATA each null data set is your "
+        "data with its class labels permuted, and every per-fold difference of the two "
+        "learners is centred on its mean over the null data sets: permuted labels alone "
+        "favour a learner that falls back on the majority class whenever the class prior is "
+        "unbalanced, so the learners are made equally good on average by construction. "
+        "With --method bayes the correlated Bayesian t test's rho is calibrated instead.")
+    cal.add_argument("--test", action="append", help="test name, e.g. use_all_data "
+                     "(calibsim list tests; repeatable; with --like the default is the "
+                     "design's default test)")
     cal.add_argument("--alpha", type=_alpha, action="append",
                      help="significance level (repeatable; default 0.05)")
+    cal.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
+                     help="with --like: 'bayes' calibrates the correlated Bayesian t test's "
+                          "rho (Corani & Benavoli 2015) for --threshold and --rope")
+    cal.add_argument("--threshold", type=_alpha, action="append",
+                     help="with --method bayes: posterior probability needed for a decision "
+                          "(repeatable; default 0.95)")
+    cal.add_argument("--rope", type=float, default=0.0,
+                     help="with --method bayes: half-width of the region of practical "
+                          "equivalence in accuracy units, e.g. 0.01 = 1 point (default 0)")
     cal.add_argument("--folds", type=_int(2), default=10, help="k (default 10)")
     cal.add_argument("--runs", type=_int(2), default=10,
                      help="r runs, or n subsamples for resampling tests (default 10)")
     cal.add_argument("--like", default=None, metavar="DATA",
-                     help="calibrate on null data shaped like DATA (its class labels "
-                          "permuted per data set): a shipped name, ARFF file or "
+                     help="calibrate on null data like DATA (its class labels permuted per "
+                          "data set, the differences centred): a shipped name, an ARFF or "
+                          "CSV file (class = last column unless --class-attribute) or "
                           "sklearn:load_*; with --learner")
+    cal.add_argument("--class-attribute", default=None,
+                     help="with --like and an ARFF or CSV file: the class column "
+                          "(default: the last)")
     cal.add_argument("--learner", action="append",
                      help="with --like: a learner (twice; default naive_bayes and c45)")
+    cal.add_argument("--design", default=None,
+                     help="with --like: 'RxK' (r runs of stratified k-fold cv), '5x2cv' or "
+                          "'subsampling:N' (default: from --runs and --folds)")
     cal.add_argument("--n-datasets", type=_int(1), default=1000,
                      help="null data sets to calibrate on (default 1000)")
     cal.add_argument("--n-instances", type=_int(2), default=300,
@@ -301,19 +329,34 @@ def _cmd_calibrate(args):
     from ..engine.spec import study_from_dict
     from ..stats import get_test
 
-    spec = get_test(args.test)         # unknown names raise ValueError listing the known ones
     if args.like is not None:
         from ._compare import cmd_calibrate_like
-        return cmd_calibrate_like(args, _progress(args, f"calibrate {spec.name} like {args.like}"))
-    if args.learner:
-        raise ValueError("`--learner` needs `--like` (the simulated null data is calibrated "
-                         "for naive Bayes vs C4.5).")
+        return cmd_calibrate_like(args, _progress(args, f"calibrate like {args.like}"))
+    for flag, value in (("--learner", args.learner), ("--design", args.design),
+                        ("--class-attribute", args.class_attribute),
+                        ("--threshold", args.threshold)):
+        if value:
+            raise ValueError(f"`{flag}` needs `--like` (the simulated null data is calibrated "
+                             "for naive Bayes vs C4.5 on its own design flags).")
+    if args.method == "bayes":
+        raise ValueError("`--method bayes` needs `--like DATA`; the shipped rho table "
+                         "(calibsim.lookup_rho) holds rho calibrated on the simulated null.")
+    if not args.test:
+        raise ValueError("`--test` is required without `--like` (e.g. --test use_all_data; "
+                         "calibsim list tests).")
+    specs = [get_test(t) for t in args.test]  # unknown names raise ValueError listing them
+    if len({s.name for s in specs}) < len(specs):
+        raise ValueError(f"`--test` names a test twice; got {args.test}.")
+    if len({s.scheme for s in specs}) > 1:
+        raise ValueError(f"`--test` must name tests on one kind of data at a time; got "
+                         f"{[f'{s.name} ({s.scheme})' for s in specs]}.")
+    spec = specs[0]
     scheme = {"kind": "subsampling", "n_runs": args.runs, "test_fraction": args.test_fraction} \
         if spec.scheme == "subsampling" else (
         {"kind": "cv5x2"} if spec.scheme == "cv5x2" else
         {"kind": "repeated_kfold", "n_folds": args.folds, "n_runs": args.runs})
-    analysis = {"kind": "calibrate", "tests": [spec.name], "alphas": args.alpha or [0.05],
-                "df_max": args.df_max}
+    analysis = {"kind": "calibrate", "tests": [x.name for x in specs],
+                "alphas": args.alpha or [0.05], "df_max": args.df_max}
     if scheme["kind"] != "cv5x2":
         analysis["runs"] = [args.runs]
     doc = {"study": {"name": f"calibrate_{spec.name}", "seed": args.seed},
@@ -330,7 +373,7 @@ def _cmd_calibrate(args):
         for key, flag in _CALIBRATE_FLAGS.items():
             text = text.replace(f"`{key}`", f"`{flag}`")
         raise ValueError(text) from None
-    with _progress(args, f"calibrate {spec.name}") as bar, cluster(
+    with _progress(args, f"calibrate {', '.join(x.name for x in specs)}") as bar, cluster(
             scheduler=args.scheduler, n_workers=args.workers) as client:
         scores = compute_scores(study, client=client, progress=bar)
     table = calibration_rows(study, study.analyses[0], scores)

@@ -1,20 +1,57 @@
-"""Calibrate a test's df on null data shaped like the user's (``calibsim calibrate --like``).
+"""Calibrate a test on null data shaped like the user's (``calibsim calibrate --like``).
 
-Each null data set is the user's data with its class labels randomly permuted
-(:class:`calibsim.sources.DatasetSource` with ``permute_class``): attributes,
-their types and missing values, and the class prior stay as they are, but the
-class no longer depends on the attributes, so the user's learners are equally good
-and a test's rejections are Type I errors. The calibration itself is the engine's
-``calibrate`` analysis (Bouckaert 2003), run as a study built in memory, with the
-store, resume and Dask of every study.
+**The null.** Each null data set is the user's data with its class labels randomly
+permuted (:class:`calibsim.sources.DatasetSource` with ``permute_class``): attributes,
+their types and missing values and the class prior stay as they are, but the class no
+longer depends on the attributes. That alone does not make the learners equally good:
+a learner's expected accuracy on permuted labels is the chance accuracy of its own
+predictions, Σ_c π_c q_c (π_c the class shares of the test fold, q_c the share of its
+predictions in class c), highest for a learner that falls back on the majority class.
+With an unbalanced prior C4.5 then beats naive Bayes (on breast-cancer, prior 70/30, by
+3 points), and a calibration on these data would count correct rejections of that real
+difference as Type I errors. So the per-fold differences x of every null data set are
+**centred** on the pair's mean difference over all N null data sets,
+
+    x'_ijk = x_ijk - (1/N) Σ_i' mean_jk x_i'jk,
+
+which makes the two learners equally good on average over the null by construction
+while keeping everything else of the data and of the learners (the class prior, the
+variance of the differences and the dependence between folds and runs that the df
+calibrates for). ``studies/null_construction.toml`` compares this with the permuted
+differences as they are and with balanced permuted labels, on seven data sets with
+majority shares from 53% to 89% (``figures/null_construction/``).
+
+The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
+``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
+with the store, resume and Dask of every study.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["calibrate_like", "data_source"]
+import numpy as np
+import pandas as pd
+
+__all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted"]
+
+
+class CalibrationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`calibrate_like`: what is saved, so a rerun resumes from it.
+
+    Attributes
+    ----------
+    saved, total : int
+        Null data sets whose scores are in the store, and how many were asked for.
+    store : str
+        The store's folder.
+    """
+
+    def __init__(self, saved: int, total: int, store: str):
+        super().__init__(f"{saved} of {total} null data sets saved in {store}")
+        self.saved, self.total, self.store = saved, total, store
 
 
 def data_source(data: str) -> dict:
@@ -55,20 +92,53 @@ def _learners_section(learners) -> dict:
     return {"names": names, **section}
 
 
-def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) -> dict:
-    from ._scoring import parse_design
+def _tests_of(test, design, method) -> list:
+    """The registry names asked for, checked against the design (one ValueError)."""
     from ..stats import get_test
-    d = parse_design(design)
-    spec = get_test(test or d.default_test())
+    from ._compare import _setup
+    if method == "bayes":
+        if test not in (None, "bayes_correlated_t") and not (
+                not isinstance(test, str) and list(test) == ["bayes_correlated_t"]):
+            raise ValueError("`test` must be left out with method='bayes' (the correlated "
+                             f"Bayesian t test's rho is calibrated); got {test!r}.")
+        if design.kind != "cv":
+            raise ValueError("method='bayes' calibrates the correlated Bayesian t test's rho "
+                             f"for r x k cv designs; got design {design.name!r}.")
+        return ["bayes_correlated_t"]
+    names = [test] if isinstance(test, str) or test is None else list(test)
+    if not names:
+        raise ValueError("`test` must name at least one test; got an empty list.")
+    out = []
+    for name in names:
+        spec = get_test(name or design.default_test())
+        if spec.scheme == "holdout":
+            raise ValueError(f"`test` {spec.name!r} takes McNemar counts of one split; "
+                             "calibrate_like calibrates tests on per-fold differences.")
+        _setup(design, spec.name, 0.05, "textbook", None, 10)    # fits the design?
+        if spec.name in out:
+            raise ValueError(f"`test` names {spec.name!r} twice.")
+        out.append(spec.name)
+    return out
+
+
+def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results, method,
+               rope, class_attribute) -> dict:
+    d = design
     scheme = ({"kind": "subsampling", "n_runs": d.n_runs, "test_fraction": d.test_fraction}
               if d.kind == "subsampling" else {"kind": "cv5x2"} if d.kind == "cv5x2" else
               {"kind": "repeated_kfold", "n_folds": d.n_folds, "n_runs": d.n_runs})
-    analysis = {"kind": "calibrate", "tests": [spec.name], "alphas": list(alphas),
-                "continuous": True}
-    if d.kind != "cv5x2":
-        analysis["runs"] = [d.n_runs]
+    if method == "bayes":
+        analysis = {"kind": "calibrate_rho", "tests": tests, "alphas": list(alphas),
+                    "ropes": [float(rope)], "null": "centred", "runs": [d.n_runs]}
+    else:
+        analysis = {"kind": "calibrate", "tests": tests, "alphas": list(alphas),
+                    "continuous": True, "null": "centred"}
+        if d.kind != "cv5x2":
+            analysis["runs"] = [d.n_runs]
     source = {"kind": "dataset", "permute_class": True, "n_datasets": int(n_datasets),
               **data_source(data)}
+    if class_attribute is not None:
+        source["class_attribute"] = class_attribute
     name = "like_" + "".join(ch if ch.isalnum() else "_" for ch in Path(str(data)).stem)
     return {"study": {"name": name, "seed": int(seed), "block_size": 10},
             "sources": {"like": source}, "learners": _learners_section(learners),
@@ -76,26 +146,302 @@ def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) 
             "outputs": {"results": str(Path(results).resolve())}}
 
 
+def _describe_data(dataset, label) -> str:
+    """"breast-cancer: 286 instances, 9 attributes (9 nominal), 2 classes (70.3% / 29.7%)"."""
+    y = np.asarray(dataset.y)
+    counts = np.bincount(y, minlength=dataset.n_classes)
+    shares = " / ".join(f"{100 * c / counts.sum():.1f}%" for c in counts)
+    n_num = int(np.sum(dataset.is_numeric))
+    kinds = ", ".join(p for p in (f"{dataset.X.shape[1] - n_num} nominal" if
+                                  dataset.X.shape[1] - n_num else "",
+                                  f"{n_num} numeric" if n_num else "") if p)
+    missing = int(np.isnan(np.asarray(dataset.X, dtype=float)).sum())
+    return (f"{label}: {dataset.X.shape[0]} instances, {dataset.X.shape[1]} attributes "
+            f"({kinds}), {dataset.n_classes} classes (prior {shares})"
+            + (f", {missing} missing values" if missing else ""))
+
+
+@dataclass(frozen=True)
+class NullCalibrationResult:
+    """Outcome of :func:`calibrate_like`: a test's df (or the Bayesian t's ρ) calibrated on
+    null data like the user's, with what the null was and how good the learners were on it.
+
+    Attributes
+    ----------
+    data : str
+        The data and its shape, e.g. ``"breast-cancer: 286 instances, ..."``.
+    learners : tuple of str
+        The two learners (A, B); differences are A − B.
+    design : str
+        E.g. ``"10x10"`` (r runs of stratified k-fold cv).
+    method : {"frequentist", "bayes"}
+    n_datasets : int
+        Null data sets N (each the data with its labels permuted, new partitions).
+    null : str
+        What the null is, in words.
+    accuracy_a, accuracy_b : float
+        Mean accuracy of A and B over the null data sets and splits, in [0, 1]
+        (before centring).
+    accuracy_a_se, accuracy_b_se : float
+        Their standard errors over the null data sets.
+    null_difference, null_difference_se : float
+        Mean difference A − B on the null, in accuracy units, and its SE: what the
+        centring removes from every per-fold difference.
+    table : pandas.DataFrame
+        One row per test and α (frequentist: ``test, label, alpha, df, df_ci_low,
+        df_ci_high`` (continuous df with its 95% distribution-free interval; ``inf``:
+        the normal limit), ``integer_df`` (Bouckaert's rule; 0: no df keeps the Type I
+        error ≤ α), ``type1_error`` (at the integer df), ``textbook_df``,
+        ``type1_textbook``, ``shipped_df``, ``shipped_ci_low``, ``shipped_ci_high``
+        (the shipped table's, NaN where it has none) and ``type1_at_shipped`` (the
+        Type I error at the shipped df on this null), ``verdict`` (one sentence);
+        Bayesian: ``threshold, rope, rho, rho_ci_low, rho_ci_high,
+        decision_rate_default, decision_rate_calibrated, shipped_rho, ...``). Rates
+        are proportions in [0, 1].
+    seed : int
+    seconds : float
+        Wall time of the call.
+    """
+
+    data: str
+    learners: tuple
+    design: str
+    method: str
+    n_datasets: int
+    null: str
+    accuracy_a: float
+    accuracy_a_se: float
+    accuracy_b: float
+    accuracy_b_se: float
+    null_difference: float
+    null_difference_se: float
+    table: pd.DataFrame = field(repr=False)
+    seed: int = 0
+    seconds: float = float("nan")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The calibration table (a copy): one row per test and α."""
+        return self.table.copy()
+
+    def __getitem__(self, key):            # ``result["alpha"]``: the table's column
+        return self.table[key]
+
+    def __str__(self) -> str:
+        a, b = self.learners
+        lines = [f"null accuracy (mean over the {self.n_datasets} null data sets, ± SE): "
+                 f"{a} {100 * self.accuracy_a:.2f}% ± {100 * self.accuracy_a_se:.2f}, "
+                 f"{b} {100 * self.accuracy_b:.2f}% ± {100 * self.accuracy_b_se:.2f}",
+                 f"  difference {a} − {b} on permuted labels: "
+                 f"{100 * self.null_difference:+.2f} ± {100 * self.null_difference_se:.2f} "
+                 "points; removed from every per-fold difference (centred null), so the "
+                 "learners are equally good on average"]
+        for _, r in self.table.iterrows():
+            lines.append("")
+            lines += (_bayes_lines(r, self.design) if self.method == "bayes"
+                      else _df_lines(r, self.design))
+        return "\n".join(lines)
+
+
+def _pct(v) -> str:
+    return "n/a" if not np.isfinite(v) else f"{100 * v:.1f}%"
+
+
+def _df_words(v) -> str:
+    return "∞ (normal limit)" if v == np.inf else f"{v:.2f}"
+
+
+def _df_lines(r, design) -> list:
+    hi = "∞" if r["df_ci_high"] == np.inf else f"{r['df_ci_high']:.2f}"
+    integer = ("none of df 2..100 keeps the Type I error at or below α"
+               if r["integer_df"] == 0 else
+               f"integer df {int(r['integer_df'])} (Bouckaert's rule), Type I error "
+               f"{_pct(r['type1_error'])}")
+    lines = [f"{r['label']}, {design}, α = {r['alpha']:g}:",
+             f"  calibrated df {_df_words(r['df'])}"
+             + ("" if r["df"] == np.inf and r["df_ci_low"] == np.inf else
+                f" (95% interval {_df_words(r['df_ci_low']) if r['df_ci_low'] != np.inf else '∞'}"
+                f" to {hi})") + f"; {integer}",
+             f"  at the textbook df {r['textbook_df']:g}: Type I error "
+             f"{_pct(r['type1_textbook'])}"]
+    if np.isfinite(r["shipped_df"]) or r["shipped_df"] == np.inf:
+        lines.append(f"  shipped table (naive Bayes vs C4.5, 300-instance binary null data): "
+                     f"df {_df_words(r['shipped_df'])} [{_df_words(r['shipped_ci_low'])}, "
+                     f"{_df_words(r['shipped_ci_high'])}]; Type I error at it on this null "
+                     f"{_pct(r['type1_at_shipped'])}")
+    lines.append(f"  {r['verdict']}")
+    return lines
+
+
+def _bayes_lines(r, design) -> list:
+    lines = [f"correlated Bayesian t, {design}, threshold {r['threshold']:g}, ROPE "
+             f"±{100 * r['rope']:g} points:",
+             f"  calibrated rho {r['rho']:.4f} (95% interval {r['rho_ci_low']:.4f} to "
+             f"{r['rho_ci_high']:.4f}; calibrated on {int(r['n_calibration'])} null data sets)",
+             f"  decision rate on the other {int(r['n_check'])} null data sets: "
+             f"{_pct(r['decision_rate_calibrated'])} at the calibrated rho, "
+             f"{_pct(r['decision_rate_default'])} at rho = 1/k = {r['rho_default']:.3g} "
+             f"(target at most {_pct(1 - r['threshold'])}, Monte Carlo SE {_pct(r['mc_se'])})"]
+    if np.isfinite(r["shipped_rho"]):
+        lines.append(f"  shipped table (naive Bayes vs C4.5, 300-instance binary null data): "
+                     f"rho {r['shipped_rho']:.4f} [{r['shipped_ci_low']:.4f}, "
+                     f"{r['shipped_ci_high']:.4f}]")
+    lines.append(f"  {r['verdict']}")
+    return lines
+
+
+def _verdict_df(s_df, type1_shipped, alpha, n) -> str:
+    """One plain sentence: does the shipped df keep the Type I error at α on this null?
+
+    The evidence is the Type I error of the test at the shipped df on these null data
+    sets, against α with its Monte Carlo SE sqrt(α(1 − α)/N): within 2 SE it holds,
+    above it rejects too often, below it is conservative."""
+    if not (np.isfinite(s_df) or s_df == np.inf):
+        return ("The shipped table has no entry for this test, design and α: use the "
+                "calibrated df above.")
+    se = np.sqrt(alpha * (1 - alpha) / n)
+    at = (f"Type I error {100 * type1_shipped:.1f}% at it against α = {100 * alpha:g}%, "
+          f"Monte Carlo SE {100 * se:.1f}%")
+    if type1_shipped > alpha + 2 * se:
+        return (f"The shipped df rejects too often on data like yours ({at}): use the "
+                "calibrated df.")
+    if type1_shipped < alpha - 2 * se:
+        return (f"The shipped df is conservative on data like yours ({at}): the calibrated "
+                "df uses α fully.")
+    return f"The shipped df holds for data like yours ({at})."
+
+
+def _frequentist_table(study, analysis, scores, rows) -> pd.DataFrame:
+    """The table of :class:`NullCalibrationResult` from the calibrate analysis's ``rows``;
+    ``scores`` are the centred differences (for the Type I error at the shipped df)."""
+    from ..calibration import lookup_df
+    from ..engine.analyses import test_callable, test_data
+    from ..stats import get_test
+    out = []
+    for _, r in rows.iterrows():
+        try:
+            e = lookup_df(r["test"], alpha=float(r["alpha"]), n_folds=int(r["n_folds"]),
+                          n_runs=int(r["n_runs"]))
+            s_df, s_lo, s_hi = e.df, e.ci_low, e.ci_high
+        except ValueError:
+            e, s_df, s_lo, s_hi = None, np.nan, np.nan, np.nan
+        type1_shipped = np.nan
+        if e is not None:
+            pair = (r["pair_a"], r["pair_b"])
+            x = test_data(scores, r["source"], r["scheme"], r["test"], pair, int(r["n_runs"]))
+            func = test_callable(r["test"], study, study.source(r["source"]), r["scheme"])
+            at = s_df if np.isfinite(s_df) else 1e6
+            p = np.asarray(func(x, at).pvalue, dtype=float)
+            type1_shipped = float(np.mean(p <= r["alpha"]))
+        out.append({"test": r["test"], "label": get_test(r["test"]).label,
+                    "alpha": float(r["alpha"]), "df": float(r["df_continuous"]),
+                    "df_ci_low": float(r["df_ci_low"]), "df_ci_high": float(r["df_ci_high"]),
+                    "integer_df": int(r["calibrated_df"]),
+                    "type1_error": float(r["type1_error"]),
+                    "textbook_df": float(r["default_df"]),
+                    "type1_textbook": float(r["type1_default"]),
+                    "shipped_df": s_df, "shipped_ci_low": s_lo, "shipped_ci_high": s_hi,
+                    "type1_at_shipped": type1_shipped,
+                    "n_runs": int(r["n_runs"]), "n_folds": int(r["n_folds"]),
+                    "n_datasets": int(r["n_datasets"]),
+                    "verdict": _verdict_df(s_df, type1_shipped, float(r["alpha"]),
+                                           int(r["n_datasets"]))})
+    return pd.DataFrame(out)
+
+
+def _bayes_table(rows) -> pd.DataFrame:
+    from ..calibration import lookup_rho
+    out = []
+    for _, r in rows.iterrows():
+        try:
+            e = lookup_rho(threshold=float(r["threshold"]), rope=float(r["rope"]),
+                           n_folds=int(r["n_folds"]), n_runs=int(r["n_runs"]))
+            s, lo, hi = e.rho, e.ci_low, e.ci_high
+        except ValueError:
+            s = lo = hi = np.nan
+        if not np.isfinite(s):
+            verdict = "The shipped table has no entry for this design: use the calibrated rho."
+        elif r["rho_ci_low"] <= hi and lo <= r["rho_ci_high"]:
+            verdict = ("Agrees with the shipped table (the 95% intervals overlap): the "
+                       "shipped rho holds for data like yours.")
+        elif r["rho_ci_low"] > hi:
+            verdict = ("Higher than the shipped table's: on data like yours the test needs a "
+                       "wider posterior; use the calibrated rho.")
+        else:
+            verdict = ("Lower than the shipped table's: on data like yours the shipped rho is "
+                       "conservative; the calibrated rho decides more often at the same "
+                       "threshold.")
+        out.append({**{k: r[k] for k in ("threshold", "rope", "rho", "rho_ci_low",
+                                         "rho_ci_high", "coverage", "rho_default",
+                                         "decision_rate_default", "decision_rate_calibrated",
+                                         "mc_se", "n_calibration", "n_check", "n_runs",
+                                         "n_folds")},
+                    "shipped_rho": s, "shipped_ci_low": lo, "shipped_ci_high": hi,
+                    "verdict": verdict})
+    return pd.DataFrame(out)
+
+
+def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, rope=0.0) -> str:
+    """What :func:`calibrate_like` is about to do, in a few lines (printed before the work)."""
+    from ..stats import get_test
+    d = design
+    how = (f"{d.n_runs} runs of stratified {d.n_folds}-fold cv" if d.kind == "cv" else
+           "5 x 2 cv" if d.kind == "cv5x2" else
+           f"{d.n_runs} random {100 * (1 - d.test_fraction):.0f}/"
+           f"{100 * d.test_fraction:.0f} subsamples")
+    what = ("the correlated Bayesian t test's rho, threshold(s) "
+            + ", ".join(f"{1 - a:g}" for a in alphas) + f", ROPE ±{100 * rope:g} points"
+            if method == "bayes" else
+            "test(s) " + ", ".join(get_test(t).label for t in tests) + "; α "
+            + ", ".join(f"{a:g}" for a in alphas))
+    return "\n".join([
+        f"data: {data_line}",
+        f"learners: {learners[0]} (A) vs {learners[1]} (B)",
+        f"design: {d.name} ({how})",
+        f"calibrating: {what}",
+        f"null: {n_datasets} data sets, each your data with its class labels permuted and new "
+        "partitions; every per-fold difference A − B centred on its mean over the null data "
+        "sets (so A and B are equally good on average)"])
+
+
 def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", test=None,
-                   alphas=(0.05,), n_datasets: int = 1000, seed: int = 0,
-                   results="results", n_jobs=None, scheduler=None, progress=None,
-                   on_estimate=None):
-    """Calibrate a test's df on null data shaped like ``data``, with your learners.
+                   alphas=(0.05,), n_datasets: int = 1000, method: str = "frequentist",
+                   rope: float = 0.0, seed: int = 0, results="results", n_jobs=None,
+                   scheduler=None, progress=None, on_estimate=None, on_plan=None,
+                   class_attribute=None) -> NullCalibrationResult:
+    """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
+
+    Each of the ``n_datasets`` null data sets is ``data`` with its class labels permuted
+    (new partitions each), and every per-fold difference of the two learners is centred
+    on the pair's mean difference over all the null data sets, so that the learners are
+    equally good on average by construction (module docstring; permuted labels alone
+    favour a learner that falls back on the majority class whenever the prior is
+    unbalanced). The df is then calibrated as Bouckaert (2003) does, with the continuous
+    df and its distribution-free interval; with ``method="bayes"`` the ρ of the
+    correlated Bayesian t test (Corani & Benavoli 2015) at which it decides on at most
+    1 − threshold of the null data sets, calibrated on one half and checked on the other.
 
     Parameters
     ----------
     data : str
-        A shipped UCI name, an ARFF path or a scikit-learn loader
+        A shipped UCI name, an ARFF or CSV path or a scikit-learn loader
         (``"sklearn:load_breast_cancer"``).
-    learners : sequence of str, default ("naive_bayes", "c45")
-        Two learners: built-in names or ``"module.Class(param=value, ...)"``.
+    learners : sequence of two str, default ("naive_bayes", "c45")
+        Built-in names or ``"module.Class(param=value, ...)"``.
     design : str, default "10x10"
         As for :func:`calibsim.compare`.
-    test : str, optional
-        Default: the design's default test (:func:`calibsim.compare`).
+    test : str or sequence of str, optional
+        Test(s) of :data:`calibsim.stats.TESTS` that fit the design; default the
+        design's default test (:func:`calibsim.compare`). Left out with
+        ``method="bayes"``.
     alphas : sequence of float, default (0.05,)
+        Significance levels α in (0, 1); with ``method="bayes"`` the thresholds are
+        1 − α (0.05 -> 0.95).
     n_datasets : int, default 1000
-        Null data sets (permutations of the class).
+        Null data sets N.
+    method : {"frequentist", "bayes"}, default "frequentist"
+    rope : float, default 0
+        With ``method="bayes"``: half-width of the region of practical equivalence,
+        in accuracy units (0.01 = one point).
     seed : int, default 0
         Root of every permutation's and partition's ``SeedSequence``.
     results : path-like, default "results"
@@ -105,49 +451,103 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         ``n_jobs=0`` runs here.
     progress : calibsim.engine.runner.Progress, optional
     on_estimate : callable, optional
-        Called with ``(seconds_per_dataset, estimated_total_seconds)`` after one
-        null data set has been timed in this process, before the rest start.
+        Called with ``(seconds_per_dataset, estimated_total_seconds)`` once a null data
+        set has been timed in this process (after the kernels are compiled, so
+        compiling is not in the estimate), before the rest start.
+    on_plan : callable, optional
+        Called with :func:`plan_text` (what is about to run) before any fitting.
+    class_attribute : str, optional
+        Class column of an ARFF or CSV file (default: the last).
 
     Returns
     -------
-    pandas.DataFrame
-        The ``calibrate`` analysis' rows (one per α): ``calibrated_df`` (the paper's
-        integer rule), ``df_continuous`` with ``df_ci_low``/``df_ci_high`` (95%,
-        distribution-free), ``type1_error`` at the calibrated df, ``type1_default`` at
-        the textbook df, ...
+    NullCalibrationResult
 
     Raises
     ------
     ValueError
-        For unknown data, learners, design or test.
+        For unknown data, learners, design or test, a test that does not fit the
+        design, or ``method="bayes"`` with a design that is not r x k cv.
+    CalibrationInterrupted
+        On Ctrl-C while the null data sets are scored (a ``KeyboardInterrupt`` that says
+        how many are saved; calling again with the same arguments resumes).
 
     Examples
     --------
-    >>> t = calibrate_like("iris", design="2x5", n_datasets=20, n_jobs=0,
-    ...                    results=getfixture("tmp_path"))
-    >>> t[["label", "n_runs", "n_folds", "alpha", "n_datasets"]].to_string(index=False)
+    >>> res = calibrate_like("iris", design="2x5", n_datasets=20, n_jobs=0,
+    ...                      results=getfixture("tmp_path"))
+    >>> res.table[["label", "n_runs", "n_folds", "alpha", "n_datasets"]].to_string(index=False)
     '                label  n_runs  n_folds  alpha  n_datasets\\ncorrected repeated cv       2        5   0.05          20'
+    >>> bool(abs(res.null_difference) < 1), res.learners
+    (True, ('naive_bayes', 'c45'))
     """
-    from ..engine.analyses import calibration_rows
+    from ..engine.analyses import calibration_rows, null_centres, block_summaries
+    from ..engine.analyses import _SameDifferences, _rho_rows
     from ..engine.cells import CellSpec, run_cell
     from ..engine.run import compute_scores
     from ..engine.runner import cluster, warm_up
     from ..engine.spec import study_from_dict
+    from ._scoring import parse_design
+    t_start = time.perf_counter()
     if len(learners) != 2:
         raise ValueError(f"`learners` must name two learners; got {list(learners)}.")
-    doc = _study_doc(data, learners, design, test, alphas, n_datasets, seed, results)
+    if method not in ("frequentist", "bayes"):
+        raise ValueError(f"`method` must be 'frequentist' or 'bayes'; got {method!r}.")
+    if method == "bayes":
+        from ..stats._bayes import _iv_common
+        for a in alphas:
+            _iv_common(rope, 1 - a)
+    d = parse_design(design)
+    tests = _tests_of(test, d, method)
+    doc = _study_doc(data, learners, d, tests, alphas, n_datasets, seed, results, method,
+                     rope, class_attribute)
     study = study_from_dict(doc, Path.cwd() / f"{doc['study']['name']}.toml")
     src = study.sources[0]
-    warm_up()                                  # numba compiles (or loads) outside the timing
-    t0 = time.perf_counter()
-    run_cell(CellSpec(src, study.learners, study.schemes, 0, 1))
-    per = time.perf_counter() - t0
-    workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
-    if on_estimate is not None:
-        on_estimate(per, per * n_datasets / max(1, workers))
-    with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
-        scores = compute_scores(study, client=client, progress=progress)
-    return calibration_rows(study, study.analyses[0], scores)
+    if on_plan is not None:
+        on_plan(plan_text(_describe_data(src.build().dataset, str(data)),
+                          [lrn.label for lrn in study.learners], d, tests, alphas,
+                          n_datasets, method, rope))
+    try:
+        warm_up()                              # numba compiles (or loads) outside the timing
+        run_cell(CellSpec(src, study.learners, study.schemes, 0, 1))   # first fits compile
+        t0 = time.perf_counter()
+        run_cell(CellSpec(src, study.learners, study.schemes, 1, 2))
+        per = time.perf_counter() - t0
+        workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
+        if on_estimate is not None:
+            on_estimate(per, per * n_datasets / max(1, workers))
+        with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
+            scores = compute_scores(study, client=client, progress=progress)
+    except KeyboardInterrupt:
+        from ..engine.run import _plan, store_of
+        store = store_of(study)
+        _, missing = _plan(study, store)
+        raise CalibrationInterrupted(n_datasets - missing, n_datasets, str(store.root)) \
+            from None
+    analysis = study.analyses[0]
+    null = block_summaries(study, [analysis], scores, null_only=True)
+    pair = study.pairs[0]
+    s = null[("null", src.label, "s", tuple(pair))]
+    n = s["m"].size
+
+    def mean_se(v):
+        return float(np.mean(v)), float(np.std(v, ddof=1) / np.sqrt(n)) if n > 1 else np.nan
+
+    if method == "bayes":
+        table = _bayes_table(_rho_rows(study, analysis, scores))
+    else:
+        rows = calibration_rows(study, analysis, scores)
+        centred = _SameDifferences(scores, null_centres(study, [analysis], null))
+        table = _frequentist_table(study, analysis, centred, rows)
+    (acc_a, se_a), (acc_b, se_b), (diff, se_d) = (mean_se(s["acc_a"]), mean_se(s["acc_b"]),
+                                                  mean_se(s["m"]))
+    return NullCalibrationResult(
+        data=_describe_data(src.build().dataset, str(data)),
+        learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
+        n_datasets=int(n), null="class labels permuted, per-fold differences centred on "
+        "their null mean", accuracy_a=acc_a, accuracy_a_se=se_a, accuracy_b=acc_b,
+        accuracy_b_se=se_b, null_difference=diff, null_difference_se=se_d, table=table,
+        seed=int(seed), seconds=time.perf_counter() - t_start)
 
 
 def _cores() -> int:

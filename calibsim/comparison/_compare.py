@@ -77,6 +77,9 @@ class CompareResult:
         and decision; ``reject`` and ``better`` then follow its decision, while
         ``statistic`` and ``pvalue`` stay those of the frequentist test, for
         reference. None otherwise.
+    rho_source : str
+        With ``method="bayes"``: where the posterior's ρ (``posterior.rho``) came from
+        (the shipped ρ table, the 1/k heuristic, or given).
     test_masks : numpy.ndarray of bool
         The partitions: ``test_masks[run, fold]`` (r x k cv, 5x2cv) or
         ``test_masks[run]`` (subsampling) marks the test instances of that split,
@@ -109,6 +112,7 @@ class CompareResult:
     df_statement: str = ""
     test_masks: np.ndarray = field(default=None, repr=False)
     posterior: object = field(default=None, repr=False)
+    rho_source: str = ""
 
     def splits(self):
         """The partitions as ``(run, fold, train_index, test_index)`` tuples.
@@ -155,6 +159,8 @@ class CompareResult:
                 f"  posterior ({b.method}, rho = {b.rho:.3g}, ROPE ±{100 * b.rope:g} points): "
                 f"P({self.learner_a} better) = {b.p_right:.4f}, P(equivalent) = "
                 f"{b.p_rope:.4f}, P({self.learner_b} better) = {b.p_left:.4f}")
+            if self.rho_source:
+                lines.append(f"  rho: {self.rho_source}")
             verdict = f"{words[str(b.decision)]} (posterior probability >= {b.threshold:g})"
         lines.append(f"  verdict: {verdict}")
         if np.isfinite(self.replicability):
@@ -218,7 +224,7 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
             df="calibrated", replicability="bootstrap", n_repeats: int = 10,
             n_boot: int = 1000, n_jobs=None, scheduler=None, random_state=0,
             progress: bool = False, method: str = "frequentist", rope: float = 0.0,
-            threshold: float = 0.95) -> CompareResult:
+            threshold: float = 0.95, rho="calibrated") -> CompareResult:
     """Compare two learners on one data set with a (calibrated) test.
 
     Parameters
@@ -284,6 +290,14 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
         in accuracy units (0.01 = one percentage point).
     threshold : float, default 0.95
         Posterior probability needed for a Bayesian decision, in (0.5, 1).
+    rho : "calibrated", "heuristic" or float, default "calibrated"
+        The correlation of ``method="bayes"``: "calibrated" takes the ρ of the shipped
+        table (:func:`calibsim.lookup_rho`: the ρ at which the test decides on at most
+        1 − threshold of null data sets) where it covers the design, threshold and
+        ROPE, else the heuristic; "heuristic" is Nadeau & Bengio's n_test/n_total (1/k
+        for k-fold cv, the test share for subsampling), which decides on about 10% of
+        null data sets at threshold 0.95 with 10 x 10 cv; a number in (0, 1) is used
+        as given. ``result.rho_source`` says which.
 
     Returns
     -------
@@ -325,7 +339,7 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)
-        setup["bayes"] = (rope, threshold)
+        setup["bayes"] = (rope, threshold, *_bayes_rho(setup["design"], rope, threshold, rho))
     learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
     acc, masks = accuracies(learners, X, y, setup["design"], random_state,
                             n_repeats if replicability == "rerun" else 1,
@@ -391,9 +405,8 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None
     posterior = None
     if setup.get("bayes"):
         from ..stats import correlated_bayesian_ttest
-        rope, threshold = setup["bayes"]
+        rope, threshold, rho, rho_source = setup["bayes"]
         x = diffs[0].reshape(1, -1) if d.kind == "subsampling" else diffs[0]
-        rho = d.test_fraction if d.kind == "subsampling" else 1.0 / d.n_folds
         posterior = correlated_bayesian_ttest(x, rope=rope, rho=rho, threshold=threshold)
         reject = posterior.decision in ("left", "right")
     estimate = float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else m
@@ -408,7 +421,38 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None
         df_source=setup["df_source"], design=d.name, scores=score_table(acc[0], d),
         replicability=float(rep), p_reject=float(p_rej), replicability_method=how,
         estimate=estimate, df_statement=df_statement(spec, d, df_value), test_masks=masks,
-        posterior=posterior)
+        posterior=posterior, rho_source=setup["bayes"][3] if setup.get("bayes") else "")
+
+
+def _bayes_rho(d: Design, rope, threshold, rho) -> tuple:
+    """(ρ, where it came from) for the correlated Bayesian t of ``compare``."""
+    heuristic = d.test_fraction if d.kind == "subsampling" else 1.0 / d.n_folds
+    words = ("n_test/n_total = " + (f"{heuristic:g}, the test share" if d.kind == "subsampling"
+                                    else f"1/k = {heuristic:.3g}")
+             + " (Nadeau & Bengio's heuristic)")
+    if isinstance(rho, str) and rho == "heuristic":
+        return heuristic, words
+    if isinstance(rho, str) and rho == "calibrated":
+        if d.kind == "cv":
+            from ..calibration import lookup_rho
+            try:
+                e = lookup_rho(threshold=threshold, rope=rope, n_folds=d.n_folds,
+                               n_runs=d.n_runs)
+                return e.rho, (f"calibrated, from the shipped rho table ({e.n_datasets:,} "
+                               f"null data sets; 95% interval {e.ci_low:.3g} to "
+                               f"{e.ci_high:.3g}; decision rate on fresh null data "
+                               f"{100 * e.decision_rate:.1f}% at it, "
+                               f"{100 * e.decision_rate_default:.1f}% at 1/k; {e.source})")
+            except ValueError:
+                pass
+        return heuristic, (words + ": the shipped rho table has no entry for design "
+                           f"{d.name!r}, threshold {threshold:g} and ROPE {rope:g} "
+                           "(calibrate one: calibsim calibrate --like DATA --method bayes)")
+    if isinstance(rho, bool) or not isinstance(rho, (int, float, np.floating)) or not (
+            0 < rho < 1):
+        raise ValueError(f"`rho` must be 'calibrated', 'heuristic' or a number in (0, 1); "
+                         f"got {rho!r}.")
+    return float(rho), "given"
 
 
 def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.DataFrame:

@@ -89,8 +89,11 @@ def _per_dataset(study, tables, scores) -> pd.DataFrame:
         row["fresh: Type I on half 2"] = c["fresh_type1_continuous"]
         row["fresh: MC SE"] = c["fresh_mc_se"]
         rows.append(row)
-    return pd.DataFrame(rows).sort_values(["test", "alpha", "majority share"], kind="stable",
-                                           ignore_index=True)
+    out = pd.DataFrame(rows)
+    order = {label: i for i, label in enumerate(dict.fromkeys(out["test"]))}
+    return out.sort_values(["test", "alpha", "majority share"], kind="stable",
+                           key=lambda c: c.map(order) if c.name == "test" else c,
+                           ignore_index=True)
 
 
 def _simulated(tables) -> pd.DataFrame:
@@ -156,27 +159,25 @@ def _figure_accuracy(t, n_datasets, reduced):
     ax.scatter(x, 100 * one["majority share"], marker="_", s=300, color="#000000",
                label="majority-class share", zorder=3)
     ax.set_xticks(x, [f"{n}\n{100 * s:.0f}%" for n, s in
-                      zip(one["data set"], one["majority share"])], fontsize=8)
+                      zip(one["data set"], one["majority share"])], fontsize=8, rotation=30)
     ax.set_xlabel("data set and its majority-class share")
     ax.set_ylabel("mean accuracy on the null data (%)")
-    title = ("On permuted labels the learners are not equally good:\n"
-             "C4.5 falls back on the majority class, naive Bayes fits the noise")
+    title = ("On permuted labels the learners are not equally good: mean accuracy of\n"
+             f"naive Bayes and C4.5 over {n_datasets} null data sets each (bars ±2 SE)"
+             + (f"; reduced run: {n_datasets} data sets" if reduced else ""))
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, frameon=False, loc="upper left")
     ax.grid(axis="y", lw=0.3, alpha=0.5)
-    fig.text(0.99, 0.01, f"{n_datasets} null data sets per data set; bars ±2 SE"
-             + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
-             ha="right", va="bottom", fontsize=7)
     return fig
 
 
-def _figure_df(t, alpha, n_datasets, reduced):
+def _figure_df(t, alpha, n_datasets, reduced, test_order):
     """The calibrated df per construction and data set at one α, beside the shipped df."""
     import matplotlib.pyplot as plt
 
     from ..engine.outputs import MARKERS, PALETTE
     sub = t[np.isclose(t["alpha"], alpha)]
-    tests = list(dict.fromkeys(sub["test"]))
+    tests = list(dict.fromkeys(test_order))
     fig, axes = plt.subplots(1, len(tests), figsize=(5.0 * len(tests), 3.8),
                              layout="constrained", squeeze=False)
     for ax, test in zip(axes[0], tests):
@@ -202,20 +203,22 @@ def _figure_df(t, alpha, n_datasets, reduced):
             ax.axhline(e["shipped df"], color="#555555", lw=0.8)
             finite += [e["shipped df low"], e["shipped df high"]]
         if finite and max(finite) / min(finite) > 20:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
             ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xticks(x, [f"{n}\n{100 * s:.0f}%" for n, s in
-                          zip(g["data set"], g["majority share"])], fontsize=7)
+                          zip(g["data set"], g["majority share"])], fontsize=7, rotation=30)
         ax.set_title(test, fontsize=10)
         ax.set_xlabel("data set and its majority-class share")
         ax.set_ylabel("calibrated df (95% interval)")
         ax.grid(axis="y", lw=0.3, alpha=0.5)
     axes[0][0].legend(fontsize=7, frameon=False, loc="best")
-    fig.suptitle(f"Calibrated df on null data like each data set, α = {alpha:g}: permuted "
-                 "labels understate it\nwhere the prior is unbalanced; centring restores it",
+    fig.suptitle(f"Calibrated df on null data like each data set (α = {alpha:g}), by how the "
+                 f"null is made\n{n_datasets} null data sets each; ∞ (above the axes): the "
+                 "normal limit" + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
                  fontsize=10)
-    fig.text(0.99, 0.01, f"{n_datasets} null data sets per data set and construction; ∞: the "
-             "normal limit" + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
-             ha="right", va="bottom", fontsize=7)
     return fig
 
 
@@ -233,6 +236,7 @@ def _null_construction(*, study, tables, scores, folder, wall=None, calibrations
     if missing:
         raise ValueError(f"study {study.name!r}: the null_construction layout needs the "
                          f"calibrate analyses {sorted(need)}; missing {sorted(missing)}.")
+    from ..stats import get_test
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     t = _per_dataset(study, tables, scores)
@@ -247,7 +251,8 @@ def _null_construction(*, study, tables, scores, folder, wall=None, calibrations
     paths["null_construction_simulated.csv"] = sim_csv
     paths["accuracy.png"] = _save(_figure_accuracy(t, n, study.reduced),
                                   folder / "null_construction_accuracy.png")
-    paths["df.png"] = _save(_figure_df(t, 0.05, n, study.reduced),
+    order = [get_test(x).label for x in tables["permuted"]["test"].drop_duplicates()]
+    paths["df.png"] = _save(_figure_df(t, 0.05, n, study.reduced, order),
                             folder / "null_construction_df.png")
     lines = [f"# {study.title}\n",
              f"{n} null data sets per data set and construction (seed {study.seed}); "
