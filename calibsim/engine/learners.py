@@ -85,6 +85,19 @@ class LearnerFailed(ValueError):
         return (LearnerFailed, (self.learner, self.reason, self.dataset))
 
 
+def _reraise_interrupt(exc: BaseException) -> None:
+    """Ctrl-C inside a numba kernel surfaces as a SystemError ("returned a result with an
+    exception set") whose context is the KeyboardInterrupt: raise that, not a learner
+    failure."""
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        seen = seen.__context__ or seen.__cause__
+        if seen is exc:
+            break
+
+
 @dataclass(frozen=True)
 class LearnerSpec:
     """One learner of a study.
@@ -343,6 +356,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
             except Warning:                # a warning turned error by the caller's filter
                 raise
             except Exception as exc:       # any estimator's failure, said with its name
+                _reraise_interrupt(exc)
                 raise LearnerFailed(lrn.label, exc) from exc
             fit_t[i, s], pred_t[i, s] = t1 - t0, time.perf_counter() - t1
             _record(i, s, hit, est)
@@ -351,6 +365,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
             try:
                 preds = predict_together(list(nn.values()), Xte)
             except Exception as exc:
+                _reraise_interrupt(exc)
                 raise LearnerFailed(", ".join(learners[i].label for i in nn), exc) from exc
             share = (time.perf_counter() - t1) / len(nn)
             for (i, est), pred in zip(nn.items(), preds):
