@@ -525,29 +525,24 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         raise CalibrationInterrupted(n_datasets - missing, n_datasets, str(store.root)) \
             from None
     analysis = study.analyses[0]
-    null = block_summaries(study, [analysis], scores, null_only=True)
-    pair = study.pairs[0]
-    s = null[("null", src.label, "s", tuple(pair))]
-    n = s["m"].size
-
-    def mean_se(v):
-        return float(np.mean(v)), float(np.std(v, ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-
     if method == "bayes":
-        table = _bayes_table(_rho_rows(study, analysis, scores))
+        rows = _rho_rows(study, analysis, scores)
+        table = _bayes_table(rows)
     else:
         rows = calibration_rows(study, analysis, scores)
+        null = block_summaries(study, [analysis], scores, null_only=True)
         centred = _SameDifferences(scores, null_centres(study, [analysis], null))
         table = _frequentist_table(study, analysis, centred, rows)
-    (acc_a, se_a), (acc_b, se_b), (diff, se_d) = (mean_se(s["acc_a"]), mean_se(s["acc_b"]),
-                                                  mean_se(s["m"]))
+    r = rows.iloc[0]                 # the null's accuracies are the same on every row
     return NullCalibrationResult(
         data=_describe_data(src.build().dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
-        n_datasets=int(n), null="class labels permuted, per-fold differences centred on "
-        "their null mean", accuracy_a=acc_a, accuracy_a_se=se_a, accuracy_b=acc_b,
-        accuracy_b_se=se_b, null_difference=diff, null_difference_se=se_d, table=table,
-        seed=int(seed), seconds=time.perf_counter() - t_start)
+        n_datasets=int(n_datasets), null="class labels permuted, per-fold differences "
+        "centred on their null mean", accuracy_a=float(r["accuracy_a"]),
+        accuracy_a_se=float(r["accuracy_a_se"]), accuracy_b=float(r["accuracy_b"]),
+        accuracy_b_se=float(r["accuracy_b_se"]), null_difference=float(r["null_difference"]),
+        null_difference_se=float(r["null_difference_se"]), table=table, seed=int(seed),
+        seconds=time.perf_counter() - t_start)
 
 
 def _cores() -> int:

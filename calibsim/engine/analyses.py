@@ -608,7 +608,7 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None, *, cent
                 out[("null", *key)] = _null_summary(raw, *key)
     if null_only:
         return out
-    centred = {key: c for key, c in (centres or {}).items()}
+    centred = centres or {}
     scores = _SameDifferences(raw, centred)
     plain = _SameDifferences(raw)
     for a in analyses:
