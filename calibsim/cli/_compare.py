@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ._args import output_file
+from ._args import command_line, output_file, report_file
 
 __all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
 
@@ -81,6 +81,12 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="post-hoc procedure over several data sets (default bergmann_hommel)")
     p.add_argument("--cd-diagram", type=output_file, default=None,
                    help="with several data sets: write the critical-difference diagram here")
+    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
+                   help="write a report to publish: the question, data and design, the test "
+                        "and its df, accuracies with intervals, effect sizes, a paragraph in "
+                        "words and how to reproduce it; Markdown (.md), LaTeX (.tex, booktabs) "
+                        "or HTML (.html), by the suffix; figures beside it as "
+                        "<stem>_<name>.png (embedded in HTML)")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     return p
 
@@ -118,9 +124,17 @@ def cmd_compare(args) -> int:
                       threshold=args.threshold, **common)
         print(res)
         table = res.scores
+        if args.report is not None:
+            from dataclasses import replace
+            res = replace(res, provenance={**(res.provenance or {}),
+                                           "command": command_line(args)})
+            _wrote(res.save_report(args.report))
     else:
         table = compare_all(learners, ds, correction=args.correction, **common)
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if args.report is not None:
+            table._info["provenance"]["command"] = command_line(args)
+            _wrote(table.save_report(args.report))
     if args.scores is not None:
         table.to_csv(args.scores, index=False)
         print(f"wrote {args.scores}")
@@ -149,8 +163,17 @@ def _over_datasets(args, learners, t0) -> int:
     if args.cd_diagram is not None:
         res.plot_cd_diagram().figure.savefig(args.cd_diagram, dpi=150)
         print(f"wrote {args.cd_diagram}")
+    if args.report is not None:
+        from dataclasses import replace
+        res = replace(res, provenance={**(res.provenance or {}), "command": command_line(args),
+                                       "seed": args.seed})
+        _wrote(res.save_report(args.report))
     print(f"{time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def _wrote(paths) -> None:
+    print("wrote " + ", ".join(str(p) for p in paths))
 
 
 def cmd_calibrate_like(args, progress) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._args import input_file, output_file
+from ._args import command_line, input_file, output_file, report_file
 
 __all__ = ["add_parser", "run"]
 
@@ -66,6 +66,12 @@ def add_parser(subparsers):
     p.add_argument("--graph", type=output_file, default=None,
                    help="write the Multi²Test graph here")
     p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
+    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
+                   help="write a report to publish: Friedman, the post-hoc procedure with "
+                        "labelled adjusted p-values, effect sizes against the best, the CD "
+                        "diagram, the Multi²Test order, a paragraph in words and how to "
+                        "reproduce it; Markdown (.md), LaTeX (.tex, booktabs) or HTML (.html), "
+                        "by the suffix; figures beside it as <stem>_<name>.png")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
                    help="'bayes': also the Bayesian signed-rank test (Benavoli et al. 2014) "
                         "on every pair, with --rope")
@@ -143,6 +149,7 @@ def run(args) -> int:
             text = text.replace(kw, flag)
         raise ValueError(text) from None
     print(res.to_markdown() if args.markdown else res)
+    pairs = None
     if args.method == "bayes":
         from ..ranking import bayesian_pairs, plot_bayesian_pairs
         pairs = bayesian_pairs(table, rope=args.rope, score=args.score_column,
@@ -159,4 +166,11 @@ def run(args) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             draw().figure.savefig(path, dpi=150)
             print(f"wrote {path}")
+    if args.report is not None:
+        from dataclasses import replace
+        prov = {**(res.provenance or {}), "command": command_line(args)}
+        if args.study is not None:
+            prov["data"] = f"the saved scores of {args.study}"
+        written = replace(res, provenance=prov)._report(bayes_pairs=pairs).save(args.report)
+        print("wrote " + ", ".join(str(p) for p in written))
     return 0
