@@ -165,8 +165,9 @@ def _over_datasets(args, learners, t0) -> int:
         print(f"wrote {args.cd_diagram}")
     if args.report is not None:
         from dataclasses import replace
+        from ..comparison._datasets import design_data_text
         res = replace(res, provenance={**(res.provenance or {}), "command": command_line(args),
-                                       "seed": args.seed})
+                                       "seed": args.seed, "data": design_data_text(design)})
         _wrote(res.save_report(args.report))
     print(f"{time.perf_counter() - t0:.1f} s")
     return 0

@@ -11,35 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..reports._words import (and_list, call_text, df_text, interval_text, p_eq, p_text, pct,
-                              points, pts, reproducibility)
+from ..reports._words import (CORRECTION_WORDS, and_list, call_text, df_text, interval_text,
+                              p_eq, p_text, pct, points, pts, reproducibility, test_words)
 
-__all__ = ["compare_report", "compare_all_report", "provenance", "accuracy_interval",
-           "TEST_WORDS"]
+__all__ = ["compare_report", "compare_all_report", "provenance", "learners_text",
+           "accuracy_interval"]
 
-#: Registry name -> (the test's name in the papers' words, its source).
-TEST_WORDS = {
-    "corrected_repeated_cv": ("corrected repeated cross-validation t test",
-                              "Bouckaert & Frank 2004, after Nadeau & Bengio 2003"),
-    "corrected_resampling": ("corrected resampled t test", "Nadeau & Bengio 2003"),
-    "cv5x2_t": ("5x2cv paired t test", "Dietterich 1998"),
-    "cv5x2_f": ("combined 5x2cv F test", "Alpaydın 1999"),
-    "kfold_cv": ("k-fold cross-validated paired t test", "Dietterich 1998"),
-    "resampling": ("resampled paired t test", "Dietterich 1998"),
-}
 _COHEN = "Cohen 1988: 0.2, 0.5, 0.8"
-
-
-def test_words(test: str) -> tuple:
-    """(name in words, source) of a registered test."""
-    if test in TEST_WORDS:
-        return TEST_WORDS[test]
-    try:
-        from ..stats import get_test
-        label = get_test(test).label
-    except ValueError:
-        label = test
-    return f"“{label}” t test", "Bouckaert 2003"
 
 
 # --- Provenance: what a report needs to say how the result was made ---
@@ -72,19 +50,27 @@ def _spec_text(spec) -> str:
     return spec.strip() if isinstance(spec, str) else repr(spec)
 
 
+def learners_text(estimators) -> str:
+    """The learners as a Python literal: ``['naive_bayes', 'c45']`` or a dict."""
+    if isinstance(estimators, dict):
+        return "{" + ", ".join(f"{k!r}: {_arg(e)}" for k, e in estimators.items()) + "}"
+    return "[" + ", ".join(_arg(e) for e in estimators) + "]"
+
+
+def _arg(e) -> str:
+    return repr(e.strip()) if isinstance(e, str) else repr(e)
+
+
 def provenance(func, estimators, X, y, random_state, options: dict) -> dict:
     """What a report of ``func`` (``"compare"`` or ``"compare_all"``) needs beyond the
     numbers: the data, the learners as specified, the seed and the call."""
     items = list(estimators.items()) if isinstance(estimators, dict) else [
         (None, e) for e in estimators]
-    learners = [_spec_text(e) for _, e in items]
-    args = [repr(s) if isinstance(e, str) else s for s, (_, e) in zip(learners, items)]
-    if func == "compare_all":
-        args = ["{" + ", ".join(f"{k!r}: {a}" for (k, _), a in zip(items, args)) + "}"
-                if isinstance(estimators, dict) else "[" + ", ".join(args) + "]"]
-    data = describe_data(X, y)
+    args = ([_arg(e) for _, e in items] if func == "compare" else
+            [learners_text(estimators)])
     args.append("data" if y is None else "X, y")
-    return {"data": data, "learners": learners, "seed": random_state,
+    return {"data": describe_data(X, y), "learners": [_spec_text(e) for _, e in items],
+            "seed": random_state,
             "call": call_text(func, args, {**options, "random_state": random_state})}
 
 
@@ -416,7 +402,7 @@ def compare_all_report(table):
 
     parts += [Heading("Test and df"), Paragraph(
         f"The {name} ({cite}) on every pair, two-sided, at α = {alpha:g}; the p-values of the "
-        f"{len(table)} pairs adjusted with {_CORRECTION.get(correction, correction)} "
+        f"{len(table)} pairs adjusted with {CORRECTION_WORDS.get(correction, correction)} "
         f"(statsmodels' multipletests). "
         + df_sentence(test, float(table["df"].iloc[0]), info.get("df_interval", (np.nan,) * 2),
                       info.get("df_source", ""), d))]
@@ -445,9 +431,9 @@ def compare_all_report(table):
                   "variance, n − 1 df.")),
               Table(pd.DataFrame(pair_rows), caption=(
                   f"Every pair: the {name}, p-values adjusted with "
-                  f"{_CORRECTION.get(correction, correction)}; paired effect size d.")),
+                  f"{CORRECTION_WORDS.get(correction, correction)}; paired effect size d.")),
               Table(pvalue_matrix(table, learners).map(p_text), index=True, caption=(
-                  f"Adjusted p-values ({_CORRECTION.get(correction, correction)}), learner × "
+                  f"Adjusted p-values ({CORRECTION_WORDS.get(correction, correction)}), learner × "
                   "learner."))]
     parts += [Heading("Effect sizes"), Paragraph(
         f"Paired d = m / s of each pair's per-split differences, labelled with the "
@@ -469,15 +455,12 @@ def compare_all_report(table):
             f"{design_words(d) if d is not None else info.get('design', 'the design given')}, "
             f"every learner on the same partitions, with the {name} ({cite}) at α = {alpha:g} "
             f"and p-values adjusted for {len(table)} pairs with "
-            f"{_CORRECTION.get(correction, correction)}. {verdict}")
+            f"{CORRECTION_WORDS.get(correction, correction)}. {verdict}")
     parts += [Heading("In words"), Paragraph(text)]
     parts += reproducibility(prov)
     return Report(f"{len(learners)} learners on {dname}: every pair", parts)
 
 
-_CORRECTION = {"holm": "Holm's step-down method", "bonferroni": "Bonferroni's correction",
-               "fdr_bh": "Benjamini & Hochberg's FDR control", "sidak": "Šidák's correction",
-               "holm-sidak": "the Holm–Šidák method", "hommel": "Hommel's method"}
 
 
 def _mean_of(table, lab) -> float:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..reports._words import and_list, p_eq, p_text, reproducibility
+from ..reports._words import (CORRECTION_WORDS, and_list, p_eq, p_text, reproducibility,
+                              test_words)
 
 __all__ = ["ranking_report", "POSTHOC_WORDS"]
 
@@ -63,13 +64,18 @@ def ranking_report(res, bayes_pairs=None):
               Table(pd.DataFrame(rows, columns=["item", "value"]))]
 
     # Tests
-    how = ("MultiTest on each data set first, with the "
-           f"{m2.per_dataset[0].pairwise_test} test and {m2.per_dataset[0].correction} "
-           "correction, whose orders become the ranks" if m2.per_dataset
-           else "the per-data-set ranks by score")
+    if m2.per_dataset:
+        first = m2.per_dataset[0]
+        tname, tcite = test_words(first.pairwise_test)
+        how = (f"the orders of MultiTest on each data set (one-sided {tname}, {tcite}, with "
+               f"{CORRECTION_WORDS.get(first.correction, first.correction)})")
+    else:
+        how = "the per-data-set ranks by score"
+    n_pairs = L * (L - 1) // 2
     parts += [Heading("Tests"), Paragraph(
         f"Friedman's test on the average ranks, with Iman & Davenport's F (Demšar 2006); the "
-        f"{post_name} ({post_cite}) over all {L * (L - 1) // 2} pairs of average ranks, "
+        f"{post_name} ({post_cite}) over {'the' if n_pairs == 1 else f'all {n_pairs}'} "
+        f"pair{'s' if n_pairs > 1 else ''} of average ranks, "
         f"z = (R_i − R_j) / √(L(L+1)/(6S)), with adjusted p-values; and Multi²Test (Ulaş, "
         f"Yıldız & Alpaydın 2012) on {how}, breaking ties by the prior order. All at "
         f"α = {res.alpha:g}. Nothing here is calibrated: each data set contributes one "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["pct", "pts", "p_text", "p_eq", "df_text", "interval_text", "and_list",
-           "call_text", "seed_text", "reproducibility", "points"]
+           "call_text", "seed_text", "reproducibility", "points", "TEST_WORDS", "test_words",
+           "CORRECTION_WORDS"]
 
 
 def pct(x) -> str:
@@ -96,3 +97,35 @@ def reproducibility(prov: dict | None, *, random: bool = True) -> list:
     if not prov.get("command") and not prov.get("call"):
         parts.append(Paragraph("The command or call was not recorded."))
     return parts
+
+
+#: Registry name -> (the test's name in the papers' words, its source).
+TEST_WORDS = {
+    "corrected_repeated_cv": ("corrected repeated cross-validation t test",
+                              "Bouckaert & Frank 2004, after Nadeau & Bengio 2003"),
+    "corrected_resampling": ("corrected resampled t test", "Nadeau & Bengio 2003"),
+    "cv5x2_t": ("5x2cv paired t test", "Dietterich 1998"),
+    "cv5x2_f": ("combined 5x2cv F test", "Alpaydın 1999"),
+    "kfold_cv": ("k-fold cross-validated paired t test", "Dietterich 1998"),
+    "resampling": ("resampled paired t test", "Dietterich 1998"),
+    "paired_t": ("paired t test on the folds, taken as independent", "Dietterich 1998"),
+}
+
+
+def test_words(test: str) -> tuple:
+    """(name in words, source) of a registered test."""
+    if test in TEST_WORDS:
+        return TEST_WORDS[test]
+    try:
+        from ..stats import get_test
+        label = get_test(test).label
+    except ValueError:
+        label = test
+    return f"“{label}” t test", "Bouckaert 2003"
+
+
+#: MultiTest's and statsmodels' corrections for multiple comparisons, in words.
+CORRECTION_WORDS = {"holm": "Holm's step-down method", "bonferroni": "Bonferroni's correction",
+                    "fdr_bh": "Benjamini & Hochberg's FDR control",
+                    "sidak": "Šidák's correction", "holm-sidak": "the Holm–Šidák method",
+                    "hommel": "Hommel's method", "none": "no correction"}
