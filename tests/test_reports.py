@@ -221,7 +221,10 @@ def test_ranking_report_in_three_formats(tmp_path):
                   "as autorank does (Herbold 2020)", "![", "report_cd.png",
                   "calibsim.rank(table, score='score'", "no random numbers are drawn"):
         assert words in md, words
-    assert "\\toprule" in res.report("latex") and "Nemenyi" in res.report("latex")
+    tex = res.report("latex")
+    assert "\\toprule" in tex and "Nemenyi" in tex and "Garc\\'{\\i}a" not in md
+    outside = re.sub(r"\\begin\{verbatim\}.*?\\end\{verbatim\}", "", tex, flags=re.S)
+    assert all(ord(ch) < 128 for ch in outside)      # Demšar, Ulaş, α, χ², ≤ set as LaTeX
     assert "data:image/png;base64," in res.report("html")
     paths = res.save_report(tmp_path / "r.md")
     assert [p.name for p in paths] == ["r.md", "r_cd.png"]

@@ -123,8 +123,8 @@ class CompareResult(Reportable):
 
     @property
     def magnitude(self) -> str:
-        """The effect size in words: "negligible", "small", "medium" or "large" (|d| below
-        0.2, 0.5, 0.8 or above: Cohen 1988)."""
+        """The effect size in words: "negligible", "small", "medium" or "large" (``|d|``
+        below 0.2, 0.5, 0.8 or above: Cohen 1988)."""
         from ..stats import effect_size_magnitude
         return effect_size_magnitude(self.effect_size)
 

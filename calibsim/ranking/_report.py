@@ -59,7 +59,7 @@ def ranking_report(res, bayes_pairs=None):
     if data:
         rows.append(("Design on each data set", str(data)))
     rows.append(("Prior order of Multi²Test (cheapest first)",
-                 f"{' < '.join(m2.prior_order)} ({res.cost_source})"))
+                 f"{' < '.join(m2.prior_order)}; from {res.cost_source}"))
     parts += [Heading("Data and design"),
               Table(pd.DataFrame(rows, columns=["item", "value"]))]
 
@@ -136,9 +136,9 @@ def ranking_report(res, bayes_pairs=None):
 
     # Effect sizes
     e = res._effects
-    normal = ("Shapiro-Wilk finds no learner's scores non-normal at α / L = "
-              f"{e.alpha_normality:.3g} (Bonferroni)" if e.all_normal else
-              "Shapiro-Wilk rejects normality (at α / L = "
+    normal = ("no Shapiro–Wilk test of a learner's scores rejects normality (each at "
+              f"α / L = {e.alpha_normality:.3g}, Bonferroni)" if e.all_normal else
+              "Shapiro–Wilk rejects normality (at α / L = "
               f"{e.alpha_normality:.3g}, Bonferroni) for "
               + and_list([f"{n} (p = {p:.3g})" for n, p in zip(res.learners,
                                                                e.normality_pvalue)

@@ -344,8 +344,24 @@ _LATEX_UNICODE = {"α": r"$\alpha$", "δ": r"$\delta$", "ρ": r"$\rho$", "χ": r
                   "±": r"$\pm$", "−": r"$-$", "×": r"$\times$", "·": r"$\cdot$",
                   "√": r"$\surd$", "–": "--", "—": "---", "→": r"$\rightarrow$",
                   "<": r"$<$", ">": r"$>$", "≈": r"$\approx$", "|": r"$|$", "…": r"\ldots{}",
-                  "“": "``", "”": "''", "’": "'", "š": r"\v{s}", "ı": r"{\i}",
-                  "ş": r"\c{s}", "ö": r"\"{o}", "é": r"\'{e}", "ü": r"\"{u}", "\u00a0": "~"}
+                  "“": "``", "”": "''", "’": "'", "ı": r"{\i}", "\u00a0": "~"}
+
+
+# Combining accents -> LaTeX accent commands, for letters such as í, ñ, Š, ç.
+_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u030c": "v", "\u0327": "c",
+            "\u0303": "~", "\u0302": "^", "\u0306": "u", "\u030a": "r", "\u0304": "="}
+
+
+def _latex_accent(ch: str) -> str:
+    """A Latin letter with one accent as LaTeX (``í`` -> ``\\'{\\i}``); else ``ch``."""
+    if ord(ch) < 128:
+        return ch
+    import unicodedata
+    parts = unicodedata.normalize("NFD", ch)
+    if len(parts) == 2 and parts[0].isascii() and parts[1] in _ACCENTS:
+        base = {"i": "\\i", "j": "\\j"}.get(parts[0], parts[0])
+        return f"\\{_ACCENTS[parts[1]]}{{{base}}}"
+    return ch
 
 
 class _Latex:
@@ -361,7 +377,8 @@ class _Latex:
 
     @staticmethod
     def text(s) -> str:
-        return "".join(_LATEX_SPECIAL.get(ch) or _LATEX_UNICODE.get(ch) or ch for ch in str(s))
+        return "".join(_LATEX_SPECIAL.get(ch) or _LATEX_UNICODE.get(ch) or _latex_accent(ch)
+                       for ch in str(s))
 
     def inline(self, s) -> str:
         return "".join(f"\\texttt{{{self.text(t)}}}" if code else self.text(t)

@@ -47,7 +47,7 @@ def effect_size_magnitude(value, measure: str = "cohen_d"):
     Parameters
     ----------
     value : float or array_like
-        The effect size; its sign is ignored (|d| < 0.2 is negligible, and so on).
+        The effect size; its sign is ignored (``|d| < 0.2`` is negligible, and so on).
     measure : {"cohen_d", "cliff_delta"}, default "cohen_d"
         Cohen's d (any standardised mean difference, paired d included; Cohen 1988:
         0.2, 0.5, 0.8) or Cliff's δ (Romano et al. 2006: 0.147, 0.33, 0.474).
