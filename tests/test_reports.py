@@ -23,19 +23,13 @@ from calibsim.ranking import rank
 from calibsim.reports import Code, Figure, Heading, Paragraph, Report, Table, format_of
 from calibsim.stats import (cliffs_delta, cohens_d, effect_size_magnitude,
                             effect_sizes_vs_best)
+from test_ranking import DEMSAR as _DEMSAR      # tests/ is on sys.path (no __init__.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 PNG = b"\x89PNG\r\n\x1a\n"
 
-# Demšar (2006), Table 6: AUC of four C4.5 variants on 14 data sets.
-DEMSAR = pd.DataFrame(
-    [[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569], [0.954, 0.971, 0.968, 0.967],
-     [0.628, 0.661, 0.654, 0.657], [0.882, 0.888, 0.886, 0.898], [0.936, 0.931, 0.916, 0.931],
-     [0.661, 0.668, 0.609, 0.685], [0.583, 0.583, 0.563, 0.625], [0.775, 0.838, 0.866, 0.875],
-     [1.000, 1.000, 1.000, 1.000], [0.940, 0.962, 0.965, 0.962], [0.619, 0.666, 0.614, 0.669],
-     [0.972, 0.981, 0.975, 0.975], [0.957, 0.978, 0.946, 0.970]],
-    columns=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
-    index=pd.Index([f"data_{k}" for k in range(14)], name="dataset"))
+# Demšar (2006), Table 6: AUC of four C4.5 variants on 14 data sets (as in test_ranking).
+DEMSAR = _DEMSAR.rename_axis("dataset")
 
 
 def _figure():
@@ -196,7 +190,7 @@ def test_ranking_tables_are_labelled_with_learner_names():
     p = res.adjusted_pvalues
     assert list(p.index) == list(p.columns) == list(DEMSAR.columns)
     np.testing.assert_array_equal(p.to_numpy(), res.posthoc.pvalue)
-    assert p.loc["C4.5+m+cf", "C4.5"] == pytest.approx(0.0617, abs=5e-4)    # as printed
+    assert p.loc["C4.5+m+cf", "C4.5"] == pytest.approx(0.0742, abs=5e-4)
     frame = res.to_frame()
     assert list(frame.columns) == ["learner", "average_rank", "mean", "sd", "median",
                                    "effect_size", "magnitude", "adjusted_pvalue",
@@ -214,8 +208,8 @@ def test_ranking_tables_are_labelled_with_learner_names():
 def test_ranking_report_in_three_formats(tmp_path):
     res = rank(DEMSAR, cost=list(DEMSAR.columns), posthoc="nemenyi", alpha=0.10)
     md = res.report()
-    for words in ("Friedman: χ²_F = 9.857 (df 3), p = 0.020",
-                  "C4.5+m+cf better than C4.5 (rank difference 1.21, adjusted p = 0.062)",
+    for words in ("Friedman: χ²_F = 9.279 (df 3), p = 0.026",     # Demšar: 9.28
+                  "C4.5+m+cf better than C4.5 (rank difference 1.18, adjusted p = 0.074)",
                   "| learner | C4.5+m+cf | C4.5+m | C4.5+cf | C4.5 |",  # p-value matrix
                   "Order, best first: 1. C4.5+m, 2. C4.5+cf, 3. C4.5+m+cf, 4. C4.5.",
                   "as autorank does (Herbold 2020)", "![", "report_cd.png",
@@ -339,3 +333,22 @@ def test_cli_compare_report(tmp_path, capsys):
     assert ("calibsim compare --data labor --a naive_bayes --b c45 --design 2x5 "
             "--replicability none --no-progress --report") in text
     assert "# naive_bayes vs c45 on labor" in text and "## In words" in text
+
+
+def test_bayesian_reports_embed_the_posterior(tmp_path, labor, capsys):
+    from calibsim import compare
+    res = compare("naive_bayes", "c45", labor, design="2x5", replicability=None,
+                  method="bayes", rope=0.01)
+    text = res.report()
+    b = res.posterior
+    assert (f"P(naive_bayes better) = {b.p_right:.3f}, P(practically equivalent) = "
+            f"{b.p_rope:.3f}") in text and "ROPE ±1 point:" in text
+    assert "![Posterior density" in text and "report_posterior.png" in text
+    assert [p.name for p in res.save_report(tmp_path / "b.tex")] == ["b.tex", "b_posterior.png"]
+    csv = tmp_path / "T.csv"
+    DEMSAR.to_csv(csv)
+    assert main(["rank", "--scores", str(csv), "--method", "bayes", "--rope", "0.01",
+                 "--report", str(tmp_path / "r.md")]) == 0
+    md = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "## Bayesian signed-rank tests" in md and "equivalence of ±0.01" in md
+    assert (tmp_path / "r_posterior.png").read_bytes()[:8] == PNG

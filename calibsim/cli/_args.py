@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 __all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "output_file",
-           "output_dir", "input_file", "report_file", "command_line"]
+           "output_dir", "input_file", "report_file", "add_report", "command_line"]
 
 
 def int_type(minimum):
@@ -67,6 +67,15 @@ def report_file(text):
         raise argparse.ArgumentTypeError(f"cannot be written ({exc.strerror or exc}); got "
                                          f"{text!r}") from None
     return path
+
+
+def add_report(p, holds: str):
+    """``--report PATH``: a report of what the command ``holds``, format by suffix."""
+    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
+                   help=f"write a report to publish: {holds}, a paragraph in words and how to "
+                        "reproduce it; Markdown (.md), LaTeX (.tex, booktabs tables) or HTML "
+                        "(.html), by the suffix; figures beside it as <stem>_<name>.png "
+                        "(embedded in HTML)")
 
 
 def command_line(args) -> str:

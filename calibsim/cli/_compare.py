@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ._args import command_line, output_file, report_file
+from ._args import add_report, command_line, output_file
 
 __all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
 
@@ -81,12 +81,8 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="post-hoc procedure over several data sets (default bergmann_hommel)")
     p.add_argument("--cd-diagram", type=output_file, default=None,
                    help="with several data sets: write the critical-difference diagram here")
-    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
-                   help="write a report to publish: the question, data and design, the test "
-                        "and its df, accuracies with intervals, effect sizes, a paragraph in "
-                        "words and how to reproduce it; Markdown (.md), LaTeX (.tex, booktabs) "
-                        "or HTML (.html), by the suffix; figures beside it as "
-                        "<stem>_<name>.png (embedded in HTML)")
+    add_report(p, "the question, data and design, the test and where its df comes from, "
+                  "accuracies with intervals, effect sizes with their magnitude")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     return p
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._args import command_line, input_file, output_file, report_file
+from ._args import add_report, command_line, input_file, output_file
 
 __all__ = ["add_parser", "run"]
 
@@ -66,12 +66,9 @@ def add_parser(subparsers):
     p.add_argument("--graph", type=output_file, default=None,
                    help="write the Multi²Test graph here")
     p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
-    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
-                   help="write a report to publish: Friedman, the post-hoc procedure with "
-                        "labelled adjusted p-values, effect sizes against the best, the CD "
-                        "diagram, the Multi²Test order, a paragraph in words and how to "
-                        "reproduce it; Markdown (.md), LaTeX (.tex, booktabs) or HTML (.html), "
-                        "by the suffix; figures beside it as <stem>_<name>.png")
+    add_report(p, "Friedman's test, the post-hoc procedure's adjusted p-values (learner x "
+                  "learner), effect sizes against the best, the CD diagram, the Multi²Test "
+                  "order")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
                    help="'bayes': also the Bayesian signed-rank test (Benavoli et al. 2014) "
                         "on every pair, with --rope")

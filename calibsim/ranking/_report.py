@@ -208,8 +208,9 @@ def _bayes_parts(pairs) -> list:
                          "decision": pairs.decision})
     return [Heading("Bayesian signed-rank tests"),
             Paragraph("The Bayesian signed-rank test (Benavoli et al. 2014) on every pair, "
-                      "over the data sets' scores; a decision needs posterior probability "
-                      "0.95."),
+                      f"over the data sets' scores, with a region of practical equivalence "
+                      f"of ±{pairs.attrs.get('rope', 0):g} in score units; a decision needs "
+                      f"posterior probability {pairs.attrs.get('threshold', 0.95):g}."),
             Table(show, caption="Posterior probabilities per pair."),
             Figure(draw, "posterior", caption=(
                 "Posterior probabilities per pair: A better, practically equivalent, B "
