@@ -367,9 +367,9 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
                  f"P(equivalent) = {bp.p_rope:.3f} and P({b} better) = {bp.p_left:.3f}: "
                  f"{_bayes_verdict(res)}.")
     if np.isfinite(res.replicability):
-        text += (f" A repeat with new random partitions would reach the same verdict at α with an "
-                 f"estimated probability of {res.replicability:.2f} (replicability, Bouckaert "
-                 f"& Frank 2004).")
+        text += (f" A repeat with new random partitions would reach the same verdict at α "
+                 f"with an estimated probability of {res.replicability:.2f} (replicability, "
+                 "Bouckaert & Frank 2004).")
     return text
 
 
@@ -423,7 +423,8 @@ def compare_all_report(table):
                   f"{level} CI (points)": interval_text(r.ci_low, r.ci_high),
                   "p-value": p_text(r.pvalue), "adjusted p-value": p_text(r.pvalue_adjusted),
                   "paired d": f"{r.effect_size:.2f}", "magnitude": r.magnitude,
-                  "verdict": (f"{r.better} better" if r.reject else "no difference")}
+                  "verdict": (f"{r.better} better" if r.reject
+                              else "no significant difference")}
                  for r in table.itertuples()]
     parts += [Heading("Results"),
               Table(pd.DataFrame(acc_rows), caption=(
@@ -433,8 +434,8 @@ def compare_all_report(table):
                   f"Every pair: the {name}, p-values adjusted with "
                   f"{CORRECTION_WORDS.get(correction, correction)}; paired effect size d.")),
               Table(pvalue_matrix(table, learners).map(p_text), index=True, caption=(
-                  f"Adjusted p-values ({CORRECTION_WORDS.get(correction, correction)}), learner × "
-                  "learner."))]
+                  f"Adjusted p-values ({CORRECTION_WORDS.get(correction, correction)}), "
+                  "learner × learner."))]
     parts += [Heading("Effect sizes"), Paragraph(
         f"Paired d = m / s of each pair's per-split differences, labelled with the "
         f"thresholds of {_COHEN}. s is not corrected for the dependence between splits (the "

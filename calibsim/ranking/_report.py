@@ -124,7 +124,8 @@ def ranking_report(res, bayes_pairs=None):
 
     # Multi²Test
     if m2.posthoc is None:
-        m2_text = "Friedman's test on the per-data-set ranks does not reject: the order is the prior order."
+        m2_text = ("Friedman's test on the per-data-set ranks does not reject: the order is the "
+                   "prior order.")
     elif m2.overrides:
         m2_text = ("Prior preferences overridden (a costlier learner significantly better): "
                    + "; ".join(f"{b} over {a}" for a, b in m2.overrides) + ".")
