@@ -16,7 +16,8 @@ The subpackages hold the rest: :mod:`calibsim.stats` (the tests),
 :mod:`calibsim.calibration`, :mod:`calibsim.measures`, :mod:`calibsim.learners`,
 :mod:`calibsim.sources`, :mod:`calibsim.schemes`, :mod:`calibsim.datasets`,
 :mod:`calibsim.comparison`, :mod:`calibsim.ranking`, :mod:`calibsim.tuning`,
-:mod:`calibsim.plotting`, :mod:`calibsim.engine` (the study engine) and
+:mod:`calibsim.plotting`, :mod:`calibsim.reports` (reports in Markdown, LaTeX and HTML),
+:mod:`calibsim.engine` (the study engine) and
 :mod:`calibsim.papers` (what is each paper's own).
 """
 
@@ -35,7 +36,7 @@ _API = {
 }
 _SUBPACKAGES = ("calibration", "cli", "comparison", "datasets", "engine", "evaluate",
                 "learners", "measures", "papers", "plotting", "preprocessing", "ranking",
-                "schemes", "sources", "stats", "tuning")
+                "reports", "schemes", "sources", "stats", "tuning")
 
 __all__ = ["__version__", *_API]
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 __all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "output_file",
-           "output_dir", "input_file"]
+           "output_dir", "input_file", "report_file", "add_report", "command_line"]
 
 
 def int_type(minimum):
@@ -46,6 +46,43 @@ def output_file(text):
         raise argparse.ArgumentTypeError(f"its folder {str(path.parent)!r} cannot be created "
                                          f"({exc.strerror}); got {text!r}") from None
     return path
+
+
+def report_file(text):
+    """A report to write, checked before any work: its suffix names the format (.md, .tex,
+    .html), its folder exists (or is created now) and a file can be written there (tried,
+    then removed; an existing report is opened for appending and left as it is)."""
+    from ..reports import FORMATS
+    path = output_file(text)
+    if path.suffix.lower() not in FORMATS:
+        raise argparse.ArgumentTypeError(f"must end in .md (Markdown), .tex (LaTeX) or .html "
+                                         f"(HTML); got {text!r}")
+    try:
+        if path.exists():
+            open(path, "a", encoding="utf-8").close()
+        else:
+            open(path, "x", encoding="utf-8").close()
+            path.unlink()
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot be written ({exc.strerror or exc}); got "
+                                         f"{text!r}") from None
+    return path
+
+
+def add_report(p, holds: str):
+    """``--report PATH``: a report of what the command ``holds``, format by suffix."""
+    p.add_argument("--report", type=report_file, default=None, metavar="PATH",
+                   help=f"write a report to publish: {holds}, a paragraph in words and how to "
+                        "reproduce it; Markdown (.md), LaTeX (.tex, booktabs tables) or HTML "
+                        "(.html), by the suffix; figures beside it as <stem>_<name>.png "
+                        "(embedded in HTML)")
+
+
+def command_line(args) -> str:
+    """The command that was run, as one shell line (for a report's reproducibility)."""
+    import shlex
+    argv = getattr(args, "_argv", None)
+    return "calibsim " + shlex.join(argv) if argv is not None else ""
 
 
 def output_dir(text):

@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from ._args import output_file
+from ._args import add_report, command_line, output_file
 
 __all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
 
@@ -86,6 +86,8 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="post-hoc procedure over several data sets (default bergmann_hommel)")
     p.add_argument("--cd-diagram", type=output_file, default=None,
                    help="with several data sets: write the critical-difference diagram here")
+    add_report(p, "the question, data and design, the test and where its df comes from, "
+                  "accuracies with intervals, effect sizes with their magnitude")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     return p
 
@@ -133,9 +135,17 @@ def cmd_compare(args) -> int:
                       threshold=args.threshold, rho=_rho_arg(args.rho), **common)
         print(res)
         table = res.scores
+        if args.report is not None:
+            from dataclasses import replace
+            res = replace(res, provenance={**(res.provenance or {}),
+                                           "command": command_line(args)})
+            _wrote(res.save_report(args.report))
     else:
         table = compare_all(learners, ds, correction=args.correction, **common)
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if args.report is not None:
+            table._info["provenance"]["command"] = command_line(args)
+            _wrote(table.save_report(args.report))
     if args.scores is not None:
         table.to_csv(args.scores, index=False)
         print(f"wrote {args.scores}")
@@ -164,8 +174,18 @@ def _over_datasets(args, learners, t0) -> int:
     if args.cd_diagram is not None:
         res.plot_cd_diagram().figure.savefig(args.cd_diagram, dpi=150)
         print(f"wrote {args.cd_diagram}")
+    if args.report is not None:
+        from dataclasses import replace
+        from ..comparison._datasets import design_data_text
+        res = replace(res, provenance={**(res.provenance or {}), "command": command_line(args),
+                                       "seed": args.seed, "data": design_data_text(design)})
+        _wrote(res.save_report(args.report))
     print(f"{time.perf_counter() - t0:.1f} s")
     return 0
+
+
+def _wrote(paths) -> None:
+    print("wrote " + ", ".join(str(p) for p in paths))
 
 
 def cmd_calibrate_like(args, progress) -> int:

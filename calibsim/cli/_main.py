@@ -517,6 +517,7 @@ def _warnings_in_one_line(command: str):
 def main(argv=None) -> int:
     """Entry point of the ``calibsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
+    args._argv = list(sys.argv[1:] if argv is None else argv)     # for reports
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
                "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._args import input_file, output_file
+from ._args import add_report, command_line, input_file, output_file
 
 __all__ = ["add_parser", "run"]
 
@@ -66,6 +66,9 @@ def add_parser(subparsers):
     p.add_argument("--graph", type=output_file, default=None,
                    help="write the Multi²Test graph here")
     p.add_argument("--markdown", action="store_true", help="print Markdown instead of text")
+    add_report(p, "Friedman's test, the post-hoc procedure's adjusted p-values (learner x "
+                  "learner), effect sizes against the best, the CD diagram, the Multi²Test "
+                  "order")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
                    help="'bayes': also the Bayesian signed-rank test (Benavoli et al. 2014) "
                         "on every pair, with --rope")
@@ -143,6 +146,7 @@ def run(args) -> int:
             text = text.replace(kw, flag)
         raise ValueError(text) from None
     print(res.to_markdown() if args.markdown else res)
+    pairs = None
     if args.method == "bayes":
         from ..ranking import bayesian_pairs, plot_bayesian_pairs
         pairs = bayesian_pairs(table, rope=args.rope, score=args.score_column,
@@ -159,4 +163,11 @@ def run(args) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             draw().figure.savefig(path, dpi=150)
             print(f"wrote {path}")
+    if args.report is not None:
+        from dataclasses import replace
+        prov = {**(res.provenance or {}), "command": command_line(args)}
+        if args.study is not None:
+            prov["data"] = f"the saved scores of {args.study}"
+        written = replace(res, provenance=prov)._report(bayes_pairs=pairs).save(args.report)
+        print("wrote " + ", ".join(str(p) for p in written))
     return 0

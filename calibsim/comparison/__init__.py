@@ -19,6 +19,7 @@ Table 7); ``calibsim calibrate --like`` calibrates on null data shaped like your
 from ._calibrate_like import calibrate_like
 from ._compare import CompareResult, DesignWarning, compare, compare_all
 from ._datasets import accuracy_table, compare_datasets
+from ._pairs import CompareAllTable
 
 __all__ = ["compare", "compare_all", "compare_datasets", "accuracy_table", "calibrate_like",
-           "CompareResult", "DesignWarning"]
+           "CompareResult", "CompareAllTable", "DesignWarning"]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
+from ..reports import Reportable
 from ._scoring import (Design, accuracies, bootstrap_p_reject, interval, learner_items,
                        parse_design, parse_learner, run_test, score_table)
 from ._scoring import unique_labels as _unique
@@ -20,7 +21,7 @@ class DesignWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class CompareResult:
+class CompareResult(Reportable):
     """Outcome of :func:`compare`.
 
     Attributes
@@ -85,6 +86,15 @@ class CompareResult:
         ``test_masks[run]`` (subsampling) marks the test instances of that split,
         shape ``(r, k, n_instances)`` or ``(n, n_instances)``. :meth:`splits` gives
         them as index arrays.
+    provenance : dict or None
+        What the report needs beyond the numbers: ``data`` (name, instances,
+        attributes, classes), ``learners`` (as specified), ``seed``, ``call`` (the
+        Python call) and, from the command line, ``command``.
+
+    Notes
+    -----
+    :meth:`to_frame` gives the result as a one-row DataFrame, :meth:`report` and
+    :meth:`save_report` the report in Markdown, LaTeX or HTML (docs/guide/results.md).
     """
 
     learner_a: str
@@ -113,6 +123,35 @@ class CompareResult:
     test_masks: np.ndarray = field(default=None, repr=False)
     posterior: object = field(default=None, repr=False)
     rho_source: str = ""
+    provenance: dict = field(default=None, repr=False, compare=False)
+
+    @property
+    def magnitude(self) -> str:
+        """The effect size in words: "negligible", "small", "medium" or "large" (``|d|``
+        below 0.2, 0.5, 0.8 or above: Cohen 1988)."""
+        from ..stats import effect_size_magnitude
+        return effect_size_magnitude(self.effect_size)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The comparison as one row: the columns of :func:`compare_all`'s table (without
+        the adjusted p-value) and ``effect_size, magnitude``; with ``method="bayes"`` also
+        ``p_a_better, p_rope, p_b_better``. Accuracies and differences in [0, 1]."""
+        row = {"learner_a": self.learner_a, "learner_b": self.learner_b,
+               "accuracy_a": self.accuracy_a, "accuracy_b": self.accuracy_b,
+               "difference": self.difference, "ci_low": self.confidence_interval[0],
+               "ci_high": self.confidence_interval[1], "statistic": self.statistic,
+               "pvalue": self.pvalue, "reject": self.reject, "better": self.better,
+               "df": self.df, "test": self.test, "alpha": self.alpha,
+               "effect_size": self.effect_size, "magnitude": self.magnitude}
+        if self.posterior is not None:
+            row.update(p_a_better=float(self.posterior.p_right),
+                       p_rope=float(self.posterior.p_rope),
+                       p_b_better=float(self.posterior.p_left))
+        return pd.DataFrame([row])
+
+    def _report(self):
+        from ._report import compare_report
+        return compare_report(self)
 
     def splits(self):
         """The partitions as ``(run, fold, train_index, test_index)`` tuples.
@@ -345,8 +384,17 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
                             n_repeats if replicability == "rerun" else 1,
                             n_jobs=n_jobs, scheduler=scheduler, progress=progress,
                             return_masks=True)
-    return _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
-                   n_boot, random_state, masks)
+    res = _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
+                  n_boot, random_state, masks)
+    from ._report import provenance
+    options = {"design": setup["design"].name, "test": setup["spec"].name,
+               "alpha": setup["alpha"], "df": df, "replicability": replicability}
+    options.update({"bootstrap": {"n_boot": n_boot}, "rerun": {"n_repeats": n_repeats}}.get(
+        replicability, {}))
+    if method == "bayes":
+        options.update(method=method, rope=rope, threshold=threshold, rho=rho)
+    return replace(res, provenance=provenance("compare", [estimator_a, estimator_b], X, y,
+                                              random_state, options))
 
 
 def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
@@ -477,7 +525,11 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         One row per pair: ``learner_a, learner_b, accuracy_a, accuracy_b, difference,
         ci_low, ci_high`` (the test's interval for the difference at level 1 - α,
         not adjusted for multiplicity), ``statistic, pvalue, pvalue_adjusted,
-        reject`` (after the correction), ``better``, ``df``, ``test``.
+        reject`` (after the correction), ``better``, ``df``, ``test``, ``effect_size``
+        (the pair's paired d, as :attr:`CompareResult.effect_size`) and ``magnitude``
+        (Cohen 1988). It is a :class:`~calibsim.comparison.CompareAllTable`: also
+        ``table.report(format)``, ``table.save_report(path)`` and
+        ``table.pvalue_matrix()`` (adjusted p-values, learner × learner).
 
     Raises
     ------
@@ -507,7 +559,8 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
                          "accuracy_a": r.accuracy_a, "accuracy_b": r.accuracy_b,
                          "difference": r.difference, "ci_low": r.confidence_interval[0],
                          "ci_high": r.confidence_interval[1], "statistic": r.statistic,
-                         "pvalue": r.pvalue, "df": r.df, "test": r.test})
+                         "pvalue": r.pvalue, "df": r.df, "test": r.test,
+                         "effect_size": r.effect_size, "magnitude": r.magnitude})
     table = pd.DataFrame(rows)
     try:
         reject, adjusted, _, _ = multipletests(table["pvalue"], alpha=setup["alpha"],
@@ -519,5 +572,17 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     table.insert(10, "reject", reject)
     table.insert(11, "better", [(a if d > 0 else b) if rej else None for a, b, d, rej in zip(
         table["learner_a"], table["learner_b"], table["difference"], reject)])
-    return table
+    from ._pairs import CompareAllTable
+    from ._report import provenance
+    out = CompareAllTable(table)
+    keys = ("design", "test", "alpha", "df")
+    out._info = {
+        "learners": tuple(names), "design": setup["design"].name, "alpha": setup["alpha"],
+        "correction": correction, "df_interval": setup["df_ci"],
+        "df_source": setup["df_source"], "df_statement": r.df_statement,
+        "accuracies": acc[0].reshape(len(names), -1),
+        "provenance": provenance("compare_all", estimators, X, y, opts["random_state"],
+                                 {**{k: opts[k] for k in keys}, "test": setup["spec"].name,
+                                  "correction": correction})}
+    return out
 

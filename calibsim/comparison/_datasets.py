@@ -49,7 +49,24 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     """
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    return rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha)
+    res = rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha)
+    from dataclasses import replace
+
+    from ..reports._words import call_text
+    from ._report import learners_text
+    call = call_text("compare_datasets", [learners_text(estimators), "datasets"],
+                     {"design": design, "posthoc": posthoc, "alpha": alpha,
+                      "random_state": random_state})
+    return replace(res, provenance={"seed": random_state, "call": call,
+                                    "data": design_data_text(design)})
+
+
+def design_data_text(design) -> str:
+    """The design run on each data set, in words, for a report."""
+    from ._report import design_words
+    from ._scoring import parse_design
+    return (f"{design_words(parse_design(design))}, every learner on the same partitions "
+            "of a data set")
 
 
 def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05):

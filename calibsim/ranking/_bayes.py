@@ -61,7 +61,9 @@ def bayesian_pairs(table, *, rope=0.0, threshold=0.95, higher_is_better=True, sc
             rows.append({"learner_a": a, "learner_b": b, "p_a_better": res.p_right,
                          "p_rope": res.p_rope, "p_b_better": res.p_left, "decision": dec,
                          "n_datasets": len(d)})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs.update(rope=rope, threshold=threshold)
+    return out
 
 
 def plot_bayesian_pairs(pairs: pd.DataFrame, ax=None):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_choice, check_probability
+from ..reports import Reportable
 from ..stats import (
     bergmann_hommel_test,
     friedman_test,
@@ -29,7 +31,7 @@ _LABEL = {"bergmann_hommel": "Bergmann–Hommel", "shaffer": "Shaffer", "holm": 
 
 
 @dataclass(frozen=True, eq=False)
-class RankingResult:
+class RankingResult(Reportable):
     """Friedman, the post-hoc procedure and Multi²Test on one score table.
 
     Attributes
@@ -51,6 +53,18 @@ class RankingResult:
         Where the prior order came from.
     n_folds : int or None
         Folds per data set and learner when MultiTest ran per data set.
+    provenance : dict or None
+        What the report needs beyond the numbers: ``call`` (the Python call),
+        ``command`` (from the command line), ``seed`` and ``data`` where the scores were
+        made here (:func:`calibsim.compare_datasets`).
+
+    Notes
+    -----
+    Labelled tables: :meth:`to_frame` (one row per learner: average rank, mean score,
+    effect size against the best with its magnitude, adjusted p-value against the best,
+    Multi²Test rank), :attr:`adjusted_pvalues` (learner × learner, as scikit-posthocs)
+    and :attr:`effect_sizes`. :meth:`report` and :meth:`save_report` give the report in
+    Markdown, LaTeX or HTML with the CD diagram (docs/guide/results.md).
     """
 
     learners: tuple
@@ -66,6 +80,69 @@ class RankingResult:
     posthoc_method: str
     cost_source: str
     n_folds: int | None = None
+    provenance: dict | None = field(default=None, repr=False)
+
+    @property
+    def adjusted_pvalues(self) -> pd.DataFrame:
+        """The post-hoc procedure's adjusted p-values, learner × learner (1 on the
+        diagonal; learners in the table's order), as scikit-posthocs returns them."""
+        names = list(self.learners)
+        return pd.DataFrame(np.asarray(self.posthoc.pvalue, dtype=float),
+                            index=pd.Index(names, name="learner"), columns=names)
+
+    @cached_property
+    def _effects(self):
+        from ..stats import effect_sizes_vs_best
+        best = int(np.argsort(self.average_ranks, kind="stable")[0])
+        return effect_sizes_vs_best(self.scores, best=best,
+                                    higher_is_better=self.higher_is_better, alpha=self.alpha)
+
+    @property
+    def effect_sizes(self) -> pd.DataFrame:
+        """Each learner against the best (lowest average rank), as autorank does: Cohen's d
+        where Shapiro-Wilk finds every learner's scores normal (at α / L), else Cliff's δ
+        (see :func:`calibsim.stats.effect_sizes_vs_best`). Positive: the best is better.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``learner``; columns ``effect_size`` (NaN for the best itself),
+            ``magnitude`` ("negligible", "small", "medium", "large"; "" for the best) and
+            ``normality_pvalue``; ``attrs`` hold ``measure``, ``thresholds`` and
+            ``source``.
+        """
+        e = self._effects
+        out = pd.DataFrame({"effect_size": e.effect_size, "magnitude": e.magnitude,
+                            "normality_pvalue": e.normality_pvalue},
+                           index=pd.Index(list(self.learners), name="learner"))
+        out.attrs.update(measure=e.name, thresholds=e.thresholds, source=e.source)
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per learner, best average rank first.
+
+        Columns: ``learner, average_rank, mean, sd, median`` (of the score over the
+        data sets, in its own units), ``effect_size, magnitude`` (against the best, see
+        :attr:`effect_sizes`), ``adjusted_pvalue`` (the post-hoc procedure's, against
+        the best; NaN for the best), ``multi2test_rank`` (position in Multi²Test's
+        order, 1 = first).
+        """
+        e = self._effects
+        p = np.asarray(self.posthoc.pvalue, dtype=float)[e.best].copy()
+        p[e.best] = np.nan
+        pos = {n: k for k, n in enumerate(self.multi2test.order, 1)}
+        frame = pd.DataFrame({
+            "learner": list(self.learners), "average_rank": self.average_ranks,
+            "mean": self.scores.mean(axis=0), "sd": self.scores.std(axis=0, ddof=1),
+            "median": np.median(self.scores, axis=0), "effect_size": e.effect_size,
+            "magnitude": e.magnitude, "adjusted_pvalue": p,
+            "multi2test_rank": [pos[n] for n in self.learners]})
+        order = np.argsort(self.average_ranks, kind="stable")
+        return frame.iloc[order].reset_index(drop=True)
+
+    def _report(self, bayes_pairs=None):
+        from ._report import ranking_report
+        return ranking_report(self, bayes_pairs=bayes_pairs)
 
     @property
     def order(self) -> tuple:
@@ -283,5 +360,13 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         ranks = pd.DataFrame(-t.scores if hib else t.scores).rank(axis=1).to_numpy()
         m2 = multi2test_from_ranks(ranks, cost=prior, learners=t.learners, posthoc=posthoc,
                                    alpha=alpha)
+    from ..reports._words import call_text
+    kwargs = {"score": t.score_name, "higher_is_better": hib, "cost": cost, "posthoc": posthoc,
+              "alpha": alpha}
+    if t.folds is not None:
+        kwargs.update(pairwise_test=pairwise_test, correction=correction)
+        if pairwise_test == "corrected_repeated_cv":
+            kwargs["folds_per_run"] = folds_per_run
+    prov = {"call": call_text("rank", ["table"], kwargs)}
     return RankingResult(t.learners, t.datasets, t.scores, hib, t.score_name,
-                         fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds)
+                         fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds, prov)

@@ -3,12 +3,15 @@
 Public API: the tests of Bouckaert (2003) (``repeated_cv_ttest`` and friends),
 the classic tests of Dietterich (1998) and Alpaydin (1999) (``mcnemar_test``,
 ``proportions_test``, ``cv5x2_ttest``, ``cv5x2_ftest``, ``sign_test``), their
-result types, and the registry of tests used for calibration.
+result types, the registry of tests used for calibration, and effect sizes with
+their magnitude labels (``effect_size_magnitude``, ``cohens_d``, ``cliffs_delta``).
 """
 
 from ._bayes import (BayesianResult, bayesian_signed_rank_test, correlated_bayesian_ttest,
                      correlated_t_rho_threshold)
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
+from ._effect_size import (EFFECT_SIZE_THRESHOLDS, EffectSizes, cliffs_delta, cohens_d,
+                           effect_size_magnitude, effect_sizes_vs_best)
 from ._multiple import (
     FriedmanResult,
     PairwiseRankResult,
@@ -92,4 +95,10 @@ __all__ = [
     "PAIRWISE_TESTS",
     "CORRECTIONS",
     "POSTHOC_METHODS",
+    "EFFECT_SIZE_THRESHOLDS",
+    "EffectSizes",
+    "cohens_d",
+    "cliffs_delta",
+    "effect_size_magnitude",
+    "effect_sizes_vs_best",
 ]

@@ -1,0 +1,481 @@
+"""The reports of :func:`compare` and :func:`compare_all` (docs/guide/results.md).
+
+What a report says is built here as parts; :mod:`calibsim.reports` renders them. Every
+number comes from the result (or the table of ``compare_all`` and what it recorded);
+nothing is recomputed but the learners' own accuracy intervals, which use the same
+corrected variance as the test (Nadeau & Bengio 2003).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..reports._words import (CORRECTION_WORDS, and_list, call_text, df_text, interval_text,
+                              p_eq, p_text, pct, points, pts, reproducibility, test_words)
+
+__all__ = ["compare_report", "compare_all_report", "provenance", "learners_text",
+           "accuracy_interval"]
+
+_COHEN = "Cohen 1988: 0.2, 0.5, 0.8"
+
+
+# --- Provenance: what a report needs to say how the result was made ---
+
+def describe_data(X, y=None) -> dict:
+    """Name, instances, attributes (nominal, numeric), classes and missing values."""
+    from ..datasets import Dataset
+    if isinstance(X, Dataset):
+        nominal = int(np.sum(X.n_values > 0))
+        return {"name": X.name, "instances": int(X.X.shape[0]),
+                "attributes": int(X.X.shape[1]), "nominal": nominal,
+                "numeric": int(X.X.shape[1]) - nominal, "classes": int(X.n_classes),
+                "missing": int(np.isnan(X.X).sum())}
+    shape = np.shape(X)
+    out = {"name": "the data given", "instances": int(shape[0]) if shape else None,
+           "attributes": int(shape[1]) if len(shape) > 1 else None}
+    if y is not None:
+        try:
+            out["classes"] = int(pd.unique(pd.Series(np.ravel(y))).size)
+        except TypeError:
+            pass
+    try:
+        out["missing"] = int(pd.DataFrame(X).isna().to_numpy().sum())
+    except (TypeError, ValueError):
+        pass
+    return out
+
+
+def _spec_text(spec) -> str:
+    return spec.strip() if isinstance(spec, str) else repr(spec)
+
+
+def learners_text(estimators) -> str:
+    """The learners as a Python literal: ``['naive_bayes', 'c45']`` or a dict."""
+    if isinstance(estimators, dict):
+        return "{" + ", ".join(f"{k!r}: {_arg(e)}" for k, e in estimators.items()) + "}"
+    return "[" + ", ".join(_arg(e) for e in estimators) + "]"
+
+
+def _arg(e) -> str:
+    return repr(e.strip()) if isinstance(e, str) else repr(e)
+
+
+def provenance(func, estimators, X, y, random_state, options: dict) -> dict:
+    """What a report of ``func`` (``"compare"`` or ``"compare_all"``) needs beyond the
+    numbers: the data, the learners as specified, the seed and the call."""
+    items = list(estimators.items()) if isinstance(estimators, dict) else [
+        (None, e) for e in estimators]
+    args = ([_arg(e) for _, e in items] if func == "compare" else
+            [learners_text(estimators)])
+    args.append("data" if y is None else "X, y")
+    return {"data": describe_data(X, y), "learners": [_spec_text(e) for _, e in items],
+            "seed": random_state,
+            "call": call_text(func, args, {**options, "random_state": random_state})}
+
+
+def _design(name):
+    from ._scoring import parse_design
+    try:
+        return parse_design(name)
+    except ValueError:
+        return None
+
+
+def design_words(d) -> str:
+    """The resampling design in words."""
+    if d is None:
+        return "the design given"
+    if d.kind == "cv5x2":
+        return "5 replications of stratified 2-fold cross-validation (5x2cv, Dietterich 1998)"
+    if d.kind == "subsampling":
+        tr = round(100 * (1 - d.test_fraction))
+        return (f"{d.n_runs} random train/test splits of {tr}% / {100 - tr}% (random "
+                "subsampling)")
+    if d.n_runs == 1:
+        return f"stratified {d.n_folds}-fold cross-validation"
+    return (f"{d.n_runs} runs of stratified {d.n_folds}-fold cross-validation "
+            f"({d.n_runs * d.n_folds} train/test splits)")
+
+
+def test_share(d) -> float:
+    """n2 / (n1 + n2): the test share of each split, Nadeau & Bengio's ρ."""
+    if d.kind == "subsampling":
+        return float(d.test_fraction)
+    return 1.0 / d.n_folds
+
+
+def accuracy_interval(per_fold, d, alpha) -> tuple:
+    """Interval at level 1 - α for a learner's mean accuracy over the splits, with
+    Nadeau & Bengio's (2003) corrected variance ``(1/n + n2/n1) s²`` and n - 1 df
+    (the df of the shipped table are calibrated for differences, not for one learner),
+    cut to [0, 1]."""
+    from scipy import stats
+    x = np.asarray(per_fold, dtype=float).ravel()
+    n = x.size
+    if d is None or n < 2:
+        return float("nan"), float("nan")
+    rho = test_share(d)
+    se = np.sqrt((1.0 / n + rho / (1.0 - rho)) * x.var(ddof=1))
+    half = stats.t.ppf(1 - alpha / 2, n - 1) * se
+    return max(0.0, float(x.mean() - half)), min(1.0, float(x.mean() + half))
+
+
+def data_rows(data: dict | None) -> list:
+    """(item, value) rows describing the data set."""
+    if not data:
+        return [("Data set", "not recorded (the result was made from scores)")]
+    rows = [("Data set", data.get("name", "—"))]
+    if data.get("instances") is not None:
+        rows.append(("Instances", str(data["instances"])))
+    if data.get("attributes") is not None:
+        kinds = (f" ({data['nominal']} nominal, {data['numeric']} numeric)"
+                 if "nominal" in data else "")
+        rows.append(("Attributes", f"{data['attributes']}{kinds}"))
+    if data.get("classes") is not None:
+        rows.append(("Classes", str(data["classes"])))
+    if data.get("missing") is not None:
+        rows.append(("Missing values", str(data["missing"])))
+    return rows
+
+
+def _items(rows, caption=""):
+    from ..reports import Table
+    return Table(pd.DataFrame(rows, columns=["item", "value"]), caption=caption)
+
+
+def splitter_text(result_splitter, d, prov) -> str:
+    """The splitter exactly as used: the result's own description if it has one, else
+    the calibsim splitter the design draws with the recorded seed."""
+    if result_splitter:
+        return str(result_splitter)
+    if d is None:
+        return "not recorded"
+    import dataclasses
+    if "seed" not in (prov or {}):
+        return f"`{d.splitter()!r}` (its seed was not recorded)"
+    return f"`{dataclasses.replace(d.splitter(), random_state=prov['seed'])!r}`"
+
+
+def df_sentence(test, df, df_interval, df_source, design) -> str:
+    """Where the df comes from, in one sentence."""
+    lo, hi = df_interval
+    ci = ("" if not np.isfinite(lo) or lo == hi else
+          f" (95% interval {lo:.2f} to {'∞' if hi == np.inf else f'{hi:.2f}'})")
+    src = df_source
+    if src.startswith("calibrated"):
+        src = (f"{src}: the df at which the test's Type I error on null data equals α "
+               "(Bouckaert 2003)")
+    textbook = ""
+    if design is not None and not df_source.startswith("textbook"):
+        from ..stats import get_test
+        try:
+            textbook = (f"; the textbook df of the design is "
+                        f"{get_test(test).default_df(design.n_runs, design.n_folds)}")
+        except ValueError:
+            textbook = ""
+    return f"df = {df_text(df)}{ci}, {src}{textbook}."
+
+
+# --- compare ---
+
+def compare_report(res):
+    """The report of one :class:`CompareResult`."""
+    from ..reports import Figure, Heading, Paragraph, Report, Table
+    prov = res.provenance or {}
+    data = prov.get("data")
+    dname = data["name"] if data else "the data"
+    a, b = res.learner_a, res.learner_b
+    d = _design(res.design)
+    name, cite = test_words(res.test)
+    alpha = res.alpha
+    level = f"{100 * (1 - alpha):g}%"
+
+    parts = [Paragraph(f"Do {a} and {b} differ in accuracy on {dname}?")]
+
+    # Data and design
+    rows = data_rows(data)
+    rows.append(("Design", design_words(d) if d is not None else res.design))
+    rows.append(("Splitter", splitter_text(getattr(res, "splitter", None), d, prov)))
+    specs = prov.get("learners") or [a, b]
+    rows += [(f"Learner A ({a})", f"`{specs[0]}`"), (f"Learner B ({b})", f"`{specs[1]}`")]
+    parts += [Heading("Data and design"), _items(rows)]
+
+    # Test and df
+    stat_name = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf else "t")
+    parts += [Heading("Test and df"),
+              Paragraph(f"The {name} ({cite}), two-sided, at α = {alpha:g}. "
+                        + df_sentence(res.test, res.df, res.df_interval, res.df_source, d)),
+              ]
+    if res.df_statement:
+        parts.append(Paragraph(f"How the df enters: {res.df_statement}."))
+
+    # Results
+    sc = res.scores
+    acc_rows = []
+    for lab, col, mean in ((a, "accuracy_a", res.accuracy_a), (b, "accuracy_b", res.accuracy_b)):
+        lo, hi = accuracy_interval(sc[col], d, alpha)
+        acc_rows.append({"learner": lab, "accuracy (%)": pct(mean),
+                         f"{level} CI (%)": interval_text(lo, hi, pct),
+                         "splits": int(len(sc))})
+    lo, hi = res.confidence_interval
+    est_row = []
+    if np.isfinite(res.estimate) and res.estimate != res.difference:
+        est_row = [("Test's estimate (first fold's difference, Dietterich 1998 §3.5) "
+                    "(points)", pts(res.estimate))]
+    sig = res.pvalue <= alpha
+    verdict = (f"{res.learner_a if res.difference > 0 else res.learner_b} is more accurate"
+               if sig else "no significant difference")
+    test_rows = ([("Difference A − B (points)", pts(res.difference))] + est_row + [
+        (f"{level} CI of the {'estimate' if est_row else 'difference'} (points)",
+         interval_text(lo, hi)),
+        (f"Statistic ({stat_name})", f"{res.statistic:.3f}"),
+        ("df", df_text(res.df)),
+        ("p-value (two-sided)", p_text(res.pvalue)),
+        (f"Verdict at α = {alpha:g}", verdict)])
+    if res.posterior is not None:
+        test_rows.append(("Decision of the correlated Bayesian t test", _bayes_verdict(res)))
+    if np.isfinite(res.replicability):
+        test_rows.append(("Replicability of the verdict at α", f"{res.replicability:.2f}"))
+    parts += [Heading("Results"),
+              Table(pd.DataFrame(acc_rows), caption=(
+                  f"Mean accuracy over the splits; intervals with Nadeau & Bengio's corrected "
+                  f"variance (the splits share training data), n − 1 df.")),
+              _items(test_rows, caption=f"The {name}")]
+    if np.isfinite(res.replicability):
+        parts.append(Paragraph(
+            f"Replicability: the estimated probability that a repeat of the whole comparison "
+            f"with new random partitions reaches the same verdict at α (Bouckaert & Frank "
+            + ("2004; the frequentist test's verdict) is " if res.posterior is not None
+               else "2004) is ")
+            + f"{res.replicability:.2f}, with P(reject) = {res.p_reject:.2f} "
+            f"({res.replicability_method})."))
+    elif res.replicability_method:
+        parts.append(Paragraph(f"Replicability: {res.replicability_method}."))
+
+    # Effect size
+    parts += [Heading("Effect size")] + _effect_parts(res, d)
+
+    # Posterior
+    if res.posterior is not None:
+        parts += [Heading("Posterior")] + _posterior_parts(res)
+
+    parts += [Heading("In words"), Paragraph(_compare_paragraph(res, d, data, name, cite))]
+    parts += reproducibility(prov)
+    return Report(f"{a} vs {b} on {dname}", parts)
+
+
+def _bayes_verdict(res) -> str:
+    b = res.posterior
+    return {"right": f"{res.learner_a} is better", "left": f"{res.learner_b} is better",
+            "rope": "practically equivalent", "none": "no decision"}[str(b.decision)] + \
+        f" (posterior probability ≥ {b.threshold:g})"
+
+
+def _effect_parts(res, d) -> list:
+    from ..reports import Paragraph
+    from ..stats import effect_size_magnitude
+    e = res.effect_size
+    mag = effect_size_magnitude(e)
+    text = (f"Paired d = m / s = {e:.2f} ({mag}; thresholds of {_COHEN}), where m is the "
+            f"mean and s the standard deviation of the {len(res.scores)} per-split "
+            f"differences A − B ({res.learner_a} − {res.learner_b}). ")
+    if d is not None and np.isfinite(e):
+        rho = test_share(d)
+        adj = e * np.sqrt(1 - rho)
+        text += (f"s is not corrected for the dependence between splits: Nadeau & Bengio's "
+                 f"correction is of the variance of the mean m (it belongs to the test and "
+                 f"the interval, where it is applied), and folding it into d would make d "
+                 f"shrink with the number of splits like a t statistic. Under their model "
+                 f"(correlation ρ = n2/n = {rho:.2g} between splits) the standard deviation of "
+                 f"one difference would be s/√(1−ρ), giving d = {adj:.2f} "
+                 f"({effect_size_magnitude(adj)}).")
+    return [Paragraph(text)]
+
+
+def _posterior_parts(res) -> list:
+    from ..reports import Figure, Paragraph
+    b = res.posterior
+    a, bb = res.learner_a, res.learner_b
+    text = (f"Correlated Bayesian t test (Corani & Benavoli 2015) on the same per-split "
+            f"differences, ρ = {b.rho:.3g}, ROPE ±{points(100 * b.rope)}: P({a} better) = "
+            f"{b.p_right:.3f}, P(practically equivalent) = {b.p_rope:.3f}, P({bb} better) = "
+            f"{b.p_left:.3f}; decision at posterior probability {b.threshold:g}: "
+            f"{_bayes_verdict(res)}. The result's verdict (`reject`, `better`) is this "
+            "decision; the statistic and p-value above are the frequentist test's."
+            + (f" ρ: {res.rho_source}." if getattr(res, "rho_source", "") else ""))
+    parts = [Paragraph(text)]
+    if np.ndim(b.mean) == 0 and np.isfinite(b.scale):
+        from ..plotting import plot_posterior_difference
+
+        def draw():
+            return plot_posterior_difference(b, learners=(a, bb))
+        parts.append(Figure(draw, "posterior", caption=(
+            f"Posterior density of the mean accuracy difference {a} − {bb}; the areas "
+            "beyond and inside the ROPE are the posterior probabilities.")))
+    return parts
+
+
+def _compare_paragraph(res, d, data, name, cite) -> str:
+    a, b = res.learner_a, res.learner_b
+    alpha = res.alpha
+    level = f"{100 * (1 - alpha):g}%"
+    if data and data.get("instances") is not None:
+        bits = [f"{data['instances']} instances"]
+        if data.get("attributes") is not None:
+            bits.append(f"{data['attributes']} attributes")
+        if data.get("classes") is not None:
+            bits.append(f"{data['classes']} classes")
+        where = f"{data['name']} ({', '.join(bits)})"
+    else:
+        where = data["name"] if data else "the data"
+    sc = res.scores
+    acc = []
+    for lab, col, mean in ((a, "accuracy_a", res.accuracy_a), (b, "accuracy_b", res.accuracy_b)):
+        lo, hi = accuracy_interval(sc[col], d, alpha)
+        ci = f" ({level} CI {pct(lo)}–{pct(hi)}%)" if np.isfinite(lo) else ""
+        acc.append(f"{lab} {pct(mean)}%{ci}")
+    design = design_words(d) if d is not None else f"the design {res.design}"
+    lo, hi = res.confidence_interval
+    est = res.estimate if np.isfinite(res.estimate) else res.difference
+    first, second, sign = (a, b, 1.0) if est >= 0 else (b, a, -1.0)
+    lo, hi = sorted((sign * lo, sign * hi))
+    ci = f" ({level} CI {100 * lo:.2f} to {100 * hi:.2f})" if np.isfinite(lo) else ""
+    if est != res.difference:
+        what = (f"the test's estimate, the first fold's difference (Dietterich 1998), puts "
+                f"{first} ahead by {100 * abs(est):.2f} percentage points{ci}")
+    else:
+        what = (f"{first} was more accurate than {second} by {100 * abs(est):.2f} percentage "
+                f"points{ci}")
+    df_src = ("calibrated on null data (Bouckaert 2003)" if res.df_source.startswith("calibrated")
+              else f", {res.df_source}")
+    stat = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf else "t")
+    sig = "significant" if (res.pvalue <= alpha) else "not significant"
+    text = (f"We compared {a} and {b} on {where} with {design}. The mean accuracies were "
+            f"{acc[0]} and {acc[1]}; {what}. The difference is {sig} at α = {alpha:g} by the "
+            f"{name} ({cite}): {stat} = {res.statistic:.2f}, {p_eq(res.pvalue)}, with "
+            f"df = {df_text(res.df)} {df_src}.".replace(" ,", ","))
+    if res.pvalue <= alpha:
+        text += f" {first} is the more accurate learner on these data."
+    from ..stats import effect_size_magnitude
+    if np.isfinite(res.effect_size):
+        text += (f" The paired effect size is d = {abs(res.effect_size):.2f} "
+                 f"({effect_size_magnitude(res.effect_size)}; Cohen 1988).")
+    if res.posterior is not None:
+        bp = res.posterior
+        text += (f" The correlated Bayesian t test (Corani & Benavoli 2015; ROPE "
+                 f"±{points(100 * bp.rope)}) gives P({a} better) = {bp.p_right:.3f}, "
+                 f"P(equivalent) = {bp.p_rope:.3f} and P({b} better) = {bp.p_left:.3f}: "
+                 f"{_bayes_verdict(res)}.")
+    if np.isfinite(res.replicability):
+        text += (f" A repeat with new random partitions would reach the same verdict at α "
+                 f"with an estimated probability of {res.replicability:.2f} (replicability, "
+                 "Bouckaert & Frank 2004).")
+    return text
+
+
+# --- compare_all ---
+
+def compare_all_report(table):
+    """The report of the table of :func:`compare_all`."""
+    from ..reports import Heading, Paragraph, Report, Table
+    from ..stats import effect_size_magnitude
+    info = table._info or {}
+    prov = info.get("provenance") or {}
+    data = prov.get("data")
+    dname = data["name"] if data else "the data"
+    learners = list(info.get("learners") or dict.fromkeys(
+        list(table["learner_a"]) + list(table["learner_b"])))
+    d = _design(info.get("design", ""))
+    test = str(table["test"].iloc[0])
+    name, cite = test_words(test)
+    alpha = info.get("alpha", 0.05)
+    level = f"{100 * (1 - alpha):g}%"
+    correction = info.get("correction", "holm")
+
+    parts = [Paragraph(f"Which of {and_list(learners)} differ in accuracy on {dname}?")]
+    rows = data_rows(data)
+    rows.append(("Design", design_words(d) if d is not None else info.get("design", "—")))
+    rows.append(("Splitter", splitter_text(None, d, prov)))
+    specs = prov.get("learners") or learners
+    rows += [(f"Learner {lab}", f"`{spec}`") for lab, spec in zip(learners, specs)]
+    parts += [Heading("Data and design"), _items(rows)]
+
+    parts += [Heading("Test and df"), Paragraph(
+        f"The {name} ({cite}) on every pair, two-sided, at α = {alpha:g}; the p-values of the "
+        f"{len(table)} pairs adjusted with {CORRECTION_WORDS.get(correction, correction)} "
+        f"(statsmodels' multipletests). "
+        + df_sentence(test, float(table["df"].iloc[0]), info.get("df_interval", (np.nan,) * 2),
+                      info.get("df_source", ""), d))]
+    if info.get("df_statement"):
+        parts.append(Paragraph(f"How the df enters: {info['df_statement']}."))
+
+    # Results
+    acc = info.get("accuracies")
+    acc_rows = []
+    for j, lab in enumerate(learners):
+        per = acc[j] if acc is not None else None
+        mean = float(np.mean(per)) if per is not None else _mean_of(table, lab)
+        lo, hi = accuracy_interval(per, d, alpha) if per is not None else (np.nan, np.nan)
+        acc_rows.append({"learner": lab, "accuracy (%)": pct(mean),
+                         f"{level} CI (%)": interval_text(lo, hi, pct)})
+    pair_rows = [{"pair (A vs B)": f"{r.learner_a} vs {r.learner_b}",
+                  "difference A − B (points)": pts(r.difference),
+                  f"{level} CI (points)": interval_text(r.ci_low, r.ci_high),
+                  "p-value": p_text(r.pvalue), "adjusted p-value": p_text(r.pvalue_adjusted),
+                  "paired d": f"{r.effect_size:.2f}", "magnitude": r.magnitude,
+                  "verdict": (f"{r.better} better" if r.reject
+                              else "no significant difference")}
+                 for r in table.itertuples()]
+    parts += [Heading("Results"),
+              Table(pd.DataFrame(acc_rows), caption=(
+                  "Mean accuracy over the splits; intervals with Nadeau & Bengio's corrected "
+                  "variance, n − 1 df.")),
+              Table(pd.DataFrame(pair_rows), caption=(
+                  f"Every pair: the {name}, p-values adjusted with "
+                  f"{CORRECTION_WORDS.get(correction, correction)}; paired effect size d.")),
+              Table(pvalue_matrix(table, learners).map(p_text), index=True, caption=(
+                  f"Adjusted p-values ({CORRECTION_WORDS.get(correction, correction)}), "
+                  "learner × learner."))]
+    parts += [Heading("Effect sizes"), Paragraph(
+        f"Paired d = m / s of each pair's per-split differences, labelled with the "
+        f"thresholds of {_COHEN}. s is not corrected for the dependence between splits (the "
+        "correction belongs to the variance of the mean, where the test applies it; see the "
+        "report of a single comparison for its size).")]
+    sig = table[table["reject"]]
+    if len(sig):
+        found = "; ".join(f"{r.better} is more accurate than "
+                          f"{r.learner_b if r.better == r.learner_a else r.learner_a} "
+                          f"({pts(abs(r.difference))} points, adjusted {p_eq(r.pvalue_adjusted)}"
+                          f", d = {abs(r.effect_size):.2f}, "
+                          f"{effect_size_magnitude(r.effect_size)})"
+                          for r in sig.itertuples())
+        verdict = f"{len(sig)} of the {len(table)} pairs differ significantly: {found}."
+    else:
+        verdict = f"No pair differs significantly after {correction}'s adjustment."
+    text = (f"We compared {and_list(learners)} on {dname} with "
+            f"{design_words(d) if d is not None else info.get('design', 'the design given')}, "
+            f"every learner on the same partitions, with the {name} ({cite}) at α = {alpha:g} "
+            f"and p-values adjusted for {len(table)} pairs with "
+            f"{CORRECTION_WORDS.get(correction, correction)}. {verdict}")
+    parts += [Heading("In words"), Paragraph(text)]
+    parts += reproducibility(prov)
+    return Report(f"{len(learners)} learners on {dname}: every pair", parts)
+
+
+
+
+def _mean_of(table, lab) -> float:
+    r = table[table["learner_a"] == lab]
+    if len(r):
+        return float(r["accuracy_a"].iloc[0])
+    return float(table.loc[table["learner_b"] == lab, "accuracy_b"].iloc[0])
+
+
+def pvalue_matrix(table, learners) -> pd.DataFrame:
+    """Adjusted p-values as a learner × learner DataFrame (1 on the diagonal)."""
+    m = pd.DataFrame(np.eye(len(learners)), index=pd.Index(learners, name="learner"),
+                     columns=learners)
+    for r in table.itertuples():
+        m.loc[r.learner_a, r.learner_b] = m.loc[r.learner_b, r.learner_a] = r.pvalue_adjusted
+    return m

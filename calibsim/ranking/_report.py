@@ -1,0 +1,218 @@
+"""The report of :func:`calibsim.rank` (and :func:`calibsim.compare_datasets`).
+
+Built as parts from a :class:`RankingResult`; :mod:`calibsim.reports` renders them
+(docs/guide/results.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..reports._words import (CORRECTION_WORDS, and_list, p_eq, p_text, reproducibility,
+                              test_words)
+
+__all__ = ["ranking_report", "POSTHOC_WORDS"]
+
+#: post-hoc method -> (name, source).
+POSTHOC_WORDS = {
+    "bergmann_hommel": ("Bergmann–Hommel procedure", "Bergmann & Hommel 1988; García & "
+                        "Herrera 2008"),
+    "shaffer": ("Shaffer's static procedure", "Shaffer 1986; García & Herrera 2008"),
+    "holm": ("Holm procedure", "Holm 1979; Demšar 2006"),
+    "nemenyi": ("Nemenyi test", "Nemenyi 1963; Demšar 2006"),
+}
+
+
+def _num(x) -> str:
+    return "—" if not np.isfinite(x) else f"{x:.4g}"
+
+
+def ranking_report(res, bayes_pairs=None):
+    """The report of one :class:`RankingResult`; ``bayes_pairs`` (the table of
+    :func:`calibsim.ranking.bayesian_pairs`) adds the Bayesian signed-rank tests."""
+    from ..reports import Figure, Heading, Paragraph, Report, Table
+    f, S, L = res.friedman, len(res.datasets), len(res.learners)
+    prov = res.provenance or {}
+    post_name, post_cite = POSTHOC_WORDS[res.posthoc_method]
+    score = res.score_name
+    better = "higher" if res.higher_is_better else "lower"
+    m2 = res.multi2test
+    frame = res.to_frame()
+    es = res.effect_sizes
+    measure = es.attrs["measure"]
+    best = frame["learner"].iloc[0]
+
+    parts = [Paragraph(f"Which of {and_list(res.learners)} is best over {S} data sets, and "
+                       "which of them cannot be told apart?")]
+
+    # Data and design
+    rows = [("Data sets", f"{S}: {', '.join(res.datasets)}"),
+            ("Learners", f"{L}: {', '.join(res.learners)}"),
+            ("Score", f"{score} ({better} is better)")]
+    if res.n_folds:
+        rows.append(("Scores per data set and learner",
+                     f"{res.n_folds} per-fold scores (their mean is ranked)"))
+    else:
+        rows.append(("Scores per data set and learner", "one"))
+    data = prov.get("data")
+    if data:
+        rows.append(("Design on each data set", str(data)))
+    rows.append(("Prior order of Multi²Test (cheapest first)",
+                 f"{' < '.join(m2.prior_order)}; from {res.cost_source}"))
+    parts += [Heading("Data and design"),
+              Table(pd.DataFrame(rows, columns=["item", "value"]))]
+
+    # Tests
+    if m2.per_dataset:
+        first = m2.per_dataset[0]
+        tname, tcite = test_words(first.pairwise_test)
+        how = (f"the orders of MultiTest on each data set (one-sided {tname}, {tcite}, with "
+               f"{CORRECTION_WORDS.get(first.correction, first.correction)})")
+    else:
+        how = "the per-data-set ranks by score"
+    n_pairs = L * (L - 1) // 2
+    parts += [Heading("Tests"), Paragraph(
+        f"Friedman's test on the average ranks, with Iman & Davenport's F (Demšar 2006); the "
+        f"{post_name} ({post_cite}) over {'the' if n_pairs == 1 else f'all {n_pairs}'} "
+        f"pair{'s' if n_pairs > 1 else ''} of average ranks, "
+        f"z = (R_i − R_j) / √(L(L+1)/(6S)), with adjusted p-values; and Multi²Test (Ulaş, "
+        f"Yıldız & Alpaydın 2012) on {how}, breaking ties by the prior order. All at "
+        f"α = {res.alpha:g}. Nothing here is calibrated: each data set contributes one "
+        f"independent score per learner, so Friedman's χ² has its textbook df = L − 1 = "
+        f"{f.df:g}, and Iman & Davenport's F has ({f.df_num:g}, {f.df_den:g}).")]
+
+    # Results
+    rejects = f.pvalue <= res.alpha
+    parts += [Heading("Results"), Paragraph(
+        f"Friedman: χ²_F = {f.statistic:.3f} (df {f.df:g}), {p_eq(f.pvalue)}; Iman–Davenport "
+        f"F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, {f.df_den:g}), "
+        f"{p_eq(f.iman_davenport_pvalue)}: "
+        + ("the learners differ" if rejects else "no difference is found")
+        + f" at α = {res.alpha:g}.")]
+    show = pd.DataFrame({
+        "learner": frame["learner"],
+        "average rank": frame["average_rank"].map(lambda v: f"{v:.3f}"),
+        f"mean {score}": frame["mean"].map(_num), "SD": frame["sd"].map(_num),
+        f"{measure} vs {best}": [("—" if n == best else f"{v:.2f}")
+                                 for n, v in zip(frame["learner"], frame["effect_size"])],
+        "magnitude": frame["magnitude"],
+        f"adjusted p vs {best}": [("—" if n == best else p_text(v))
+                                  for n, v in zip(frame["learner"], frame["adjusted_pvalue"])],
+        "Multi²Test rank": frame["multi2test_rank"]})
+    parts.append(Table(show, caption=(
+        f"Learners by average rank (1 = best) over {S} data sets; effect size against the "
+        f"best ({measure}; {es.attrs['source']}); adjusted p-value of the {post_name}.")))
+    order = list(frame["learner"])
+    pv = res.adjusted_pvalues.loc[order, order]
+    parts.append(Table(pv.map(p_text), index=True, caption=(
+        f"Adjusted p-values of the {post_name}, learner × learner.")))
+    pairs = res.significant_pairs()
+    groups = res.groups()
+    found = ("; ".join(f"{r.better} better than {r.worse} (rank difference "
+                       f"{r.rank_difference:.2f}, adjusted {p_eq(r.adjusted_p)})"
+                       for r in pairs.itertuples()) if len(pairs) else "none")
+    group_text = "; ".join("{" + ", ".join(g) + "}" for g in groups) or "none"
+    parts.append(Paragraph(f"Pairs the {post_name} separates at α = {res.alpha:g}: {found}. "
+                           f"Groups it cannot separate: {group_text}."))
+    cd = getattr(res.posthoc, "critical_difference", None)
+    cd_text = (f" The bar marked CD is Nemenyi's critical difference, {float(cd):.3f} in "
+               "average rank (Demšar 2006)." if cd is not None and np.isfinite(cd) else "")
+    parts.append(Figure(res.plot_cd_diagram, "cd", caption=(
+        f"Average ranks (1 = best) over {S} data sets; a thick line joins learners the "
+        f"{post_name} cannot separate at α = {res.alpha:g}.{cd_text}")))
+
+    # Multi²Test
+    if m2.posthoc is None:
+        m2_text = ("Friedman's test on the per-data-set ranks does not reject: the order is the "
+                   "prior order.")
+    elif m2.overrides:
+        m2_text = ("Prior preferences overridden (a costlier learner significantly better): "
+                   + "; ".join(f"{b} over {a}" for a, b in m2.overrides) + ".")
+    else:
+        m2_text = "No significant pair overrides the prior order."
+    parts += [Heading("Multi²Test order"), Paragraph(
+        f"{m2_text} Order, best first: "
+        + ", ".join(f"{k}. {n}" for k, n in enumerate(m2.order, 1)) + ".")]
+
+    # Effect sizes
+    e = res._effects
+    normal = ("no Shapiro–Wilk test of a learner's scores rejects normality (each at "
+              f"α / L = {e.alpha_normality:.3g}, Bonferroni)" if e.all_normal else
+              "Shapiro–Wilk rejects normality (at α / L = "
+              f"{e.alpha_normality:.3g}, Bonferroni) for "
+              + and_list([f"{n} (p = {p:.3g})" for n, p in zip(res.learners,
+                                                               e.normality_pvalue)
+                          if np.isfinite(p) and p < e.alpha_normality]
+                         + [f"{n} (not testable)" for n, p in zip(res.learners,
+                                                                  e.normality_pvalue)
+                            if not np.isfinite(p)]))
+    th = ", ".join(f"{t:g}" for t in e.thresholds)
+    parts += [Heading("Effect sizes"), Paragraph(
+        f"Each learner against the best by average rank ({best}), as autorank does (Herbold "
+        f"2020): {normal}, so the effect size is {measure} "
+        + ("with the pooled standard deviation of the two learners' scores over the data sets"
+           if e.measure == "cohen_d" else
+           "(the share of data-set pairs where the best scores better minus the share where "
+           "it scores worse)")
+        + f", labelled negligible, small, medium or large at {th} ({e.source}). "
+        "Positive values favour the best. These effect sizes compare the learners' "
+        "distributions of scores across data sets, whose spread between data sets is "
+        "usually far larger than any learner's advantage; a learner can be ranked below the "
+        "best on every data set with a negligible effect size, which is what the rank "
+        "tests above see and an effect size does not.")]
+
+    if bayes_pairs is not None and len(bayes_pairs):
+        parts += _bayes_parts(bayes_pairs)
+
+    # In words
+    fr = (f"Friedman's test {'rejects' if rejects else 'does not reject'} the hypothesis "
+          f"that all learners perform equally (χ²_F = {f.statistic:.2f}, df = {f.df:g}, "
+          f"{p_eq(f.pvalue)}; Iman–Davenport F_F = {f.iman_davenport:.2f}, "
+          f"{p_eq(f.iman_davenport_pvalue)})")
+    if len(pairs):
+        ph = (f"The {post_name} finds {len(pairs)} significant "
+              f"pair{'s' if len(pairs) > 1 else ''}: " + "; ".join(
+                  f"{r.better} ranks better than {r.worse} (adjusted {p_eq(r.adjusted_p)})"
+                  for r in pairs.itertuples()) + ".")
+    else:
+        ph = f"The {post_name} finds no significant pair."
+    if groups:
+        ph += " It cannot separate " + "; ".join(and_list(g) for g in groups) + "."
+    effects = and_list([f"{n} {v:.2f} ({m})" for n, v, m in zip(
+        frame["learner"][1:], frame["effect_size"][1:], frame["magnitude"][1:])])
+    text = (f"We compared {L} learners ({and_list(res.learners)}) on {S} data sets by "
+            f"{score} ({better} is better) at α = {res.alpha:g}. {fr}. {ph} {best} has the "
+            f"best average rank ({frame['average_rank'].iloc[0]:.2f}); against it, "
+            f"{measure} is {effects} (thresholds of {e.source}). Multi²Test (Ulaş et al. "
+            f"2012), preferring the cheaper learner unless a costlier one is significantly "
+            f"better, orders them {', '.join(m2.order)}.")
+    parts += [Heading("In words"), Paragraph(text)]
+    parts += reproducibility(prov, random=False)
+    return Report(f"{L} learners over {S} data sets", parts)
+
+
+def _bayes_parts(pairs) -> list:
+    from ..reports import Figure, Heading, Paragraph, Table
+    from ._bayes import plot_bayesian_pairs
+
+    def draw():
+        from matplotlib.figure import Figure as MplFigure
+        ax = MplFigure(figsize=(7, 0.45 * len(pairs) + 1.4),
+                       layout="constrained").add_subplot()
+        return plot_bayesian_pairs(pairs, ax=ax)
+    show = pd.DataFrame({"pair (A vs B)": [f"{a} vs {b}" for a, b in
+                                            zip(pairs.learner_a, pairs.learner_b)],
+                         "P(A better)": pairs.p_a_better.map(lambda v: f"{v:.3f}"),
+                         "P(equivalent)": pairs.p_rope.map(lambda v: f"{v:.3f}"),
+                         "P(B better)": pairs.p_b_better.map(lambda v: f"{v:.3f}"),
+                         "decision": pairs.decision})
+    return [Heading("Bayesian signed-rank tests"),
+            Paragraph("The Bayesian signed-rank test (Benavoli et al. 2014) on every pair, "
+                      f"over the data sets' scores, with a region of practical equivalence "
+                      f"of ±{pairs.attrs.get('rope', 0):g} in score units; a decision needs "
+                      f"posterior probability {pairs.attrs.get('threshold', 0.95):g}."),
+            Table(show, caption="Posterior probabilities per pair."),
+            Figure(draw, "posterior", caption=(
+                "Posterior probabilities per pair: A better, practically equivalent, B "
+                "better."))]
