@@ -274,6 +274,12 @@ def test_calibrate_like_result_says_what_it_did(like):
                   "95% interval", "integer df", "Type I error", "%", "shipped table"):
         assert words in text, words
     assert "0.9333" not in text
+    md = res.report("markdown")
+    for words in ("# Calibrated df of use all data, corrected repeated cv on null data like "
+                  "haberman", "## The null", "null accuracy (%)", "## In words",
+                  "calibsim.calibrate_like('haberman'"):
+        assert words in md, words
+    assert "\\toprule" in res.report("latex")
 
 
 def test_calibrate_like_resumes_from_its_store_and_estimates_time(like, tmp_path):
@@ -333,8 +339,10 @@ def test_cli_calibrate_like_prints_plan_estimate_and_result(tmp_path, capsys):
     assert main(["calibrate", "--test", "use_all_data", "--test", "corrected_repeated_cv",
                  "--like", "iris", "--folds", "5", "--runs", "2", "--n-datasets", "20",
                  "--alpha", "0.05", "--alpha", "0.1", "--workers", "0", "--no-progress",
-                 "--results", str(tmp_path)]) == 0
+                 "--results", str(tmp_path), "--report", str(tmp_path / "r.md")]) == 0
     out = capsys.readouterr().out
+    report = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "calibsim calibrate --test use_all_data" in report and "## The null" in report
     for words in ("data: iris: 150 instances", "learners: naive_bayes (A) vs c45 (B)",
                   "design: 2x5", "use all data, corrected repeated cv", "α 0.05, 0.1",
                   "null: 20 data sets", "compiling excluded", "null accuracy",

@@ -243,6 +243,9 @@ def cmd_calibrate_like(args, progress) -> int:
         return 130
     print()
     print(res)
+    if args.report is not None:
+        from dataclasses import replace
+        _wrote(replace(res, command=command_line(args)).save_report(args.report))
     print(f"\n{time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -99,6 +99,10 @@ def _parser():
     cal.add_argument("--design", default=None,
                      help="with --like: 'RxK' (r runs of stratified k-fold cv), '5x2cv' or "
                           "'subsampling:N' (default: from --runs and --folds)")
+    from ._args import add_report
+    add_report(cal, "with --like: the data, learners and design, the null and both "
+                    "learners' accuracy on it, the calibrated df (or rho) beside the shipped "
+                    "table")
     cal.add_argument("--n-datasets", type=_int(1), default=1000,
                      help="null data sets to calibrate on (default 1000)")
     cal.add_argument("--n-instances", type=_int(2), default=300,
@@ -334,7 +338,7 @@ def _cmd_calibrate(args):
         return cmd_calibrate_like(args, _progress(args, f"calibrate like {args.like}"))
     for flag, value in (("--learner", args.learner), ("--design", args.design),
                         ("--class-attribute", args.class_attribute),
-                        ("--threshold", args.threshold)):
+                        ("--threshold", args.threshold), ("--report", args.report)):
         if value:
             raise ValueError(f"`{flag}` needs `--like` (the simulated null data is calibrated "
                              "for naive Bayes vs C4.5 on its own design flags).")
