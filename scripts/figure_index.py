@@ -31,6 +31,9 @@ PAPERS = {
     "examples": "Example studies declared only in files (no paper).",
     "bayes": "Bayesian comparisons (Corani & Benavoli 2015; Benavoli et al. 2014, 2017), "
              "measured on calibsim's null and BAN sources.",
+    "null_construction": "Null data like yours (`calibsim calibrate --like`): permuted, "
+                         "centred and balanced labels compared (calibsim's own study; see "
+                         "docs/guide/calibrate.md).",
 }
 KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error at it",
         "rejection_rate": "rejection rate (Type I error on null data, power otherwise; "

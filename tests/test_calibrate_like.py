@@ -96,6 +96,13 @@ CENTRED = textwrap.dedent("""
     permute_class = true
     n_datasets = 60
 
+    [sources.bal]
+    kind = "dataset"
+    name = "hepatitis"
+    permute_class = true
+    balance_class = true
+    n_datasets = 60
+
     [learners]
     names = ["naive_bayes", "c45"]
 
@@ -107,6 +114,7 @@ CENTRED = textwrap.dedent("""
     [[analysis]]
     kind = "calibrate"
     name = "as_is"
+    sources = ["like"]
     tests = ["use_all_data", "corrected_repeated_cv"]
     alphas = [0.05, 0.1]
     continuous = true
@@ -114,6 +122,7 @@ CENTRED = textwrap.dedent("""
     [[analysis]]
     kind = "calibrate"
     name = "centred"
+    sources = ["like"]
     tests = ["use_all_data", "corrected_repeated_cv"]
     alphas = [0.05, 0.1]
     continuous = true
@@ -123,12 +132,21 @@ CENTRED = textwrap.dedent("""
     [[analysis]]
     kind = "rejection_rate"
     name = "rate"
+    sources = ["like"]
+    tests = ["use_all_data"]
+    null = "centred"
+
+    [[analysis]]
+    kind = "calibrate"
+    name = "balanced"
+    sources = ["bal"]
     tests = ["use_all_data"]
     null = "centred"
 
     [[analysis]]
     kind = "replicability"
     name = "rep"
+    sources = ["like"]
     tests = ["use_all_data"]
     runs = [2]
     repeats = 2
@@ -137,6 +155,7 @@ CENTRED = textwrap.dedent("""
     [[analysis]]
     kind = "calibrate_rho"
     name = "rho"
+    sources = ["like"]
     tests = ["bayes_correlated_t"]
     ropes = [0.0, 0.02]
     null = "centred"
@@ -232,19 +251,24 @@ def test_centred_analyses_by_blocks_equal_all_scores_at_once(centred, tmp_path):
         pd.testing.assert_frame_equal(got[name], ref[name], check_exact=True)
 
 
-def test_after_centring_the_learners_are_equally_good_on_a_fresh_null(centred):
+@pytest.mark.parametrize("source,analysis", [("like", "centred"), ("bal", "balanced")])
+def test_after_centring_the_learners_are_equally_good_on_a_fresh_null(centred, source,
+                                                                      analysis):
     """The centre estimated on one null sample removes the learners' difference on a fresh
-    sample (another seed) within Monte Carlo error; without it the difference stays."""
+    sample (another seed) within Monte Carlo error, for permuted labels (where the
+    difference is large) and for the balanced labels calibrate_like uses."""
     study, scores, tables = centred
-    centre = float(tables["centred"]["centre"].iloc[0])
+    row = tables[analysis].iloc[0]
     fresh = replace(study, seed=study.seed + 1000,
                     sources=tuple(replace(s, seed=s.seed + 1000) for s in study.sources))
-    x = compute_scores(fresh).difference("like", "cv", ("naive_bayes", "c45"))
+    x = compute_scores(fresh).difference(source, "cv", ("naive_bayes", "c45"))
     m = x.reshape(x.shape[0], -1).mean(axis=1)
     se = m.std(ddof=1) / np.sqrt(m.size)
-    se_centre = float(tables["centred"]["null_difference_se"].iloc[0])
-    assert abs(m.mean() - centre) <= 3 * np.hypot(se, se_centre)
-    assert abs(m.mean()) > 3 * se
+    assert abs(m.mean() - row["centre"]) <= 3 * np.hypot(se, row["null_difference_se"])
+    if source == "like":            # permuted labels: without the centring they differ
+        assert abs(m.mean()) > 3 * se
+    else:                           # balanced labels: the remainder is small
+        assert abs(row["centre"]) < 0.01 and abs(row["accuracy_a"] - 0.5) < 0.02
 
 
 @pytest.fixture(scope="module")
@@ -264,8 +288,10 @@ def test_calibrate_like_result_says_what_it_did(like):
     assert (t["n_datasets"] == 40).all() and res.n_datasets == 40
     assert res.learners == ("naive_bayes", "c45") and res.design == "2x5"
     assert "306 instances" in res.data and "73.5%" in res.data
-    # haberman's prior is 73.5/26.5: C4.5 wins on permuted labels; the result shows it
-    assert res.accuracy_b - res.accuracy_a > 3 * res.null_difference_se
+    # the null's labels are balanced: both learners near chance (50%), their difference
+    # (removed by the centring) within a few SE of 0
+    assert abs(res.accuracy_a - 0.5) < 0.03 and abs(res.accuracy_b - 0.5) < 0.03
+    assert abs(res.null_difference) < 4 * res.null_difference_se
     assert res.null_difference == pytest.approx(res.accuracy_a - res.accuracy_b)
     assert (t["df_ci_low"] <= t["df"]).all() and (t["df"] <= t["df_ci_high"]).all()
     assert t["verdict"].str.len().min() > 20
@@ -292,7 +318,8 @@ def test_calibrate_like_resumes_from_its_store_and_estimates_time(like, tmp_path
                            on_plan=plans.append)
     pd.testing.assert_frame_equal(first.table, again.table)
     assert seen[0][1] == pytest.approx(40 * seen[0][0])
-    assert "haberman" in plans[0] and "centred" in plans[0] and "40 data sets" in plans[0]
+    assert "haberman" in plans[0] and "balanced label vector" in plans[0] and "centred" in \
+        plans[0] and "40 data sets" in plans[0]
     with pytest.raises(ValueError, match="two learners"):
         calibrate_like("iris", ("naive_bayes",), n_datasets=2, n_jobs=0, results=tmp_path)
     with pytest.raises(ValueError, match="McNemar"):

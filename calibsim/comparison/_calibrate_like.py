@@ -1,25 +1,30 @@
 """Calibrate a test on null data shaped like the user's (``calibsim calibrate --like``).
 
-**The null.** Each null data set is the user's data with its class labels randomly
-permuted (:class:`calibsim.sources.DatasetSource` with ``permute_class``): attributes,
-their types and missing values and the class prior stay as they are, but the class no
-longer depends on the attributes. That alone does not make the learners equally good:
-a learner's expected accuracy on permuted labels is the chance accuracy of its own
-predictions, Σ_c π_c q_c (π_c the class shares of the test fold, q_c the share of its
-predictions in class c), highest for a learner that falls back on the majority class.
-With an unbalanced prior C4.5 then beats naive Bayes (on breast-cancer, prior 70/30, by
-3 points), and a calibration on these data would count correct rejections of that real
-difference as Type I errors. So the per-fold differences x of every null data set are
-**centred** on the pair's mean difference over all N null data sets,
+**The null.** A null data set must keep what matters of the user's data (its
+attributes, their types and missing values, its size) while the two learners are
+equally good on it. Permuting the class labels (:class:`calibsim.sources.DatasetSource`
+with ``permute_class``) makes the class independent of the attributes but does not make
+the learners equally good: a learner's expected accuracy on permuted labels is the
+chance accuracy of its own predictions, Σ_c π_c q_c (π_c the class shares of the test
+fold, q_c the share of its predictions in class c), highest for a learner that falls
+back on the majority class. With an unbalanced prior C4.5 then beats naive Bayes (by
+3.1 points on breast-cancer, 5.4 on hepatitis), and a calibration counts correct
+rejections of that real difference as Type I errors.
+
+So each null data set is the data with a **balanced** label vector permuted over its
+instances (class counts differing by at most one: ``balance_class``), which gives every
+learner the expected accuracy 1/C whatever it predicts (up to the rounding of class
+counts into stratified folds), and every per-fold difference x of the pair is then
+**centred** on its mean over the N null data sets,
 
     x'_ijk = x_ijk - (1/N) Σ_i' mean_jk x_i'jk,
 
-which makes the two learners equally good on average over the null by construction
-while keeping everything else of the data and of the learners (the class prior, the
-variance of the differences and the dependence between folds and runs that the df
-calibrates for). ``studies/null_construction.toml`` compares this with the permuted
-differences as they are and with balanced permuted labels, on seven data sets with
-majority shares from 53% to 89% (``figures/null_construction/``).
+which removes that small remainder (at most 0.6 points in the study below), so the two
+learners are equally good on average by construction. Centring alone, on the data's own
+prior, fails where the learners tie on most folds (both predict the majority class: a
+zero-variance difference becomes a certain rejection once shifted);
+``studies/null_construction.toml`` compares the four constructions on seven data sets
+with majority shares from 58% to 89% (``figures/null_construction/``).
 
 The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
 ``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
@@ -135,8 +140,8 @@ def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results,
                     "continuous": True, "null": "centred"}
         if d.kind != "cv5x2":
             analysis["runs"] = [d.n_runs]
-    source = {"kind": "dataset", "permute_class": True, "n_datasets": int(n_datasets),
-              **data_source(data)}
+    source = {"kind": "dataset", "permute_class": True, "balance_class": True,
+              "n_datasets": int(n_datasets), **data_source(data)}
     if class_attribute is not None:
         source["class_attribute"] = class_attribute
     name = "like_" + "".join(ch if ch.isalnum() else "_" for ch in Path(str(data)).stem)
@@ -239,7 +244,7 @@ class NullCalibrationResult(Reportable):
         lines = [f"null accuracy (mean over the {self.n_datasets} null data sets, ± SE): "
                  f"{a} {100 * self.accuracy_a:.2f}% ± {100 * self.accuracy_a_se:.2f}, "
                  f"{b} {100 * self.accuracy_b:.2f}% ± {100 * self.accuracy_b_se:.2f}",
-                 f"  difference {a} − {b} on permuted labels: "
+                 f"  difference {a} − {b} on the balanced labels: "
                  f"{100 * self.null_difference:+.2f} ± {100 * self.null_difference_se:.2f} "
                  "points; removed from every per-fold difference (centred null), so the "
                  "learners are equally good on average"]
@@ -268,16 +273,18 @@ def _null_report(res):
         Heading("Data, learners and design"),
         Paragraph(f"{res.data}. Learners: {a} (A) and {b} (B); design {res.design}."),
         Heading("The null"),
-        Paragraph(f"{res.n_datasets} null data sets, each the data with its class labels "
-                  "permuted (new partitions each); every per-fold difference A − B is centred "
-                  "on its mean over the null data sets, x' = x − (1/N) Σ mean(x), so that A "
-                  "and B are equally good on average by construction (permuted labels alone "
-                  "favour a learner that falls back on the majority class)."),
+        Paragraph(f"{res.n_datasets} null data sets, each the data with a balanced label "
+                  "vector permuted over its instances (new partitions each), so the class "
+                  "depends on nothing and no learner gains by falling back on a majority "
+                  "class; every per-fold difference A − B is then centred on its mean over "
+                  "the null data sets, x' = x − (1/N) Σ mean(x), so that A and B are equally "
+                  "good on average by construction (studies/null_construction.toml)."),
         Table(pd.DataFrame({"learner": [a, b],
                             "null accuracy (%)": [100 * res.accuracy_a, 100 * res.accuracy_b],
                             "SE (%)": [100 * res.accuracy_a_se, 100 * res.accuracy_b_se]}),
               caption=f"Mean accuracy over the {res.n_datasets} null data sets before "
-                      f"centring; the difference removed: {100 * res.null_difference:+.2f} "
+                      f"centring (1/C is chance); the difference removed: "
+                      f"{100 * res.null_difference:+.2f} "
                       f"± {100 * res.null_difference_se:.2f} points.",
               formats={"null accuracy (%)": ".2f", "SE (%)": ".2f"}),
         Heading("Results")]
@@ -477,7 +484,8 @@ def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, ro
         f"learners: {learners[0]} (A) vs {learners[1]} (B)",
         f"design: {d.name} ({how})",
         f"calibrating: {what}",
-        f"null: {n_datasets} data sets, each your data with its class labels permuted and new "
+        f"null: {n_datasets} data sets, each your data with a balanced label vector permuted "
+        "over its instances (no class dependence, no majority class to fall back on) and new "
         "partitions; every per-fold difference A − B centred on its mean over the null data "
         "sets (so A and B are equally good on average)"])
 
@@ -489,12 +497,12 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                    class_attribute=None) -> NullCalibrationResult:
     """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
 
-    Each of the ``n_datasets`` null data sets is ``data`` with its class labels permuted
-    (new partitions each), and every per-fold difference of the two learners is centred
-    on the pair's mean difference over all the null data sets, so that the learners are
-    equally good on average by construction (module docstring; permuted labels alone
-    favour a learner that falls back on the majority class whenever the prior is
-    unbalanced). The df is then calibrated as Bouckaert (2003) does, with the continuous
+    Each of the ``n_datasets`` null data sets is ``data`` with a balanced label vector
+    permuted over its instances (new partitions each), and every per-fold difference of
+    the two learners is centred on the pair's mean difference over all the null data
+    sets, so that the learners are equally good on average by construction (module
+    docstring: permuting the data's own labels favours a learner that falls back on the
+    majority class whenever the prior is unbalanced). The df is then calibrated as Bouckaert (2003) does, with the continuous
     df and its distribution-free interval; with ``method="bayes"`` the ρ of the
     correlated Bayesian t test (Corani & Benavoli 2015) at which it decides on at most
     1 − threshold of the null data sets, calibrated on one half and checked on the other.
@@ -616,8 +624,8 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     return NullCalibrationResult(
         data=_describe_data(src.build().dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
-        n_datasets=int(n_datasets), null="class labels permuted, per-fold differences "
-        "centred on their null mean", accuracy_a=float(r["accuracy_a"]),
+        n_datasets=int(n_datasets), null="balanced class labels permuted, per-fold "
+        "differences centred on their null mean", accuracy_a=float(r["accuracy_a"]),
         accuracy_a_se=float(r["accuracy_a_se"]), accuracy_b=float(r["accuracy_b"]),
         accuracy_b_se=float(r["accuracy_b_se"]), null_difference=float(r["null_difference"]),
         null_difference_se=float(r["null_difference_se"]), table=table, seed=int(seed),

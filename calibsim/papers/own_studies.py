@@ -23,7 +23,8 @@ __all__ = ["LAYOUTS"]
 
 #: The tests and constructions of the null-construction study, in table order.
 _CONSTRUCTIONS = {"permuted": "permuted labels, as is", "centred": "permuted labels, centred",
-                  "balanced": "balanced labels"}
+                  "balanced": "balanced labels, as is",
+                  "balanced_centred": "balanced labels, centred"}
 
 
 def _df_text(df, lo=None, hi=None) -> str:
@@ -61,20 +62,24 @@ def _prior(study, source) -> tuple:
 def _per_dataset(study, tables, scores) -> pd.DataFrame:
     """One row per data set x test x α: accuracies, centre, df per construction, shipped."""
     perm = tables["permuted"]
-    cent = tables["centred"].set_index(["group", "name", "test", "alpha"])
-    bal = tables["balanced"].set_index(["name", "test", "alpha"])
+    other = {k: tables[k].set_index(["name", "test", "alpha"]) for k in _CONSTRUCTIONS}
     rows = []
     for _, r in perm.iterrows():
-        c = cent.loc[(r["group"], r["name"], r["test"], r["alpha"])]
-        b = bal.loc[(r["name"], r["test"], r["alpha"])]
+        key = (r["name"], r["test"], r["alpha"])
+        c, b, bc = (other[k].loc[key] for k in ("centred", "balanced", "balanced_centred"))
         share, n_classes = _prior(study, r["source"])
         e = _shipped(r["test"], r["alpha"], int(r["n_folds"]), int(r["n_runs"]))
         row = {"data set": r["name"], "majority share": share, "classes": n_classes,
                "test": r["label"], "alpha": r["alpha"],
                "naive Bayes accuracy": r["accuracy_a"], "naive Bayes SE": r["accuracy_a_se"],
                "C4.5 accuracy": r["accuracy_b"], "C4.5 SE": r["accuracy_b_se"],
-               "difference removed": c["centre"], "difference SE": c["null_difference_se"]}
-        for key, t in (("permuted", r), ("centred", c), ("balanced", b)):
+               "difference removed": c["centre"], "difference SE": c["null_difference_se"],
+               "balanced: naive Bayes accuracy": b["accuracy_a"],
+               "balanced: C4.5 accuracy": b["accuracy_b"],
+               "balanced: difference removed": bc["centre"],
+               "balanced: difference SE": bc["null_difference_se"]}
+        for key, t in (("permuted", r), ("centred", c), ("balanced", b),
+                       ("balanced_centred", bc)):
             row[f"df {key}"] = t["df_continuous"]
             row[f"df {key} low"] = t["df_ci_low"]
             row[f"df {key} high"] = t["df_ci_high"]
@@ -82,11 +87,14 @@ def _per_dataset(study, tables, scores) -> pd.DataFrame:
         row["shipped df"] = e.df if e else np.nan
         row["shipped df low"] = e.ci_low if e else np.nan
         row["shipped df high"] = e.ci_high if e else np.nan
-        c_row = {**r.to_dict(), "centre": c["centre"]}
-        row["Type I at shipped df, centred null"] = (
-            _type1_at(study, scores, c_row, e.df) if e else np.nan)
-        row["fresh: df on half 1"] = c["fresh_df_continuous"]
-        row["fresh: Type I on half 2"] = c["fresh_type1_continuous"]
+        for key, t in (("permuted", r), ("centred", c), ("balanced", b),
+                       ("balanced_centred", bc)):
+            t_row = {**r.to_dict(), "source": t.get("source", r["source"]),
+                     "centre": t["centre"]}
+            row[f"Type I at shipped df, {key}"] = (_type1_at(study, scores, t_row, e.df)
+                                                  if e else np.nan)
+            row[f"fresh {key}: df on half 1"] = t["fresh_df_continuous"]
+            row[f"fresh {key}: Type I on half 2"] = t["fresh_type1_continuous"]
         row["fresh: MC SE"] = c["fresh_mc_se"]
         rows.append(row)
     out = pd.DataFrame(rows)
@@ -118,28 +126,68 @@ def _simulated(tables) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _summary(t: pd.DataFrame, sim: pd.DataFrame) -> str:
+    """What the study shows, in a few sentences computed from its tables."""
+    one = t.drop_duplicates("data set")
+    gap = (one["naive Bayes accuracy"] - one["C4.5 accuracy"]).abs()
+    worst = one.loc[gap.idxmax()]
+    collapsed = t[t["df centred"] <= 0.0100001]
+    bal = one["balanced: difference removed"].abs()
+    bworst = one.loc[bal.idxmax()]
+    z = ((t["fresh balanced_centred: Type I on half 2"] - t["alpha"]) / t["fresh: MC SE"])
+    z_c = ((t["fresh centred: Type I on half 2"] - t["alpha"]) / t["fresh: MC SE"])
+    u05 = t[(t["test"] == t["test"].iloc[0]) & np.isclose(t["alpha"], 0.05)]
+    at = 100 * u05["Type I at shipped df, balanced_centred"]
+    inside = (sim["centred df inside the shipped interval"] == "yes").sum()
+    return (
+        f"**Permuted labels, as is:** the learners are not equally good. naive Bayes and "
+        f"C4.5 differ by up to {100 * gap.max():.2f} points ({worst['data set']}: "
+        f"{100 * worst['naive Bayes accuracy']:.2f}% vs {100 * worst['C4.5 accuracy']:.2f}%), "
+        "and a calibration on them counts correct rejections of that difference as Type I "
+        "errors. "
+        f"**Permuted labels, centred** on the data's own prior removes the mean difference "
+        f"but fails where the learners tie on most folds (both predict the majority class, "
+        f"a zero-variance difference that centring turns into a certain rejection): in "
+        f"{len(collapsed)} of {len(t)} rows ({', '.join(sorted(set(collapsed['data set'])))}) "
+        f"no df keeps the Type I error at α, and on a fresh half the worst Type I error is "
+        f"{z_c.max():.1f} Monte Carlo SE above α. "
+        f"**Balanced labels** leave at most {100 * bal.max():.2f} points between the "
+        f"learners ({bworst['data set']}: odd class counts in stratified folds make a "
+        f"majority fallback pick the test fold's minority), which **centring** removes; "
+        f"the df calibrated on one half keeps the Type I error on the other half within "
+        f"2 Monte Carlo SE of α in {(z.abs() <= 2).sum()} of {len(t)} rows (largest "
+        f"{z.abs().max():.1f} SE). This is the null `calibsim calibrate --like` uses. On it, "
+        f"the shipped df gives use all data a Type I error of {at.min():.1f}% to "
+        f"{at.max():.1f}% at α = 5% across the seven data sets. On Bouckaert's simulated "
+        f"null (the df table's own data sets) centring leaves the df inside the shipped "
+        f"interval in {inside} of {len(sim)} rows.")
+
+
 def _markdown_table(t: pd.DataFrame) -> str:
     """The per-data-set table as people read it: percent, df with intervals."""
     out = pd.DataFrame({
         "data set": t["data set"],
         "majority %": (100 * t["majority share"]).map("{:.1f}".format),
-        "NB % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
-                      zip(t["naive Bayes accuracy"], t["naive Bayes SE"])],
-        "C4.5 % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
-                        zip(t["C4.5 accuracy"], t["C4.5 SE"])],
-        "removed, points (SE)": [f"{100 * a:+.2f} ({100 * s:.2f})" for a, s in
-                                 zip(t["difference removed"], t["difference SE"])]})
+        "permuted: NB % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
+                                zip(t["naive Bayes accuracy"], t["naive Bayes SE"])],
+        "permuted: C4.5 % (SE)": [f"{100 * a:.2f} ({100 * s:.2f})" for a, s in
+                                  zip(t["C4.5 accuracy"], t["C4.5 SE"])],
+        "balanced: NB − C4.5, points (SE)": [
+            f"{100 * a:+.2f} ({100 * s:.2f})" for a, s in
+            zip(t["balanced: difference removed"], t["balanced: difference SE"])]})
     for key in _CONSTRUCTIONS:
-        out[f"df {key} [95%] (integer)"] = [
+        out[f"df {_CONSTRUCTIONS[key]} [95%] (integer)"] = [
             f"{_df_text(d, lo, hi)} ({i})" for d, lo, hi, i in
             zip(t[f"df {key}"], t[f"df {key} low"], t[f"df {key} high"],
                 t[f"integer df {key}"])]
     out["shipped df [95%]"] = [_df_text(d, lo, hi) for d, lo, hi in
                                zip(t["shipped df"], t["shipped df low"], t["shipped df high"])]
-    out["Type I % at shipped df"] = (100 * t["Type I at shipped df, centred null"]).map(
-        "{:.1f}".format)
-    out["fresh check: Type I % (SE)"] = [f"{100 * a:.1f} ({100 * s:.1f})" for a, s in
-                                         zip(t["fresh: Type I on half 2"], t["fresh: MC SE"])]
+    for key in _CONSTRUCTIONS:
+        out[f"fresh check, {_CONSTRUCTIONS[key]}: Type I %"] = (
+            100 * t[f"fresh {key}: Type I on half 2"]).map("{:.1f}".format)
+    out["MC SE %"] = (100 * t["fresh: MC SE"]).map("{:.1f}".format)
+    out["Type I % at shipped df, balanced centred"] = (
+        100 * t["Type I at shipped df, balanced_centred"]).map("{:.1f}".format)
     return out.to_markdown(index=False)
 
 
@@ -187,14 +235,21 @@ def _figure_df(t, alpha, n_datasets, reduced, test_order):
         for i, key in enumerate(_CONSTRUCTIONS):
             d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
                          g[f"df {key} high"].to_numpy())
-            finite += [v for v in np.r_[d, lo, hi] if np.isfinite(v) and v > 0]
-            shown = np.isfinite(d)
-            ax.errorbar(x[shown] + (i - 1) * 0.2, d[shown],
+            none = d <= 0.0100001                  # the lowest df searched: none keeps α
+            finite += [v for v in np.r_[d[~none], lo[~none], hi[~none]]
+                       if np.isfinite(v) and v > 0.0100001]
+            lo = np.where(lo <= 0.0100001, d, lo)
+            shown = np.isfinite(d) & ~none
+            for xi in x[none]:
+                ax.annotate("none", (xi + (i - 1.5) * 0.17, 0.0), xycoords=("data",
+                            "axes fraction"), ha="center", va="bottom", color=PALETTE[i],
+                            fontsize=6, rotation=90)
+            ax.errorbar(x[shown] + (i - 1.5) * 0.17, d[shown],
                         yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
                               - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
                         capsize=2, label=_CONSTRUCTIONS[key])
             for xi in x[~shown]:
-                ax.annotate("∞", (xi + (i - 1) * 0.2, 1.0), xycoords=("data", "axes fraction"),
+                ax.annotate("∞", (xi + (i - 1.5) * 0.17, 1.0), xycoords=("data", "axes fraction"),
                             ha="center", va="top", color=PALETTE[i], fontsize=9)
         e = g.iloc[0]
         if np.isfinite(e["shipped df"]):
@@ -216,8 +271,9 @@ def _figure_df(t, alpha, n_datasets, reduced, test_order):
         ax.grid(axis="y", lw=0.3, alpha=0.5)
     axes[0][0].legend(fontsize=7, frameon=False, loc="best")
     fig.suptitle(f"Calibrated df on null data like each data set (α = {alpha:g}), by how the "
-                 f"null is made\n{n_datasets} null data sets each; ∞ (above the axes): the "
-                 "normal limit" + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
+                 f"null is made: {n_datasets} null data sets each\n∞ (above the axes): the "
+                 "normal limit; 'none' (at the bottom): no df keeps the Type I error at α"
+                 + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
                  fontsize=10)
     return fig
 
@@ -254,17 +310,19 @@ def _null_construction(*, study, tables, scores, folder, wall=None, calibrations
     order = [get_test(x).label for x in tables["permuted"]["test"].drop_duplicates()]
     paths["df.png"] = _save(_figure_df(t, 0.05, n, study.reduced, order),
                             folder / "null_construction_df.png")
-    lines = [f"# {study.title}\n",
+    lines = [f"# {study.title}\n\n", _summary(t, sim), "\n\n",
              f"{n} null data sets per data set and construction (seed {study.seed}); "
              "10 runs of stratified 10-fold cv; naive Bayes (A) against C4.5 (B). "
              "Accuracies are percentages with their standard error over the null data sets; "
-             "'removed' is the mean difference A − B that centring takes off every per-fold "
-             "difference; df are continuous calibrated df with their 95% distribution-free "
+             "the 'balanced' difference is the mean difference A − B that centring takes off "
+             "every per-fold difference of the balanced labels; df are continuous calibrated "
+             "df with their 95% distribution-free "
              "interval and, in brackets, the integer df of Bouckaert's rule; ∞ is the normal "
-             "limit (the test never exceeds α). 'Type I % at shipped df' is the rate of the "
-             "test at the shipped table's df on the centred null. 'fresh check': the df "
-             "calibrated on the first half of the centred null data sets, its Type I error "
-             "on the other half (a fresh sample), with its Monte Carlo SE.\n"]
+             "limit (the test never exceeds α) and 0.01 the lowest df searched (no df keeps "
+             "the Type I error at or below α). 'fresh check': the df calibrated on the first "
+             "half of the null data sets, its Type I error on the other half (a fresh "
+             "sample), with its Monte Carlo SE. 'Type I % at shipped df' is the rate of the "
+             "test at the shipped table's df on the balanced, centred null.\n"]
     for (label, alpha), g in t.groupby(["test", "alpha"], sort=False):
         lines += [f"\n## {label}, α = {alpha:g}\n\n", _markdown_table(g), "\n"]
     lines += ["\n## Bouckaert's simulated null (the df table's data sets)\n\n",
