@@ -50,16 +50,16 @@ class DatasetSource:
         of its predictions, sum over classes c of P(class c) x (share of c among its
         predictions), which is highest for a learner that falls back on the majority
         class. With an unbalanced prior C4.5 (majority leaf) beats naive Bayes (it
-        fits the noise): on breast-cancer (prior 70/30) 70.2% vs 67.2%. To calibrate
-        a test on such data, centre the differences on their null mean (the
-        ``null = "centred"`` of a calibrate analysis; :func:`calibsim.calibrate_like`
-        does), or balance the classes with ``balance_class``.
+        fits the noise): on breast-cancer (prior 70/30) 70.2% vs 67.1%. To calibrate
+        a test on data like these, balance the classes (``balance_class``) and centre
+        the differences on their null mean (``null = "centred"`` of a calibrate
+        analysis), as :func:`calibsim.calibrate_like` does.
     balance_class : bool, default False
         With ``permute_class``: permute a label vector with (as nearly as possible)
         equal class counts instead of the data's own, so every learner's expected
         accuracy under stratified cross-validation is 1/C whatever it predicts
-        (the class prior is then not the data's). Compared with centring in
-        ``studies/null_construction.toml``.
+        (the class prior is then not the data's). Compared with the other
+        constructions in ``studies/null_construction.toml``.
     Raises
     ------
     ValueError
