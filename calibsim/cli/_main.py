@@ -526,10 +526,10 @@ def main(argv=None) -> int:
                "differences": _cmd_differences}[args.command]
     cold = args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold()
     if cold:
-        print("calibsim: first run: compiling the numba kernels this command needs once (they "
-              "are cached for later runs); measured: 8-14 s of CPU time for `compare` of "
-              "two built-in learners on one data set, a few minutes for a whole study "
-              "folder, longer on a busy machine ...", file=sys.stderr, flush=True)
+        print("calibsim: first run: compiling the numba kernels this command needs, once (they "
+              "are cached for later runs). Measured: 19-20 s of CPU time for `compare "
+              "--data vote --a naive_bayes --b c45`, about its wall time on an idle core; "
+              "3-4 min with 40 processes on 2 cores; a study compiles more ...", file=sys.stderr, flush=True)
     from ..engine.runner import ClusterLost
     try:
         with _warnings_in_one_line(args.command), \
