@@ -529,7 +529,8 @@ def main(argv=None) -> int:
         print("calibsim: first run: compiling the numba kernels this command needs, once (they "
               "are cached for later runs). Measured: 19-20 s of CPU time for `compare "
               "--data vote --a naive_bayes --b c45`, about its wall time on an idle core; "
-              "3-4 min with 40 processes on 2 cores; a study compiles more ...", file=sys.stderr, flush=True)
+              "about 3 min with a load average of 30-40 on 2 cores; a study compiles "
+              "more ...", file=sys.stderr, flush=True)
     from ..engine.runner import ClusterLost
     try:
         with _warnings_in_one_line(args.command), \
