@@ -263,8 +263,8 @@ def main():
             print(f"{label:46s}  not measured (needs java, javac and {WEKA_JAR})")
     ours = np.asarray(rates["calibsim"])
     c45, floor = np.median(rates["calibsim C4.5 alone"]), np.median(rates["floor"])
-    print(f"C4.5 alone runs at {c45 / floor:.0%} of the counts-only floor; the pair at "
-          f"{np.median(ours) / floor:.0%}")
+    print(f"C4.5 alone runs at {c45 / floor:.1%} of the counts-only floor; the pair at "
+          f"{np.median(ours) / floor:.1%}")
     for key, label, target in (("weka", "Weka 3.6", 30), ("sklearn", "scikit-learn", 100)):
         if key in rates:
             theirs = np.asarray(rates[key])
