@@ -7,7 +7,9 @@ warm-up round, by benchmarks/java/WekaFoldTiming.java; only when Java and weka.j
 installed). A "fold-fit pair" is: fit naive Bayes and C4.5 on the training folds and predict
 the test fold with both. The table gives each one's pairs/s as the median over the rounds
 with the minimum and maximum, and calibsim's speed-up as the ratio of the medians with the
-range of the per-round ratios. Times are wall-clock times of one thread each; other
+range of the per-round ratios. Beside C4.5 alone, the counts-only floor: the counts every
+split needs and nothing else, inside one njit loop (what no fit can beat). Times are
+wall-clock times of one thread each; other
 processes on the machine slow all three alike within a round.
 
     python benchmarks/bench_fold_fits.py                 # 7 rounds, about a minute
@@ -79,6 +81,53 @@ class Calibsim:
         t0 = time.perf_counter()
         self._run(self.repeats)
         return self.repeats * n_pairs(self.sets) / (time.perf_counter() - t0)
+
+
+class CountsFloor:
+    """The floor of a fold-fit pair: only the counts every split needs (the training words
+    from the test mask, then class and (attribute value, class) popcounts over the data set's
+    bitsets), inside one njit loop over all splits of a data set; no model, no tree."""
+
+    def __init__(self, sets, round_seconds=0.5):
+        import numba
+
+        from calibsim.learners._kernels_c45 import _c45_bits_data
+        from calibsim.learners._kernels_c45_common import _mask_word, _popcount
+
+        @numba.njit(nogil=True)
+        def counts(amask, cmask, masks, train):
+            total = 0
+            for s in range(masks.shape[0]):
+                for w in range(train.shape[0]):
+                    word, full = _mask_word(masks[s], w)
+                    train[w] = full & ~word
+                for c in range(cmask.shape[0]):
+                    for v in range(amask.shape[0]):
+                        for w in range(train.shape[0]):
+                            total += _popcount(train[w] & cmask[c, w] & amask[v, w])
+            return total
+
+        self.counts, self.inputs = counts, []
+        for X, y, m in sets:
+            bt = _c45_bits_data(X, y, np.full(X.shape[1], 2, np.int64), np.int64(2), 0.25,
+                                np.int64(2))
+            flat = np.ascontiguousarray(m.reshape(-1, len(y)))
+            self.inputs.append((bt.amask, bt.cmask, flat, np.zeros(bt.amask.shape[1], np.uint64)))
+        self.n = n_pairs(sets)
+        counts(*self.inputs[0])                             # compile
+        t0 = time.perf_counter()
+        self._run(1)
+        self.repeats = max(1, math.ceil(round_seconds / (time.perf_counter() - t0)))
+
+    def _run(self, repeats):
+        for _ in range(repeats):
+            for args in self.inputs:
+                self.counts(*args)
+
+    def round(self):
+        t0 = time.perf_counter()
+        self._run(self.repeats)
+        return self.repeats * self.n / (time.perf_counter() - t0)
 
 
 class Sklearn:
@@ -185,6 +234,7 @@ def main():
     sets = data(max(args.datasets, args.sklearn_datasets))
     runners = {"calibsim": Calibsim(sets[:args.datasets]),
                "calibsim C4.5 alone": Calibsim(sets[:args.datasets], learners=("c45",)),
+               "floor": CountsFloor(sets[:args.datasets]),
                "sklearn": Sklearn(sets[:args.sklearn_datasets])}
     with tempfile.TemporaryDirectory() as tmp:
         if Weka.available():
@@ -204,14 +254,18 @@ def main():
     rows = [("calibsim", "calibsim  NaiveBayes + C4.5 (J48)"),
             ("weka", "weka 3.6  NaiveBayes + J48, in-process JVM"),
             ("sklearn", "sklearn   BernoulliNB + DecisionTree(entropy)"),
-            ("calibsim C4.5 alone", "calibsim  C4.5 (J48) alone, fold fits/s")]
+            ("calibsim C4.5 alone", "calibsim  C4.5 (J48) alone, fold fits/s"),
+            ("floor", "floor     counts only (no model), splits/s")]
     for key, label in rows:
         if key in rates:
             print(f"{label:46s}{summary(rates[key])}")
         else:
             print(f"{label:46s}  not measured (needs java, javac and {WEKA_JAR})")
     ours = np.asarray(rates["calibsim"])
-    for key, label, target in (("weka", "Weka 3.6", 20), ("sklearn", "scikit-learn", 100)):
+    c45, floor = np.median(rates["calibsim C4.5 alone"]), np.median(rates["floor"])
+    print(f"C4.5 alone runs at {c45 / floor:.1%} of the counts-only floor; the pair at "
+          f"{np.median(ours) / floor:.1%}")
+    for key, label, target in (("weka", "Weka 3.6", 30), ("sklearn", "scikit-learn", 100)):
         if key in rates:
             theirs = np.asarray(rates[key])
             per_round = ours / theirs

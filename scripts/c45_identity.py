@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from calibsim import _kernels_evaluate as E
+from calibsim.evaluate import _kernels as E
 from calibsim.learners import _kernels_c45 as K
 
 from calibsim.datasets import load_uci

@@ -30,6 +30,16 @@ Import them from here: importing this module first drops numba's on-disk
 caches of all of them when any of their files changed (see
 :func:`_flush_stale_caches`).
 
+Compile time (a first run waits for it): numba compiles a kernel once per
+argument types, and types an integer constant first as a literal, so a helper
+called with ``n_nodes = 1`` or ``largest = -1`` was compiled twice (for the
+literal and for int64); such variables start as ``np.int64(...)``. The
+general kernels take a last argument ``numeric`` that is None when no
+attribute is numeric: numba prunes ``if numeric is None`` branches before
+typing, so the numeric split search is not compiled for nominal data (vote's
+first ``compare`` compiles half as much). Helpers copy with loops rather than
+slice assignments, whose shape check compiles numba's string formatting.
+
 Data layout
 -----------
 ``X`` is C-contiguous int64 of shape (n, a) holding nominal codes

@@ -119,11 +119,23 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
     return ib, wb, used
 
 
-@numba.njit(cache=True)
 def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
     """(n, a) f8 (NaN = missing), (n,) i8, (n,) f8 weights, (a,) i8 (0 = numeric), i8, f8 CF,
     i8 M -> general tree (attr, first_child, node_class, node_prob, node_dist, split,
-    branch_frac, empty, n_sons)."""
+    branch_frac, empty, n_sons).
+
+    Runs :func:`_c45_fit_general_kernel` specialised for the data: without the
+    numeric split search when no attribute is numeric (it compiles in about
+    two thirds of the time, which a first run on nominal data waits for).
+    """
+    numeric = True if (np.asarray(n_values) == 0).any() else None
+    return _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, numeric)
+
+
+@numba.njit(cache=True)
+def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, numeric):
+    """:func:`_c45_fit_general`; ``numeric`` is None (no numeric attribute: the numeric
+    split search is compiled out) or True."""
     n, n_attr = X.shape
     C = n_classes
     cf, z = _weka_cf(confidence)
@@ -201,7 +213,7 @@ def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
     seg_n[0] = n
 
     # ---- grow (ClassifierTree.buildTree), depth first
-    n_nodes = 1
+    n_nodes = np.int64(1)      # not a literal: callees compile once (see _kernels_c45)
     sp = 1
     stack[0] = 0
     _node_distribution(0, y, ib, wb, seg_s, seg_n, dist, tot, C)
@@ -215,7 +227,7 @@ def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
                                    ratio, valid, spl, npcb, npb, npc, vals, cls, wts, pcb2, pb2,
-                                   pc2)
+                                   pc2, numeric)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -299,7 +311,7 @@ def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
             continue
         fc = first[v]
         # Distribution.maxBag of the node's split distribution (last maximum).
-        largest = -1
+        largest = np.int64(-1)
         mx = 0.0
         for b in range(nb):
             if _gr_or_eq(bagw[fc + b], mx):

@@ -31,8 +31,9 @@ def _ensure_buffer(ib, wb, used, need):
     new_cap = max(2 * cap, used + need)
     ib2 = np.empty(new_cap, np.int64)
     wb2 = np.empty(new_cap, np.float64)
-    ib2[:used] = ib[:used]
-    wb2[:used] = wb[:used]
+    for e in range(used):          # a loop, not a slice copy: no shape check to compile
+        ib2[e] = ib[e]
+        wb2[e] = wb[e]
     return ib2, wb2
 
 
@@ -270,7 +271,7 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
     seg_n[0] = n
 
     # ---- grow (ClassifierTree.buildTree), depth first with an explicit stack
-    n_nodes = 1
+    n_nodes = np.int64(1)      # not a literal: callees compile once (see _kernels_c45)
     sp = 1
     stack[0] = 0
     _node_distribution(0, y, ib, wb, seg_s, seg_n, dist, tot, C)
@@ -329,7 +330,7 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
             sp += 1
             continue
         fc = first[v]
-        largest = -1
+        largest = np.int64(-1)
         mx = 0.0
         for b in range(nv):
             if _gr_or_eq(tot[fc + b], mx):

@@ -373,13 +373,27 @@ def _weka_sort_index(v):
     return idx
 
 
-@numba.njit(cache=True)
+def _numeric_flag(numeric):
+    """None when no attribute is numeric, else True: the last argument of the general
+    kernels, which numba specialises on, pruning the numeric code when it is None (the
+    first run on nominal data then compiles less)."""
+    return True if np.asarray(numeric).any() else None
+
+
 def _nb_fit_general(X, y, n_values, n_classes):
     """(n, a) f8 (NaN = missing), (n,) i8, (a,) i8 (0 = numeric), i8 -> general model.
 
     Returns ``(prior (C,), cond (V, C), offset (a+1,), numeric (a,) b1,
     mean (a, C), sd (a, C), precision (a,))``.
     """
+    return _nb_fit_general_kernel(X, y, n_values, n_classes,
+                                  _numeric_flag(np.asarray(n_values) == 0))
+
+
+@numba.njit(cache=True)
+def _nb_fit_general_kernel(X, y, n_values, n_classes, any_numeric):
+    """:func:`_nb_fit_general`; ``any_numeric`` None compiles out Weka's sorts of the
+    numeric attributes (there are none)."""
     n, n_attr = X.shape
     C = n_classes
     offset = np.zeros(n_attr + 1, np.int64)
@@ -394,6 +408,8 @@ def _nb_fit_general(X, y, n_values, n_classes):
     for j in range(n_attr):
         if not numeric[j]:
             continue
+        if any_numeric is None:      # pruned at compile time: never reached
+            break
         for i in range(n):
             v = X[order[i], j]
             col[i] = _DOUBLE_MAX if np.isnan(v) else v
@@ -459,8 +475,9 @@ def _nb_fit_general(X, y, n_values, n_classes):
 
 
 @numba.njit(cache=True)
-def _nb_scores_row_general(model, X, i, probs):
-    """general model, (n, a) f8, row i, (C,) f8 out -> None: Weka's class probabilities."""
+def _nb_scores_row_general(model, X, i, probs, any_numeric):
+    """general model, (n, a) f8, row i, (C,) f8 out, None (no numeric attribute: the
+    normal densities are compiled out) or True -> None: Weka's class probabilities."""
     prior, cond, offset, numeric, mean, sd, precision = model
     C = prior.shape[0]
     for c in range(C):
@@ -471,6 +488,8 @@ def _nb_scores_row_general(model, X, i, probs):
             continue
         mx = 0.0
         if numeric[j]:
+            if any_numeric is None:  # pruned at compile time: never reached
+                continue
             p = precision[j]
             v = np.rint(x / p) * p
             half = p / 2.0
@@ -497,26 +516,35 @@ def _nb_scores_row_general(model, X, i, probs):
         probs[c] /= s
 
 
-@numba.njit(cache=True)
 def _nb_predict_proba_general(model, X):
     """general model, (n_test, a) f8 -> (n_test, C) f8 class probabilities."""
+    return _nb_predict_proba_general_kernel(model, X, _numeric_flag(model[3]))
+
+
+@numba.njit(cache=True)
+def _nb_predict_proba_general_kernel(model, X, any_numeric):
     C = model[0].shape[0]
     out = np.empty((X.shape[0], C), np.float64)
     probs = np.empty(C, np.float64)
     for i in range(X.shape[0]):
-        _nb_scores_row_general(model, X, i, probs)
-        out[i, :] = probs
+        _nb_scores_row_general(model, X, i, probs, any_numeric)
+        for c in range(C):
+            out[i, c] = probs[c]
     return out
 
 
-@numba.njit(cache=True)
 def _nb_predict_general(model, X):
     """general model, (n_test, a) f8 -> (n_test,) i8 class codes (ties to the lowest code)."""
+    return _nb_predict_general_kernel(model, X, _numeric_flag(model[3]))
+
+
+@numba.njit(cache=True)
+def _nb_predict_general_kernel(model, X, any_numeric):
     C = model[0].shape[0]
     out = np.empty(X.shape[0], np.int64)
     probs = np.empty(C, np.float64)
     for i in range(X.shape[0]):
-        _nb_scores_row_general(model, X, i, probs)
+        _nb_scores_row_general(model, X, i, probs, any_numeric)
         best = 0
         mx = 0.0
         for c in range(C):
