@@ -238,10 +238,10 @@ class ClusterLost(RuntimeError):
 def _compile_kernels():
     """Compile (or load from numba's cache) the evaluation kernels on a tiny data set."""
     from ..evaluate import score_splits
-    from ..schemes import RepeatedStratifiedKFold
+    from ..schemes import StratifiedRepeatedCV
     from ..sources import NullSource
     X, y = NullSource(n_instances=20, n_attributes=3).sample(0)
-    score_splits(X, y, RepeatedStratifiedKFold(n_folds=2, n_runs=1).test_masks(y, 0),
+    score_splits(X, y, StratifiedRepeatedCV(n_folds=2, n_runs=1).test_masks(y, 0),
                  learners=("naive_bayes", "c45", "ib1", "tan", "voted_perceptron"))
     return True
 
@@ -257,7 +257,7 @@ def warm_up(client=None) -> float:
 
 
 class Progress:
-    """Progress of a study run on stderr (tqdm), or silent.
+    """Progress of a run on stderr (tqdm; a notebook widget where one can show), or silent.
 
     Parameters
     ----------
@@ -265,6 +265,17 @@ class Progress:
         Show a bar; when False every method only logs.
     desc : str
         What runs (e.g. the study name).
+    unit : str, default "data set"
+        What the bar counts.
+    delay : float, default 0
+        Seconds before the bar appears (a call that ends sooner shows nothing).
+    estimate : bool, default False
+        Print one line with the time left, measured once the first blocks have
+        finished on every worker (``start(..., workers=W)``): the time to the first
+        results (numba compiling or loading kernels, workers starting) is not
+        extrapolated. Only when more than ~10 s remain.
+    notebook : bool, default False
+        In a Jupyter notebook draw the bar as a widget (``tqdm.auto``).
 
     Examples
     --------
@@ -272,8 +283,12 @@ class Progress:
     ...     bar.phase("data sets"); bar.start(10); bar.advance(10)
     """
 
-    def __init__(self, enabled: bool, desc: str):
+    def __init__(self, enabled: bool, desc: str, *, unit: str = "data set",
+                 delay: float = 0.0, estimate: bool = False, notebook: bool = False):
         self.enabled, self.desc, self._bar, self._phase = bool(enabled), desc, None, ""
+        self.unit, self.delay, self.notebook = unit, float(delay), bool(notebook)
+        self._estimate = bool(estimate)
+        self._times, self._workers, self._total, self._n = [], 1, 0, 0
 
     def phase(self, text: str):
         """Say what is being done now (compiling kernels, data sets, analyses, ...)."""
@@ -288,21 +303,52 @@ class Progress:
         else:
             self._bar.set_description_str(f"{self.desc}: {text}")
 
-    def start(self, total: int, done: int = 0):
-        """A bar over ``total`` data sets, ``done`` of them already saved."""
+    def start(self, total: int, done: int = 0, *, workers: int = 1):
+        """A bar over ``total`` units, ``done`` of them already saved; ``workers`` run at
+        once (for the estimate)."""
+        self._times, self._workers, self._total, self._n = [], max(1, int(workers)), total, done
+        self._t0 = time.perf_counter()
         if not self.enabled:
             return
-        from tqdm import tqdm
+        if self.notebook:
+            from tqdm.auto import tqdm
+        else:
+            from tqdm import tqdm
         if self._bar is not None:
             self._bar.close()
         desc = f"{self.desc}: {self._phase}" if self._phase else self.desc
-        self._bar = tqdm(total=total, initial=done, desc=desc, unit="data set",
-                         file=sys.stderr, dynamic_ncols=True)
+        self._bar = tqdm(total=total, initial=done, desc=desc, unit=self.unit,
+                         file=sys.stderr, dynamic_ncols=True, delay=self.delay)
 
     def advance(self, n: int):
-        """Count ``n`` more data sets done."""
+        """Count ``n`` more units done."""
+        self._n += n
         if self._bar is not None:
             self._bar.update(n)
+        if self._estimate and self.enabled and self._times is not None:
+            self._times.append(time.perf_counter())
+            self._maybe_estimate()
+
+    def _maybe_estimate(self):
+        """After W + 1 results (W workers) the rate since the first result is the rate
+        of work without the first results' start-up; say once what it makes the rest."""
+        times, w = self._times, self._workers
+        left = self._total - self._n
+        if len(times) < w + 1 or left <= 0:
+            return
+        rate = (len(times) - 1) / max(times[-1] - times[0], 1e-9)
+        rest = left / rate
+        self._times = None                   # said once
+        if rest < 10:
+            return
+        first = times[0] - self._t0
+        text = (f"{self.desc}: {self._n} of {self._total} {self.unit}s in "
+                f"{times[-1] - self._t0:.0f} s (the first after {first:.0f} s, with compiling "
+                f"and start-up); the other {left} take about {_duration(rest)} at this rate")
+        if self._bar is not None:
+            self._bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
 
     def close(self):
         """End the bar (a finished bar stays on screen); safe to call twice."""
@@ -315,3 +361,7 @@ class Progress:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
