@@ -78,7 +78,7 @@ def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) 
 
 def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", test=None,
                    alphas=(0.05,), n_datasets: int = 1000, seed: int = 0,
-                   results="results", n_jobs=None, scheduler=None, progress=None,
+                   results="results", n_jobs=None, scheduler=None, progress=True,
                    on_estimate=None):
     """Calibrate a test's df on null data shaped like ``data``, with your learners.
 
@@ -101,12 +101,16 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     results : path-like, default "results"
         Parent folder of the score store (an interrupted run resumes from it).
     n_jobs, scheduler
-        Local Dask workers (default: all cores) or a running scheduler's address;
-        ``n_jobs=0`` runs here.
-    progress : calibsim.engine.runner.Progress, optional
+        Local worker processes (default: all cores; a loky pool, which works from a
+        plain script, a notebook and the command line) or a running Dask scheduler's
+        address; ``n_jobs=0`` runs here.
+    progress : bool or calibsim.engine.runner.Progress, default True
+        A bar once the run takes more than 3 s (terminal or notebook); False: silent;
+        or a progress display of the caller's.
     on_estimate : callable, optional
         Called with ``(seconds_per_dataset, estimated_total_seconds)`` after one
-        null data set has been timed in this process, before the rest start.
+        null data set has been timed in this process, before the rest start (the
+        data set is run twice, and the second run timed, so compiling is not counted).
 
     Returns
     -------
@@ -135,19 +139,44 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     from ..engine.spec import study_from_dict
     if len(learners) != 2:
         raise ValueError(f"`learners` must name two learners; got {list(learners)}.")
+    _check_test_and_design(test, design)
     doc = _study_doc(data, learners, design, test, alphas, n_datasets, seed, results)
     study = study_from_dict(doc, Path.cwd() / f"{doc['study']['name']}.toml")
     src = study.sources[0]
-    warm_up()                                  # numba compiles (or loads) outside the timing
-    t0 = time.perf_counter()
-    run_cell(CellSpec(src, study.learners, study.schemes, 0, 1))
-    per = time.perf_counter() - t0
-    workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
     if on_estimate is not None:
+        warm_up()                              # numba compiles (or loads) outside the timing
+        cell = CellSpec(src, study.learners, study.schemes, 0, 1)
+        run_cell(cell)                         # this data's own kernels compile here ...
+        t0 = time.perf_counter()
+        run_cell(cell)                         # ... so this one is timed without compiling
+        per = time.perf_counter() - t0
+        workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
         on_estimate(per, per * n_datasets / max(1, workers))
-    with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
-        scores = compute_scores(study, client=client, progress=progress)
+    own = isinstance(progress, bool)
+    if own:
+        from ..engine.runner import Progress
+        progress = Progress(progress, f"calibrate {doc['study']['name']}", delay=3.0,
+                            notebook=True)
+    try:
+        with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
+            scores = compute_scores(study, client=client, progress=progress)
+    finally:
+        if own:
+            progress.close()
     return calibration_rows(study, study.analyses[0], scores)
+
+
+def _check_test_and_design(test, design) -> None:
+    """One ValueError for a test without df or one that does not fit the design."""
+    from ..stats import check_calibratable, check_fits_design, get_test
+    from ._scoring import parse_design
+    d = parse_design(design)
+    if d.kind == "holdout":
+        raise ValueError(f"`design` {d.name!r}: the holdout tests take no df to calibrate; "
+                         "calibrate on 'RxK', '5x2cv' or 'subsampling:N'.")
+    spec = get_test(test or d.default_test())
+    check_calibratable(spec)
+    check_fits_design(spec, d.kind, d.n_runs, d.n_folds, d.name)
 
 
 def _cores() -> int:

@@ -35,7 +35,7 @@ from ._onesample import (
 from ._ttests import CV_METHODS, default_cv_df, repeated_cv_ttest
 
 __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test", "fits_design",
-           "check_fits_design"]
+           "check_fits_design", "designs_text", "takes_df", "check_calibratable"]
 
 SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout")
 
@@ -300,6 +300,8 @@ def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
         return kind in ("cv", "cv5x2")
     if spec.scheme == "cv5x2":
         return kind in ("cv", "cv5x2") and (n_runs, n_folds) == (5, 2)
+    if spec.scheme == "subsampling":
+        return kind == "subsampling" and n_runs >= 2
     return kind == spec.scheme
 
 
@@ -311,7 +313,8 @@ def designs_text(test) -> str:
                else "r runs of k-fold cv with r >= 2, e.g. '10x10' or '5x2cv'"),
         "kfold": "k-fold cv (the first run of r x k cv), e.g. '1x10' or '10x10'",
         "cv5x2": "5x2cv ('5x2cv'; five runs of 2-fold cv)",
-        "subsampling": "random subsampling, e.g. 'subsampling:30' or 'subsampling:30@0.2'",
+        "subsampling": ("random subsampling with n >= 2 splits, e.g. 'subsampling:30' or "
+                        "'subsampling:30@0.2'"),
         "holdout": ("one holdout split, e.g. 'holdout' or 'holdout@0.33' (the counts n01, "
                     "n10 need each instance's predictions: calibsim.compare only)"),
     }[spec.scheme]
@@ -330,3 +333,26 @@ def check_fits_design(test, kind: str, n_runs: int, n_folds: int, name: str) -> 
         raise ValueError(f"`test` {spec.name!r} does not fit the design {name!r}; it fits "
                          f"{designs_text(spec)}. Choose another test or design "
                          "(calibsim list tests).")
+
+
+def takes_df(test) -> bool:
+    """Whether ``test`` has a df to calibrate (not McNemar's, the proportions test or the
+    Bayesian tests)."""
+    spec = get_test(test)
+    return spec.scheme != "holdout" and spec.name not in BAYES_TESTS
+
+
+def check_calibratable(test) -> None:
+    """Refuse, in one ValueError, to calibrate the df of a test that has none.
+
+    Raises
+    ------
+    ValueError
+        Naming the test, why it has no df, and the tests that have one.
+    """
+    spec = get_test(test)
+    if not takes_df(spec):
+        why = ("a posterior probability" if spec.name in BAYES_TESTS else
+               "counts of one holdout split (chi-square, binomial or normal reference)")
+        raise ValueError(f"`test` {spec.name!r} takes no df ({why}), so there is none to "
+                         f"calibrate; the tests with a df: {', '.join(n for n in TESTS if takes_df(n))}.")
