@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "output_file",
-           "output_dir", "input_file"]
+__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "add_verbose",
+           "output_file", "output_dir", "input_file"]
 
 
 def int_type(minimum):
@@ -75,6 +75,13 @@ def add_execution(p):
     p.add_argument("--scheduler", default=None,
                    help="address of an existing Dask scheduler (tcp://host:port)")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    add_verbose(p)
+
+
+def add_verbose(p):
+    p.add_argument("--verbose", action="store_true",
+                   help="show Dask's and distributed's own log lines (hidden by default: a "
+                        "lost cluster or a failed task is reported in one line)")
 
 
 def add_outputs(p):

@@ -66,7 +66,8 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
         Names of A and B; default the table's learner names, the dicts' estimator
         names, or "a" and "b".
     learners : (str, str), optional
-        The two learners of a long table with more than two.
+        The two learners of a long table with more than two (with compare's wide
+        table: their names).
     score : str, optional
         The score column of a table (default the first of "score", "accuracy",
         "test_score", "test_accuracy"; Weka's "Percent_correct").
@@ -279,7 +280,8 @@ def _from_one_table(frame, learners, score):
     if {"accuracy_a", "accuracy_b"} <= set(frame.columns):        # compare(...).scores
         a, runs = _table_matrix(frame, "the table", "accuracy_a")
         b, _ = _table_matrix(frame, "the table", "accuracy_b")
-        return a, b, ("a", "b"), runs
+        names = ("a", "b") if learners is None else tuple(str(x) for x in learners)
+        return a, b, names, runs
     if "learner" not in frame.columns:
         raise ValueError("a single table must be long (columns run, fold, learner and a "
                          "score) or compare's wide scores (run, fold, accuracy_a, "

@@ -529,7 +529,7 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
                   notebook=True) as bar, \
             cluster(scheduler=scheduler, n_workers=workers) as client:
         bar.start(len(blocks), workers=_n_workers(client, workers))
-        map_blocks(score_block, blocks, client=client, on_result=keep)
+        map_blocks(score_block, blocks, client=client, on_result=keep, resumable=False)
     if not return_masks:
         return out
     holdout = None if correct is None else {
