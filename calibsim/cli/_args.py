@@ -71,7 +71,8 @@ def input_file(text):
 
 def add_execution(p):
     p.add_argument("--workers", type=int_type(0), default=None,
-                   help="local Dask workers (default: all cores; 0 = no Dask, run here)")
+                   help="local worker processes (default: all cores; 0 = run here, in "
+                        "the command's own process)")
     p.add_argument("--scheduler", default=None,
                    help="address of an existing Dask scheduler (tcp://host:port)")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")

@@ -80,7 +80,8 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="multiple-comparison correction for > 2 learners (default holm)")
     p.add_argument("--seed", type=int_type(0), default=0, help="seed of the partitions")
     p.add_argument("--workers", type=int_type(0), default=None,
-                   help="local Dask workers (default: fit in this process)")
+                   help="local worker processes fitting in parallel (a loky pool, as "
+                        "scikit-learn's n_jobs; default: fit in this process)")
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
     p.add_argument("--scores", type=output_file, default=None,
                    help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
