@@ -554,7 +554,7 @@ def main(argv=None) -> int:
         with _warnings_in_one_line(args.command):
             return handler(args)
     except KeyboardInterrupt:
-        print(f"\n{args.interrupt.line(args.command)}", file=sys.stderr, flush=True)
+        print(args.interrupt.line(args.command), file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
     except (ValueError, FileNotFoundError) as exc:
         print(f"calibsim {args.command}: error: {exc}", file=sys.stderr)

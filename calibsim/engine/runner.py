@@ -327,8 +327,9 @@ def _map_local(func, specs, pool, on_result, resumable):
             f"; often out of memory); {_resume_text(resumable)} (fewer workers use less "
             "memory)") from None
     except BaseException:
-        for f in futures:
-            f.cancel()
+        # no cancelling here: the caller's cluster() ends the pool's workers on the way out
+        # (loky then fails what was queued; a cancelled future would trip its manager)
+        pool.kill()
         raise
 
 
