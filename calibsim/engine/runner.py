@@ -49,6 +49,7 @@ def _quiet_dask():
     if _DASK_LOGS["show"]:
         yield
         return
+    import distributed  # noqa: F401 - its logging handlers exist from its import on
     flt = _DropDask()
     handlers = set()
     for name in ("", "distributed", "dask", "tornado", "bokeh"):
@@ -301,6 +302,11 @@ def map_blocks(func, specs, *, client=None, on_result=None, resumable: bool = Tr
         return _map_dask(func, specs, keys, client, on_result, resumable)
 
 
+def _first_line(exc) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:160].rstrip(". ") if lines else "no detail"
+
+
 def _resume_text(resumable: bool) -> str:
     return ("every block finished before that is saved, so the same command run again "
             "resumes from them" if resumable else
@@ -323,8 +329,8 @@ def _map_local(func, specs, pool, on_result, resumable):
         pool.kill()
         raise ClusterLost(
             f"a local worker process died after {done} of {len(specs)} blocks "
-            f"({type(exc).__name__}: {str(exc).splitlines()[0][:160] if str(exc) else 'no detail'}"
-            f"; often out of memory); {_resume_text(resumable)} (fewer workers use less "
+            f"({type(exc).__name__}: {_first_line(exc)}; often out of memory); "
+            f"{_resume_text(resumable)} (fewer workers use less "
             "memory)") from None
     except BaseException:
         # no cancelling here: the caller's cluster() ends the pool's workers on the way out
@@ -358,7 +364,7 @@ def _map_dask(func, specs, keys, client, on_result, resumable):
         _cancel_quietly(client, futures)
         raise ClusterLost(
             f"the Dask cluster was lost after {done} of {len(specs)} blocks "
-            f"({type(exc).__name__}: {str(exc)[:160] or 'no detail'}); "
+            f"({type(exc).__name__}: {_first_line(exc)}); "
             f"{_resume_text(resumable)} (check the scheduler and its workers, or run "
             "without --scheduler)") from None
     except BaseException:
