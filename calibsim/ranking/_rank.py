@@ -224,7 +224,8 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         Any other registered test (:data:`calibsim.stats.TESTS`, the Bayesian tests)
         that fits the folds also works, one-sided ("the costlier learner is better"):
         a test of r x k cv with ``folds_per_run=k``, a subsampling test on the folds
-        as subsamples (90/10 splits assumed), at the calibrated df of the shipped table
+        as subsamples (without ``folds_per_run``; 90/10 splits assumed), at the
+        calibrated df of the shipped table
         where it has one, else the textbook df (the summary says which); a test that
         does not fit the folds, or McNemar's (it needs predictions), is refused with
         the designs it fits.
@@ -331,7 +332,10 @@ def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
     except ValueError as exc:
         raise ValueError(str(exc).replace("`test`", "`pairwise_test`")) from None
     k = folds_per_run
-    if spec.scheme == "subsampling":
+    if spec.scheme == "subsampling" and k is not None:   # r x k cv folds are not subsamples
+        kind, r, shape = "cv", n_folds // k if k else 0, ()
+        design = f"{r}x{k} (folds_per_run={k})"
+    elif spec.scheme == "subsampling":
         kind, r, k, shape = "subsampling", n_folds, 0, (n_folds,)
         design = f"subsampling:{n_folds}"
     elif spec.scheme == "cv5x2":
