@@ -60,12 +60,13 @@ def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) 
     from ..stats import get_test
     d = parse_design(design)
     spec = get_test(test or d.default_test())
+    five_by_two = d.kind == "cv5x2" and spec.scheme == "cv5x2"   # a cv test on 5x2cv: 5 x 2
     scheme = ({"kind": "subsampling", "n_runs": d.n_runs, "test_fraction": d.test_fraction}
-              if d.kind == "subsampling" else {"kind": "cv5x2"} if d.kind == "cv5x2" else
+              if d.kind == "subsampling" else {"kind": "cv5x2"} if five_by_two else
               {"kind": "repeated_kfold", "n_folds": d.n_folds, "n_runs": d.n_runs})
     analysis = {"kind": "calibrate", "tests": [spec.name], "alphas": list(alphas),
                 "continuous": True}
-    if d.kind != "cv5x2":
+    if not five_by_two:
         analysis["runs"] = [d.n_runs]
     source = {"kind": "dataset", "permute_class": True, "n_datasets": int(n_datasets),
               **data_source(data)}

@@ -340,7 +340,7 @@ def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
         design = f"subsampling:{n_folds}"
     elif spec.scheme == "cv5x2":
         if n_folds != 10:
-            from ..stats import designs_text
+            from ..stats._registry import designs_text
             raise ValueError(f"`pairwise_test`={spec.name!r} needs 10 folds per data set and "
                              f"learner (5x2 cv); the table has {n_folds}: it fits "
                              f"{designs_text(spec)}. For r runs of k-fold cv use "
@@ -351,7 +351,7 @@ def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
         kind, r, k, shape, design = "scores", 0, 0, (), f"{n_folds} folds of scores"
     else:
         if not (isinstance(k, int) and not isinstance(k, bool) and k >= 2 and n_folds % k == 0):
-            from ..stats import designs_text
+            from ..stats._registry import designs_text
             raise ValueError(f"`folds_per_run` must be k >= 2 dividing the {n_folds} folds per "
                              f"data set for pairwise_test={spec.name!r}, which fits "
                              f"{designs_text(spec)} (folds run-major); got {k!r}.")
