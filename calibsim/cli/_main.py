@@ -537,9 +537,11 @@ def main(argv=None) -> int:
                "differences": _cmd_differences}[args.command]
     args.interrupt = _interrupt_note(args, argv)
     if getattr(args, "test", None) is not None and args.command in ("compare", "calibrate"):
-        from ..stats import get_test
+        from ..stats import check_calibratable, get_test
         try:
             get_test(args.test)              # a typo is reported as the flag, before work
+            if args.command == "calibrate":
+                check_calibratable(args.test)    # McNemar's, the Bayesian tests: no df
         except ValueError as exc:
             print(f"calibsim {args.command}: error: "
                   f"{str(exc).replace('`test`', '`--test`')}", file=sys.stderr)
