@@ -352,9 +352,9 @@ def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
     else:
         if not (isinstance(k, int) and not isinstance(k, bool) and k >= 2 and n_folds % k == 0):
             from ..stats._registry import designs_text
-            raise ValueError(f"`folds_per_run` must be k >= 2 dividing the {n_folds} folds per "
-                             f"data set for pairwise_test={spec.name!r}, which fits "
-                             f"{designs_text(spec)} (folds run-major); got {k!r}.")
+            raise ValueError(f"`pairwise_test` {spec.name!r} does not fit {n_folds} folds per "
+                             f"data set without `folds_per_run` = k >= 2 dividing them (got "
+                             f"{k!r}); it fits {designs_text(spec)} (folds run-major).")
         kind, r, shape = "cv", n_folds // k, (n_folds // k, k)
         design = f"{r}x{k}"
     check_fits_design(spec, kind, r, k, design)
