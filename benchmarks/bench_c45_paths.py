@@ -23,7 +23,7 @@ import calibsim
 from calibsim.evaluate import _kernels as E
 from calibsim.datasets import load_uci
 from calibsim.learners import _kernels_c45 as K
-from calibsim.schemes import RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV
 
 NOMINAL = ["breast-cancer", "primary-tumor", "soybean", "vote", "car", "tic-tac-toe", "monks-2"]
 GENERAL = ["credit-a", "diabetes", "ionosphere", "sonar", "vehicle", "colic", "anneal",
@@ -48,7 +48,7 @@ def nominal_rows(rng):
         assert (nv > 0).all(), f"{name} has numeric attributes"
         keep = ~np.isnan(X).any(axis=1)
         X, y = np.ascontiguousarray(X[keep].astype(np.int64)), y[keep]
-        masks = RepeatedStratifiedKFold(n_folds=5, n_runs=10).test_masks(y, rng)
+        masks = StratifiedRepeatedCV(n_folds=5, n_runs=10).test_masks(y, rng)
         masks = np.ascontiguousarray(masks.reshape(-1, len(y)))
         for ids in ([1], [0, 1]):
             ids = np.array(ids, np.int64)
@@ -65,7 +65,7 @@ def general_rows(rng):
         ds = load_uci(name)
         X, y = np.asarray(ds.X, float), np.asarray(ds.y, np.int64)
         nv = np.asarray(ds.n_values, np.int64)
-        masks = RepeatedStratifiedKFold(n_folds=10, n_runs=1).test_masks(y, rng)
+        masks = StratifiedRepeatedCV(n_folds=10, n_runs=1).test_masks(y, rng)
         folds = [(np.ascontiguousarray(X[~m]), y[~m], np.ones(int((~m).sum())),
                   np.ascontiguousarray(X[m])) for m in masks.reshape(-1, len(y))]
 

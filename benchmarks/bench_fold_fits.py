@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from calibsim.evaluate import score_splits
-from calibsim.schemes import RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV
 from calibsim.sources import NullSource
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ WEKA_JAR = Path("/usr/share/java/weka.jar")
 
 def data(n_datasets, seed=0):
     """``n_datasets`` null data sets (300 x 10 binary) with their 10 x 10 stratified test masks."""
-    src, scheme = NullSource(), RepeatedStratifiedKFold(n_folds=10, n_runs=10)
+    src, scheme = NullSource(), StratifiedRepeatedCV(n_folds=10, n_runs=10)
     out = []
     for ss in np.random.SeedSequence(seed).spawn(n_datasets):
         d, f = ss.spawn(2)

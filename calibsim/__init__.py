@@ -6,6 +6,8 @@ stays quick):
 - :func:`compare` (two learners on one data set, a calibrated test), :func:`compare_all`
   (every pair of several learners), :func:`compare_datasets` (several learners over
   several data sets: Friedman, a post-hoc procedure, Multi²Test);
+- :func:`compare_scores` (two learners' per-fold scores you already have: the same test
+  as :func:`compare`, without refitting);
 - :func:`rank` (a table of scores over data sets: the same, without fitting);
 - :func:`calibrate` (calibrate a test's df on null data you have),
   :func:`calibrate_like` (on null data shaped like your data set) and
@@ -28,6 +30,7 @@ from ._version import __version__
 # public name -> subpackage that defines it
 _API = {
     "compare": "comparison", "compare_all": "comparison", "compare_datasets": "comparison",
+    "compare_scores": "comparison",
     "calibrate_like": "comparison", "CompareResult": "comparison",
     "DesignWarning": "comparison",
     "rank": "ranking", "RankingResult": "ranking",

@@ -25,7 +25,7 @@ from calibsim.evaluate import _kernels as E
 from calibsim.learners import _kernels_c45 as K
 
 from calibsim.datasets import load_uci
-from calibsim.schemes import RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV
 from calibsim.sources import BANSource, NullSource, random_ban
 
 
@@ -39,7 +39,7 @@ def h(arrays):
 
 
 def masks_for(y, n_folds, n_runs, ss):
-    return RepeatedStratifiedKFold(n_folds=n_folds, n_runs=n_runs).test_masks(y, ss)
+    return StratifiedRepeatedCV(n_folds=n_folds, n_runs=n_runs).test_masks(y, ss)
 
 
 def eval_loop(X, y, nv, C, masks, cf=0.25, m=2, learners=(0, 1)):

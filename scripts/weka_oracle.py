@@ -4,7 +4,7 @@
 Runs Weka's ``NaiveBayes``, ``J48`` and ``IB1`` (default options) through a
 small Java driver, ``scripts/java/WekaOracle.java`` (compiled with ``javac``
 into a temporary directory at run time; it uses only Weka's public API), on
-cross-validation splits drawn by :class:`calibsim.schemes.RepeatedStratifiedKFold`,
+cross-validation splits drawn by :class:`calibsim.schemes.StratifiedRepeatedCV`,
 compares them with calibsim's kernels, prints the agreement, and with
 ``--write`` saves the fixtures used by ``tests/learners/test_weka_fixtures.py``.
 
@@ -103,7 +103,7 @@ from calibsim.learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size  # 
 from calibsim.learners._kernels_ib1 import _ib1_predict  # noqa: E402
 from calibsim.learners._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict,  # noqa: E402
                                            _nb_predict_general)
-from calibsim.schemes import RepeatedStratifiedKFold  # noqa: E402
+from calibsim.schemes import StratifiedRepeatedCV  # noqa: E402
 from calibsim.sources import NullSource  # noqa: E402
 
 WEKA_JAR = "/usr/share/java/weka.jar"
@@ -366,7 +366,7 @@ def tan_vp_numeric_main(runs, write):
         if not (ds.n_values == 0).any():
             continue
         split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(2, u))   # the uci group's
-        fold = RepeatedStratifiedKFold(n_runs=runs).fold_of(ds.y, rng=split_ss)
+        fold = StratifiedRepeatedCV(n_runs=runs).fold_of(ds.y, rng=split_ss)
         tests = [np.flatnonzero(fold[r] == f) for r in range(runs) for f in range(10)]
         sets.append((name, ds, fold, tests))
     t0 = time.perf_counter()
@@ -448,7 +448,7 @@ def main(argv=None):
         for s in range(args.null_sets):
             data_ss, split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(0, p_i, s)).spawn(2)
             X, y = NullSource(class_prior=prior).sample(rng=data_ss)
-            fold = RepeatedStratifiedKFold(n_runs=1).fold_of(y, rng=split_ss)
+            fold = StratifiedRepeatedCV(n_runs=1).fold_of(y, rng=split_ss)
             sets.append(dict(X=X.astype(np.float64), y=y, n_values=np.full(X.shape[1], 2, np.int64),
                              n_classes=2, fold=fold, prior=prior))
     groups["null"] = sets
@@ -457,7 +457,7 @@ def main(argv=None):
     for s in range(args.mixed_sets):
         data_ss, split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(1, s)).spawn(2)
         X, y, n_values, n_classes = make_mixed(np.random.default_rng(data_ss))
-        fold = RepeatedStratifiedKFold(n_runs=1).fold_of(y, rng=split_ss)
+        fold = StratifiedRepeatedCV(n_runs=1).fold_of(y, rng=split_ss)
         sets.append(dict(X=X, y=y, n_values=n_values, n_classes=n_classes, fold=fold))
     groups["mixed"] = sets
     # UCI data sets
@@ -465,7 +465,7 @@ def main(argv=None):
     for u, name in enumerate(UCI_DATASETS):
         ds = load_uci(name)
         split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(2, u))
-        fold = RepeatedStratifiedKFold(n_runs=args.uci_runs).fold_of(ds.y, rng=split_ss)
+        fold = StratifiedRepeatedCV(n_runs=args.uci_runs).fold_of(ds.y, rng=split_ss)
         sets.append(dict(X=np.asarray(ds.X), y=np.asarray(ds.y), n_values=np.asarray(ds.n_values),
                          n_classes=ds.n_classes, fold=fold, name=name,
                          arff=REPO / "calibsim" / "data" / "uci" / f"{name}.arff"))

@@ -5,7 +5,7 @@ Runs Weka's ``BayesNet`` with the ``TAN`` search and ``SimpleEstimator -A 0.5``
 and ``VotedPerceptron`` (default options) through a small Java driver,
 ``scripts/java/WekaTable7.java`` (compiled with ``javac`` into a temporary
 directory at run time; Weka's public API only), on stratified 10-fold splits
-drawn by :class:`calibsim.schemes.RepeatedStratifiedKFold`, compares them with
+drawn by :class:`calibsim.schemes.StratifiedRepeatedCV`, compares them with
 calibsim's kernels, prints the agreement, and with ``--write`` saves the
 fixture ``tests/learners/data/weka_oracle_tan_vp.npz`` used by
 ``tests/learners/test_tan.py`` and ``tests/learners/test_voted_perceptron.py``.
@@ -59,7 +59,7 @@ from calibsim.datasets import load_uci  # noqa: E402
 from calibsim.learners._kernels_tan import _tan_fit, _tan_predict  # noqa: E402
 from calibsim.learners._kernels_vp import _vp_fit, _vp_predict  # noqa: E402
 from calibsim.learners.tan import _nominal_fit_codes, _fill_missing  # noqa: E402
-from calibsim.schemes import RepeatedStratifiedKFold  # noqa: E402
+from calibsim.schemes import StratifiedRepeatedCV  # noqa: E402
 from calibsim.sources import NullSource  # noqa: E402
 from weka_oracle import WEKA_JAR, write_arff  # noqa: E402
 
@@ -140,14 +140,14 @@ def make_groups(null_sets, uci_runs):
             ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(7, p_i, s))
             data_ss, split_ss = ss.spawn(2)
             X, y = NullSource(class_prior=prior).sample(rng=data_ss)
-            fold = RepeatedStratifiedKFold(n_runs=1).fold_of(y, rng=split_ss)
+            fold = StratifiedRepeatedCV(n_runs=1).fold_of(y, rng=split_ss)
             groups["null"].append(dict(X=X.astype(np.float64), y=np.asarray(y, np.int64),
                                        n_values=np.full(X.shape[1], 2, np.int64), n_classes=2,
                                        fold=fold, prior=prior))
     for u, name in enumerate(UCI_NOMINAL):
         ds = load_uci(name)
         split_ss = np.random.SeedSequence(ROOT_ENTROPY, spawn_key=(8, u))
-        fold = RepeatedStratifiedKFold(n_runs=uci_runs).fold_of(ds.y, rng=split_ss)
+        fold = StratifiedRepeatedCV(n_runs=uci_runs).fold_of(ds.y, rng=split_ss)
         groups["uci"].append(dict(X=np.asarray(ds.X, np.float64), y=np.asarray(ds.y, np.int64),
                                   n_values=np.asarray(ds.n_values, np.int64),
                                   n_classes=ds.n_classes, fold=fold, name=name,

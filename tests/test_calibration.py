@@ -166,13 +166,17 @@ def test_curve_validation(rng, kwargs, match):
 def test_data_validation(rng):
     with pytest.raises(ValueError, match=r"`x` must hold N >= 1 data sets.*\(0, 3, 4\)"):
         calibrate("use_all_data", np.zeros((0, 3, 4)), alphas=0.05)
-    with pytest.raises(ValueError, match=r"`x` must have shape \(N, r, k\).*\(3, 4\)"):
+    with pytest.raises(ValueError, match=r"'use_all_data' does not fit the design "
+                       r"'subsampling:4 \(x of shape \(3, 4\)\)'; it fits r runs of k-fold"):
         calibrate("use_all_data", np.zeros((3, 4)), alphas=0.05)
-    with pytest.raises(ValueError, match=r"`x` must have shape \(N, n\).*'resampling'"):
+    with pytest.raises(ValueError, match=r"'resampling' does not fit the design '4x5 \(x of "
+                       r"shape \(3, 4, 5\)\)'; it fits random subsampling"):
         type1_error_curve("resampling", np.zeros((3, 4, 5)), alphas=0.05)
+    with pytest.raises(ValueError, match=r"'mcnemar' takes no df"):
+        calibrate("mcnemar", np.zeros((3, 4, 5)), alphas=0.05)
     with pytest.raises(ValueError, match="`x` must be finite"):
         calibrate("folds", np.full((3, 4, 5), np.nan), alphas=0.05)
-    with pytest.raises(ValueError, match="`name` must be one of"):
+    with pytest.raises(ValueError, match="`test` must be one of"):
         calibrate("no_such_test", np.zeros((3, 4, 5)), alphas=0.05)
     with pytest.raises(TypeError, match="`dfs` must be a 1-D array of positive numbers"):
         calibrate("folds", rng.normal(size=(3, 4, 5)), alphas=0.05, dfs=["a"])

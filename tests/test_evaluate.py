@@ -6,7 +6,7 @@ from numpy.testing import assert_array_equal
 
 from calibsim.evaluate import SplitScores, score_splits
 from calibsim.learners import C45, NaiveBayes
-from calibsim.schemes import FiveByTwoCV, Holdout, RepeatedStratifiedKFold
+from calibsim.schemes import FiveByTwoCV, Holdout, StratifiedRepeatedCV
 from calibsim.sources import NullSource
 from calibsim.stats import mcnemar_test, proportions_test
 
@@ -24,7 +24,7 @@ def data(rng):
 
 def test_correctness_agrees_with_counts_and_masks(data):
     X, y, n_values = data
-    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=3).test_masks(y, rng=1)
+    masks = StratifiedRepeatedCV(n_folds=5, n_runs=3).test_masks(y, rng=1)
     res = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
     assert res.correctness.shape == (2, 3, 5, 120) and res.correctness.dtype == bool
     assert_array_equal(res.correctness.sum(axis=-1), res.correct)
@@ -35,7 +35,7 @@ def test_correctness_agrees_with_counts_and_masks(data):
 
 def test_default_path_unchanged_by_the_flag(data):
     X, y, n_values = data
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=2).test_masks(y, rng=2)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=2).test_masks(y, rng=2)
     plain = score_splits(X, y, masks, n_values=n_values)
     flagged = score_splits(X, y, masks, n_values=n_values, return_correctness=True)
     assert plain.correctness is None
@@ -50,7 +50,7 @@ def test_default_path_regression_values():
     # Pinned from the kernel before per-instance correctness was added (commit c2ce09d).
     src = NullSource(n_instances=60)
     X, y = src.sample(rng=11)
-    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=12)
+    masks = StratifiedRepeatedCV(n_folds=5, n_runs=2).test_masks(y, rng=12)
     res = score_splits(X, y, masks, n_values=src.n_values, n_classes=src.n_classes)
     assert res.correct.tolist() == [[[6, 6, 4, 11, 7], [5, 5, 7, 8, 10]],
                                     [[4, 8, 6, 11, 8], [6, 10, 6, 8, 10]]]
@@ -131,7 +131,7 @@ def test_new_learner_ids_match_the_estimators(data, name):
     from calibsim.learners import IB1, TAN, VotedPerceptron
     make = {"ib1": IB1, "tan": TAN, "voted_perceptron": VotedPerceptron}[name]
     X, y, n_values = data
-    masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=3)
+    masks = StratifiedRepeatedCV(n_folds=5, n_runs=2).test_masks(y, rng=3)
     res = score_splits(X, y, masks, learners=("naive_bayes", name), n_values=n_values,
                        return_correctness=True)
     for r in range(2):
@@ -148,7 +148,7 @@ def test_new_learner_ids_match_the_estimators(data, name):
 
 def test_new_learner_ids_leave_nb_and_c45_unchanged(data):
     X, y, n_values = data
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=2).test_masks(y, rng=4)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=2).test_masks(y, rng=4)
     base = score_splits(X, y, masks, n_values=n_values)
     every = score_splits(X, y, masks, n_values=n_values,
                          learners=("tan", "naive_bayes", "ib1", "c45", "voted_perceptron"))
@@ -160,7 +160,7 @@ def test_all_pairs_on_table7_null_data():
     # Table 7 of Bouckaert (2003): 300 x 10 binary null data, 10 x 10 cv.
     from calibsim.evaluate import LEARNERS
     X, y = NullSource().sample(rng=5)
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=10).test_masks(y, rng=6)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=10).test_masks(y, rng=6)
     res = score_splits(X, y, masks, learners=LEARNERS)
     assert res.correct.shape == (5, 10, 10)
     acc = res.accuracy.mean(axis=(1, 2))

@@ -107,7 +107,7 @@ def test_damaged_nns_predicting_together_equal_one_by_one():
 
 def test_engine_scores_damaged_nns_as_one_by_one():
     from calibsim.engine.learners import LearnerSpec, score_general
-    from calibsim.schemes import RepeatedStratifiedKFold
+    from calibsim.schemes import StratifiedRepeatedCV
     src = DietterichTaskSource("letter")
     X, y, _, _ = src.sample_with_calibration(7)
     X, y = X[:300], y[:300]
@@ -115,7 +115,7 @@ def test_engine_scores_damaged_nns_as_one_by_one():
     specs = (LearnerSpec("c45", "c45"),) + tuple(
         LearnerSpec(k, "damaged_nn", params=(("damaged", (0, 3)), ("curve", tuple(c))))
         for k, c in curves.items())
-    masks = RepeatedStratifiedKFold(n_folds=2, n_runs=2).test_masks(
+    masks = StratifiedRepeatedCV(n_folds=2, n_runs=2).test_masks(
         y, np.random.default_rng(0)).reshape(-1, len(y))
     res = score_general(X, y, masks, specs, n_values=src.n_values,
                         n_classes=src.n_classes, return_correctness=True)

@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
-from calibsim.schemes import FiveByTwoCV, Holdout, RandomSubsampling, RepeatedStratifiedKFold
+from calibsim.schemes import FiveByTwoCV, Holdout, RandomSubsampling, StratifiedRepeatedCV
 
 
 def test_folds_partition_every_run(rng):
     y = rng.integers(0, 2, 300)
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=5).test_masks(y, rng=1)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=5).test_masks(y, rng=1)
     assert masks.shape == (5, 10, 300)
     assert np.all(masks.sum(axis=1) == 1)          # each instance tested exactly once per run
     assert np.all(masks.sum(axis=2) == 30)
@@ -15,7 +15,7 @@ def test_folds_partition_every_run(rng):
 def test_stratified_class_counts_differ_by_at_most_one(rng):
     y = np.r_[np.zeros(91, int), np.ones(209, int)]
     rng.shuffle(y)
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=20).test_masks(y, rng=2)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=20).test_masks(y, rng=2)
     for c in (0, 1):
         counts = (masks & (y == c)).sum(axis=2)
         assert np.all(counts.max(axis=1) - counts.min(axis=1) <= 1)
@@ -23,17 +23,17 @@ def test_stratified_class_counts_differ_by_at_most_one(rng):
 
 def test_prefix_property_and_determinism():
     y = np.arange(60) % 2
-    big = RepeatedStratifiedKFold(n_folds=5, n_runs=30).fold_of(y, np.random.SeedSequence(5))
-    small = RepeatedStratifiedKFold(n_folds=5, n_runs=7).fold_of(y, np.random.SeedSequence(5))
+    big = StratifiedRepeatedCV(n_folds=5, n_runs=30).fold_of(y, np.random.SeedSequence(5))
+    small = StratifiedRepeatedCV(n_folds=5, n_runs=7).fold_of(y, np.random.SeedSequence(5))
     assert np.array_equal(big[:7], small)
-    again = RepeatedStratifiedKFold(n_folds=5, n_runs=30).fold_of(y, np.random.SeedSequence(5))
+    again = StratifiedRepeatedCV(n_folds=5, n_runs=30).fold_of(y, np.random.SeedSequence(5))
     assert np.array_equal(big, again)
     assert not np.array_equal(big[0], big[1])      # runs use different partitions
 
 
 def test_split_iterator_matches_masks():
     y = np.arange(12) % 3
-    scheme = RepeatedStratifiedKFold(n_folds=3, n_runs=2)
+    scheme = StratifiedRepeatedCV(n_folds=3, n_runs=2)
     masks = scheme.test_masks(y, rng=3).reshape(-1, 12)
     pairs = list(scheme.split(None, y, rng=3))
     assert len(pairs) == scheme.get_n_splits() == 6
@@ -60,12 +60,12 @@ def test_stratified_subsampling_keeps_class_shares():
 
 
 @pytest.mark.parametrize("make, match", [
-    (lambda: RepeatedStratifiedKFold(n_folds=1), "`n_folds` must be an integer >= 2; got 1"),
-    (lambda: RepeatedStratifiedKFold(n_runs=0), "`n_runs` must be an integer >= 1; got 0"),
+    (lambda: StratifiedRepeatedCV(n_folds=1), "`n_folds` must be an integer >= 2; got 1"),
+    (lambda: StratifiedRepeatedCV(n_runs=0), "`n_runs` must be an integer >= 1; got 0"),
     (lambda: RandomSubsampling(test_fraction=0.0), r"`test_fraction` must lie in \(0, 1\)"),
-    (lambda: RepeatedStratifiedKFold(n_folds=5).test_masks([0, 1, 0]),
+    (lambda: StratifiedRepeatedCV(n_folds=5).test_masks([0, 1, 0]),
      "`y` must hold at least `n_folds` = 5 instances; got 3"),
-    (lambda: RepeatedStratifiedKFold().test_masks([[0, 1]]), "`y` must be a 1-D array"),
+    (lambda: StratifiedRepeatedCV().test_masks([[0, 1]]), "`y` must be a 1-D array"),
     (lambda: RandomSubsampling(test_fraction=0.01).test_masks(np.zeros(10)),
      "leaves an empty training or test set with 10 instances"),
     (lambda: Holdout(train_fraction=1.0), r"`train_fraction` must lie in \(0, 1\); got 1.0"),
@@ -148,10 +148,10 @@ def test_five_by_two_cv():
     scheme = FiveByTwoCV()
     assert (scheme.n_folds, scheme.n_runs, scheme.get_n_splits()) == (2, 5, 10)
     assert scheme.test_train_ratio == 1.0
-    assert isinstance(scheme, RepeatedStratifiedKFold)
+    assert isinstance(scheme, StratifiedRepeatedCV)
     masks = scheme.test_masks(y, rng=5)
     assert masks.shape == (5, 2, 40)
-    assert np.array_equal(masks, RepeatedStratifiedKFold(n_folds=2, n_runs=5).test_masks(y, rng=5))
+    assert np.array_equal(masks, StratifiedRepeatedCV(n_folds=2, n_runs=5).test_masks(y, rng=5))
     assert scheme.tests == ("cv5x2_t", "cv5x2_f")
     from calibsim.stats import TESTS
     assert all(TESTS[name].scheme == "cv5x2" for name in scheme.tests)
@@ -164,7 +164,7 @@ def test_five_by_two_cv():
 # ---------------------------------------------------------------------------
 
 SCHEMES = [
-    lambda **kw: RepeatedStratifiedKFold(n_folds=4, n_runs=3, **kw),
+    lambda **kw: StratifiedRepeatedCV(n_folds=4, n_runs=3, **kw),
     lambda **kw: FiveByTwoCV(**kw),
     lambda **kw: RandomSubsampling(n_runs=6, test_fraction=0.25, **kw),
     lambda **kw: RandomSubsampling(n_runs=6, test_fraction=0.25, stratified=True, **kw),
@@ -175,7 +175,7 @@ SCHEMES = [
 def test_first_folds_pinned():
     # regression pin of the stream (values from the scheme before the splitter protocol;
     # any change here breaks every stored study output)
-    fold = RepeatedStratifiedKFold(n_folds=3, n_runs=2).fold_of(np.arange(9) % 2, rng=0)
+    fold = StratifiedRepeatedCV(n_folds=3, n_runs=2).fold_of(np.arange(9) % 2, rng=0)
     assert fold.tolist() == [[0, 0, 0, 2, 1, 2, 2, 1, 1], [1, 0, 0, 1, 1, 2, 2, 2, 0]]
     mask = Holdout(n_runs=1).test_masks(np.zeros(6), rng=0)
     assert np.flatnonzero(mask[0]).tolist() == [2, 3]
@@ -217,14 +217,14 @@ def test_unstratified_split_needs_only_X():
 
 
 @pytest.mark.parametrize("call, exc, match", [
-    (lambda: next(RepeatedStratifiedKFold().split(np.zeros((20, 1)))), ValueError,
-     "`y` is required: RepeatedStratifiedKFold stratifies by class"),
+    (lambda: next(StratifiedRepeatedCV().split(np.zeros((20, 1)))), ValueError,
+     "`y` is required: StratifiedRepeatedCV stratifies by class"),
     (lambda: next(Holdout(stratified=True).split(np.zeros((20, 1)))), ValueError,
      "`y` is required: Holdout stratifies"),
     (lambda: next(Holdout().split(None)), ValueError, "`X` or `y` must be given"),
     (lambda: next(FiveByTwoCV().split(np.zeros((5, 1)), np.arange(6) % 2)), ValueError,
      "`X` and `y` must have the same number of rows; got 5 and 6"),
-    (lambda: RepeatedStratifiedKFold(random_state=np.random.RandomState(0)), TypeError,
+    (lambda: StratifiedRepeatedCV(random_state=np.random.RandomState(0)), TypeError,
      "`random_state` must be None, a non-negative int, a numpy SeedSequence or Generator"),
     (lambda: Holdout(random_state=-1), TypeError, "`random_state` must be None"),
     (lambda: RandomSubsampling(random_state=1.5), TypeError, "`random_state` must be None"),
@@ -242,7 +242,7 @@ def test_cross_val_score_and_grid_search_take_the_schemes():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 120)
     X = (rng.random((120, 4)) < np.where(y[:, None] == 1, 0.75, 0.35)).astype(np.int64)
-    cv = RepeatedStratifiedKFold(n_folds=5, n_runs=2, random_state=11)
+    cv = StratifiedRepeatedCV(n_folds=5, n_runs=2, random_state=11)
     scores = cross_val_score(NaiveBayes(), X, y, cv=cv)
     by_hand = [NaiveBayes().fit(X[tr], y[tr]).score(X[te], y[te]) for tr, te in cv.split(X, y)]
     assert scores.shape == (10,) and np.array_equal(scores, by_hand)
@@ -256,16 +256,16 @@ def test_cross_val_score_and_grid_search_take_the_schemes():
 
 def test_repeated_kfold_unstratified():
     from calibsim.engine._specs import SCHEME_KINDS
-    from calibsim.schemes import RepeatedKFold
+    from calibsim.schemes import RepeatedCV
     assert "stratified" in SCHEME_KINDS["repeated_kfold"]    # a study file can ask for it
     y = np.repeat([0, 1], [30, 10])
-    plain = RepeatedKFold(n_folds=10, n_runs=50).test_masks(y, rng=3)
-    strat = RepeatedStratifiedKFold(n_folds=10, n_runs=50).test_masks(y, rng=3)
+    plain = RepeatedCV(n_folds=10, n_runs=50).test_masks(y, rng=3)
+    strat = StratifiedRepeatedCV(n_folds=10, n_runs=50).test_masks(y, rng=3)
     assert (plain.sum(axis=-1) == 4).all() and (strat.sum(axis=-1) == 4).all()
     per_fold = (plain & (y == 1)).sum(axis=-1)           # class-1 instances per test fold
     assert (((strat & (y == 1)).sum(axis=-1)) == 1).all()  # stratified: always 1 of 4
     assert per_fold.min() == 0 and per_fold.max() >= 3     # plain: varies by chance
-    first = RepeatedKFold(n_folds=10, n_runs=5).test_masks(y, rng=3)
+    first = RepeatedCV(n_folds=10, n_runs=5).test_masks(y, rng=3)
     np.testing.assert_array_equal(first, plain[:5])        # runs are prefix-consistent
     with pytest.raises(ValueError, match="at least `n_folds`"):
-        RepeatedKFold(n_folds=10).test_masks(y[:5], rng=0)
+        RepeatedCV(n_folds=10).test_masks(y[:5], rng=0)

@@ -16,7 +16,7 @@ from calibsim.engine.run import store_key
 from calibsim.engine.spec import StudyFileError, load_study
 from calibsim.evaluate import score_splits
 from calibsim.learners import C45
-from calibsim.schemes import RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV
 from calibsim.sources import NullSource
 
 REPO = Path(__file__).resolve().parents[1]
@@ -191,7 +191,7 @@ def test_tuned_learner_errors(tmp_path, old, new, match):
 
 def _data(n=60, seed=3):
     X, y = NullSource(n_instances=n).sample(rng=seed)
-    outer = RepeatedStratifiedKFold(5, 2).test_masks(y, rng=1)
+    outer = StratifiedRepeatedCV(5, 2).test_masks(y, rng=1)
     return X, y, outer
 
 
@@ -262,7 +262,7 @@ def test_c45_confidences_kernel_equals_one_call_per_confidence():
     n, nv = 200, np.array([2, 3, 4, 5, 3, 2, 4])
     X = np.stack([rng.integers(0, v, n) for v in nv], axis=1)
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, n)) % 3
-    masks = RepeatedStratifiedKFold(10, 3).test_masks(y, rng=2).reshape(30, n)
+    masks = StratifiedRepeatedCV(10, 3).test_masks(y, rng=2).reshape(30, n)
     conf = np.array([0.25, 0.05, 0.5, 0.01])
     for min_obj in (1, 3):
         correct, n_test, size, corr = _evaluate_c45_confidences(X, y, nv, np.int64(3), masks,

@@ -11,7 +11,7 @@ import calibsim
 from calibsim.cli import main
 from calibsim.datasets import load_uci
 from calibsim.engine._safe_spec import build_estimator
-from calibsim.schemes import RandomSubsampling, RepeatedStratifiedKFold
+from calibsim.schemes import RandomSubsampling, StratifiedRepeatedCV
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_one_run_falls_back_instead_of_bootstrapping(vote):
 def test_random_state_means_the_schemes_splits_and_the_result_carries_them(vote):
     res = calibsim.compare("naive_bayes", "c45", vote, design="10x10", random_state=0,
                            replicability=None)
-    masks = RepeatedStratifiedKFold(n_folds=10, n_runs=10, random_state=0).test_masks(vote.y)
+    masks = StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0).test_masks(vote.y)
     np.testing.assert_array_equal(res.test_masks, masks)
     splits = res.splits()
     assert len(splits) == 100 and splits[13][:2] == (1, 3)

@@ -58,11 +58,17 @@ def _iv_data(x, spec: TestSpec | None) -> np.ndarray:
     if x.shape[0] < 1:
         raise ValueError(f"`x` must hold N >= 1 data sets along axis 0; got shape {x.shape}.")
     if spec is not None:
-        want = 2 if spec.scheme == "subsampling" else 3
-        layout = "(N, n)" if want == 2 else "(N, r, k)"
-        if x.ndim != want:
-            raise ValueError(f"`x` must have shape {layout} for test {spec.name!r} "
-                             f"(scheme {spec.scheme!r}); got shape {x.shape}.")
+        from ..stats import check_calibratable, check_fits_design
+        check_calibratable(spec)
+        if x.ndim == 3:                  # (N, r, k): r runs of k-fold cv (5 x 2: 5x2cv)
+            r, k = x.shape[1:]
+            check_fits_design(spec, "cv", r, k, f"{r}x{k} (x of shape {x.shape})")
+        elif x.ndim == 2:                # (N, n): n subsamples
+            check_fits_design(spec, "subsampling", x.shape[1], 0,
+                              f"subsampling:{x.shape[1]} (x of shape {x.shape})")
+        else:
+            raise ValueError(f"`x` must have shape (N, r, k) (r x k cv, 5x2cv) or (N, n) "
+                             f"(subsampling) for test {spec.name!r}; got shape {x.shape}.")
     return x
 
 

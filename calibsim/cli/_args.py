@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "output_file",
-           "output_dir", "input_file", "report_file", "add_report", "command_line"]
+__all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "add_verbose",
+           "output_file", "output_dir", "input_file", "report_file", "add_report",
+           "command_line"]
 
 
 def int_type(minimum):
@@ -108,10 +109,18 @@ def input_file(text):
 
 def add_execution(p):
     p.add_argument("--workers", type=int_type(0), default=None,
-                   help="local Dask workers (default: all cores; 0 = no Dask, run here)")
+                   help="local worker processes (default: all cores; 0 = run here, in "
+                        "the command's own process)")
     p.add_argument("--scheduler", default=None,
                    help="address of an existing Dask scheduler (tcp://host:port)")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    add_verbose(p)
+
+
+def add_verbose(p):
+    p.add_argument("--verbose", action="store_true",
+                   help="show Dask's and distributed's own log lines (hidden by default: a "
+                        "lost cluster or a failed task is reported in one line)")
 
 
 def add_outputs(p):

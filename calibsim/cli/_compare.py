@@ -38,9 +38,17 @@ def add_compare_parser(sub, int_type, alpha_type):
         description="Run a resampling design on one data set and compare the learners with "
         "a test at its calibrated df (the shipped table, calibsim df); with more than two "
         "learners, every pair with a multiple-comparison correction.")
-    p.add_argument("--data", required=True, action="append",
+    p.add_argument("--data", action="append",
                    help=_DATA_HELP + "; repeat it for several data sets (then Friedman, "
                    "post-hoc tests and the Multi2Test order, as calibsim rank)")
+    p.add_argument("--scores-in", type=_input_csv, default=None, metavar="FILE.csv",
+                   help="instead of --data and fitting: per-fold results you already have, "
+                        "a CSV with columns run, fold, learner and score (or accuracy), as "
+                        "--scores writes them (run, fold, accuracy_a, accuracy_b) or as "
+                        "Weka's Experimenter saves them (Key_Run, Key_Fold, Key_Scheme, "
+                        "Percent_correct); --a and --b pick two learners of several; "
+                        "--design says r x k if the runs and folds do not (see "
+                        "calibsim.compare_scores)")
     p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
     p.add_argument("--a", dest="learners", action="append", help=_LEARNER_HELP)
     p.add_argument("--b", dest="learners", action="append", help="the second learner")
@@ -77,7 +85,8 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="multiple-comparison correction for > 2 learners (default holm)")
     p.add_argument("--seed", type=int_type(0), default=0, help="seed of the partitions")
     p.add_argument("--workers", type=int_type(0), default=None,
-                   help="local Dask workers (default: fit in this process)")
+                   help="local worker processes fitting in parallel (a loky pool, as "
+                        "scikit-learn's n_jobs; default: fit in this process)")
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
     p.add_argument("--scores", type=output_file, default=None,
                    help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
@@ -89,7 +98,18 @@ def add_compare_parser(sub, int_type, alpha_type):
     add_report(p, "the question, data and design, the test and where its df comes from, "
                   "accuracies with intervals, effect sizes with their magnitude")
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+    from ._args import add_verbose
+    add_verbose(p)
     return p
+
+
+def _input_csv(text):
+    from ._args import input_file
+    path = input_file(text)
+    if path.is_dir():
+        import argparse
+        raise argparse.ArgumentTypeError(f"must be a CSV file, not a folder; got {text!r}")
+    return path
 
 
 def _df_arg(text):
@@ -117,6 +137,11 @@ def cmd_compare(args) -> int:
     if args.design is not None and not args.design.strip():
         raise ValueError("`--design` must be 'RxK', '5x2cv' or 'subsampling:N'; got an empty "
                          "string (leave the flag out for the default).")
+    if args.scores_in is not None:
+        return _from_scores(args)
+    if not args.data:
+        raise ValueError("give `--data` (a data set to fit the learners on) or `--scores-in` "
+                         "(a CSV of per-fold results you already have).")
     learners = args.learners or []
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
@@ -127,7 +152,7 @@ def cmd_compare(args) -> int:
     common = dict(design=args.design or "10x10", test=args.test, alpha=args.alpha, df=_df_arg(args.df),
                   n_jobs=args.workers, scheduler=args.scheduler, random_state=args.seed,
                   progress=not args.no_progress)
-    print(f"data: {ds!r}")
+    print(f"data: {ds!r}", flush=True)
     if len(learners) == 2:
         rep = None if args.replicability == "none" else args.replicability
         res = compare(learners[0], learners[1], ds, replicability=rep,
@@ -150,6 +175,39 @@ def cmd_compare(args) -> int:
         table.to_csv(args.scores, index=False)
         print(f"wrote {args.scores}")
     print(f"{time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def _from_scores(args) -> int:
+    """``calibsim compare --scores-in FILE.csv``: the test on given per-fold results."""
+    import pandas as pd
+
+    from ..comparison import compare_scores
+    if args.data:
+        raise ValueError("give `--data` (fit the learners) or `--scores-in` (results you "
+                         "already have), not both.")
+    if args.replicability == "rerun":
+        raise ValueError("`--replicability` rerun needs new partitions, hence fits; with "
+                         "`--scores-in` use bootstrap or none.")
+    learners = args.learners or None
+    if learners is not None and len(learners) != 2:
+        raise ValueError(f"with `--scores-in`, --a and --b pick two learners of the file; got "
+                         f"{len(learners)}.")
+    try:
+        frame = pd.read_csv(args.scores_in)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise ValueError(f"`--scores-in` {str(args.scores_in)!r} is not a readable CSV "
+                         f"({type(exc).__name__}: {str(exc).splitlines()[0]}).") from None
+    res = compare_scores(frame, learners=learners, design=args.design, test=args.test,
+                         alpha=args.alpha, df=_df_arg(args.df), method=args.method,
+                         rope=args.rope, threshold=args.threshold,
+                         replicability=None if args.replicability == "none" else "bootstrap",
+                         random_state=args.seed)
+    print(f"scores: {args.scores_in} ({len(frame)} rows)")
+    print(res)
+    if args.scores is not None:
+        res.scores.to_csv(args.scores, index=False)
+        print(f"wrote {args.scores}")
     return 0
 
 
@@ -237,10 +295,9 @@ def cmd_calibrate_like(args, progress) -> int:
                                  on_estimate=estimate, on_plan=plan,
                                  class_attribute=args.class_attribute)
     except CalibrationInterrupted as exc:
-        print(f"calibsim calibrate: interrupted; {exc.saved} of {exc.total} null data sets "
-              f"are saved in {exc.store}; run the same command again to resume.",
-              file=sys.stderr)
-        return 130
+        args.interrupt.saved = (f"{exc.saved} of {exc.total} null data sets are saved in "
+                                f"{exc.store}")
+        raise KeyboardInterrupt from None          # main() prints the one line
     print()
     print(res)
     if args.report is not None:

@@ -87,10 +87,10 @@ def _parser():
     cal.add_argument("--runs", type=_int(2), default=10,
                      help="r runs, or n subsamples for resampling tests (default 10)")
     cal.add_argument("--like", default=None, metavar="DATA",
-                     help="calibrate on null data like DATA (its class labels permuted per "
-                          "data set, the differences centred): a shipped name, an ARFF or "
-                          "CSV file (class = last column unless --class-attribute) or "
-                          "sklearn:load_*; with --learner")
+                     help="calibrate on null data like DATA (a balanced label vector "
+                          "permuted per data set, the differences centred): a shipped name, "
+                          "an ARFF or CSV file (class = last column unless "
+                          "--class-attribute) or sklearn:load_*; with --learner")
     cal.add_argument("--class-attribute", default=None,
                      help="with --like and an ARFF or CSV file: the class column "
                           "(default: the last)")
@@ -394,15 +394,30 @@ def _cmd_df(args):
     from ..calibration import df_table, lookup_df, provenance
     if args.test is None:
         t = df_table()
+        have = sorted(float(a) for a in t["alpha"].unique())
         t = t[np.isclose(t["alpha"], args.alpha)]
+        if t.empty:
+            raise ValueError(f"`--alpha` must be one of the table's levels "
+                             f"{', '.join(f'{a:g}' for a in have)}; got {args.alpha:g} "
+                             "(calibsim calibrate calibrates at any level).")
         print(provenance())
         print(t.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+        print("df_continuous: the df at which the Type I error reaches alpha (inf: the normal "
+              "limit, the test stays below alpha at every df); calibrated_df: Bouckaert's "
+              "integer rule on the grid 2..100 (100 where even df 100 stays below alpha).")
         return 0
     e = lookup_df(args.test, alpha=args.alpha, n_folds=args.folds, n_runs=args.runs)
     design = (f"{e.n_runs} subsamples" if e.n_folds == 0 else
               f"{e.n_runs} x {e.n_folds} cv")
-    print(f"{e.test}, {design}, alpha = {e.alpha:g}: calibrated df {e.df:.2f} "
-          f"(95% interval {e.ci_low:.2f} to {e.ci_high:.2f}; integer df {e.integer_df}; "
+
+    def num(v):
+        return "∞" if v == float("inf") else f"{v:.2f}"
+    integer = (f"integer df {e.integer_df}, the top of Bouckaert's grid 2..100: even there "
+               "the Type I error stays below alpha" if e.df == float("inf") else
+               f"integer df {e.integer_df}")
+    print(f"{e.test}, {design}, alpha = {e.alpha:g}: calibrated df {num(e.df)}"
+          + (" (the normal limit)" if e.df == float("inf") else "")
+          + f" (95% interval {num(e.ci_low)} to {num(e.ci_high)}; {integer}; "
           f"textbook df {e.default_df}); from {e.n_datasets} null data sets, {e.source}")
     return 0
 
@@ -564,32 +579,90 @@ def _warnings_in_one_line(command: str):
                   f"(first: {first})", file=sys.stderr)
 
 
+#: Exit statuses of ``calibsim`` (docs/guide/cli.md): 0 done; 1 a study of a folder run
+#: failed (the table says which); 2 bad input or usage (the message names the flag); 3 the
+#: cluster was lost (Dask scheduler or a worker process; rerun resumes); 130 interrupted.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_CLUSTER_LOST, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class InterruptNote:
+    """What an interrupted command has saved and the command that resumes it.
+
+    :func:`main` gives each command one as ``args.interrupt`` with a default for its
+    kind; a command that knows better sets ``saved`` (what is kept, where) and
+    ``resume`` (the command line that goes on from it). On Ctrl-C :func:`main` prints
+    them in one line and exits with status 130.
+    """
+
+    def __init__(self, saved: str, resume: str):
+        self.saved, self.resume = saved, resume
+
+    def line(self, command: str) -> str:
+        return f"calibsim {command}: interrupted; {self.saved}; {self.resume}"
+
+
+def _interrupt_note(args, argv) -> InterruptNote:
+    """The default note of a command: its store, if it keeps one, and the same command."""
+    import shlex
+    again = shlex.join(["calibsim", *argv])
+    results = getattr(args, "results", None)
+    if args.command in ("run", "calibrate") and not getattr(args, "scores_in", None):
+        where = (f"{results}/store" if results is not None else
+                 "the store of the study's [outputs] results")
+        what = ("the null data sets scored so far are" if args.command == "calibrate" else
+                "every block of scores finished so far is")
+        return InterruptNote(f"{what} saved in {where}", f"resume with: {again}")
+    return InterruptNote("nothing was saved (this command keeps no partial results)",
+                         f"run it again: {again}")
+
+
 def main(argv=None) -> int:
-    """Entry point of the ``calibsim`` command; returns the exit status."""
+    """Entry point of the ``calibsim`` command; returns the exit status.
+
+    Every command ends on Ctrl-C with one line (what was saved, the command that
+    resumes) and status 130, and on a lost cluster with one line and status 3.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     args._argv = list(sys.argv[1:] if argv is None else argv)     # for reports
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
                "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean,
                "differences": _cmd_differences}[args.command]
+    args.interrupt = _interrupt_note(args, argv)
+    if getattr(args, "test", None) is not None and args.command in ("compare", "calibrate"):
+        from ..stats import check_calibratable, get_test
+        try:
+            for name in ([args.test] if isinstance(args.test, str) else args.test):
+                get_test(name)               # a typo is reported as the flag, before work
+                if args.command == "calibrate":
+                    check_calibratable(name)     # McNemar's, the Bayesian tests: no df
+        except ValueError as exc:
+            print(f"calibsim {args.command}: error: "
+                  f"{str(exc).replace('`test`', '`--test`')}", file=sys.stderr)
+            return EXIT_USAGE
     cold = args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold()
     if cold:
         print("calibsim: first run: compiling the numba kernels this command needs, once (they "
               "are cached for later runs). Measured: 19-20 s of CPU time for `compare "
               "--data vote --a naive_bayes --b c45`, about its wall time on an idle core; "
-              "about 3 min with a load average of 30-40 on 2 cores; a study compiles "
+              "3 to 10 min on a 2-core machine loaded by other work; a study compiles "
               "more ...", file=sys.stderr, flush=True)
-    from ..engine.runner import ClusterLost
+    from ..engine.runner import ClusterLost, show_dask_logs
+    show_dask_logs(bool(getattr(args, "verbose", False)))
     try:
         with _warnings_in_one_line(args.command), \
                 (_compile_progress() if cold else contextlib.nullcontext()):
             return handler(args)
+    except KeyboardInterrupt:
+        print(args.interrupt.line(args.command), file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     except (ValueError, FileNotFoundError) as exc:
         print(f"calibsim {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except ClusterLost as exc:
         print(f"calibsim {args.command}: error: {exc}.", file=sys.stderr)
-        return 1
+        return EXIT_CLUSTER_LOST
     except OSError as exc:
         print(f"calibsim {args.command}: error: {_os_error_text(exc)}", file=sys.stderr)
         return 2

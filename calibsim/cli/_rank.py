@@ -51,14 +51,14 @@ def add_parser(subparsers):
                    help="level of Friedman's test, the post-hoc procedure and MultiTest "
                         "(default 0.05)")
     p.add_argument("--pairwise-test", default=None,
-                   choices=("cv5x2_f", "cv5x2_t", "corrected_repeated_cv", "paired_t"),
                    help="MultiTest's test with per-fold scores (default: cv5x2_f for 5x2 cv; "
                         "corrected_repeated_cv, Bouckaert & Frank's corrected t, for r x k "
                         "cv with --study; paired_t treats folds as independent and rejects "
-                        "too often)")
+                        "too often; any registered test that fits the folds, see calibsim "
+                        "list tests)")
     p.add_argument("--folds-per-run", type=int, default=None,
-                   help="k for --pairwise-test corrected_repeated_cv with --scores (a study "
-                        "knows its own)")
+                   help="k for an r x k cv --pairwise-test (e.g. corrected_repeated_cv) with "
+                        "--scores (a study knows its own)")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
                    help="MultiTest's correction with per-fold scores")
     p.add_argument("--cd-diagram", type=output_file, default=None, help="write the CD diagram here "

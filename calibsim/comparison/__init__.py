@@ -10,6 +10,9 @@ where it came from, the per-fold score matrix and how replicable the verdict is.
 correction for multiple comparisons; :func:`compare_datasets` fits several learners on
 several data sets and hands over to Friedman, a post-hoc procedure and Multi²Test;
 :func:`calibrate_like` calibrates a test's df on null data shaped like yours.
+:func:`compare_scores` runs the same test on per-fold scores you already have (from
+``cross_validate``, a long run, Weka's Experimenter), without refitting; over several
+data sets :func:`calibsim.rank` takes such a table too.
 
 The shipped df were calibrated for naive Bayes vs C4.5 on 300-instance binary null
 data (Bouckaert 2003 finds they carry over well to other learners and sources, his
@@ -20,6 +23,7 @@ from ._calibrate_like import calibrate_like
 from ._compare import CompareResult, DesignWarning, compare, compare_all
 from ._datasets import accuracy_table, compare_datasets
 from ._pairs import CompareAllTable
+from ._scores import compare_scores
 
-__all__ = ["compare", "compare_all", "compare_datasets", "accuracy_table", "calibrate_like",
-           "CompareResult", "CompareAllTable", "DesignWarning"]
+__all__ = ["compare", "compare_all", "compare_scores", "compare_datasets", "accuracy_table",
+           "calibrate_like", "CompareResult", "CompareAllTable", "DesignWarning"]

@@ -100,7 +100,7 @@ def _learners_section(learners) -> dict:
 def _tests_of(test, design, method) -> list:
     """The registry names asked for, checked against the design (one ValueError)."""
     from ..stats import get_test
-    from ._compare import _setup
+    from ..stats import check_calibratable, check_fits_design
     if method == "bayes":
         if test not in (None, "bayes_correlated_t") and not (
                 not isinstance(test, str) and list(test) == ["bayes_correlated_t"]):
@@ -114,23 +114,31 @@ def _tests_of(test, design, method) -> list:
     if not names:
         raise ValueError("`test` must name at least one test; got an empty list.")
     out = []
+    if design.kind == "holdout":
+        raise ValueError(f"`design` {design.name!r}: the holdout tests take no df to "
+                         "calibrate; calibrate on 'RxK', '5x2cv' or 'subsampling:N'.")
     for name in names:
         spec = get_test(name or design.default_test())
-        if spec.scheme == "holdout":
-            raise ValueError(f"`test` {spec.name!r} takes McNemar counts of one split; "
-                             "calibrate_like calibrates tests on per-fold differences.")
-        _setup(design, spec.name, 0.05, "textbook", None, 10)    # fits the design?
+        check_calibratable(spec)              # McNemar's, the proportions test: no df
+        check_fits_design(spec, design.kind, design.n_runs, design.n_folds, design.name)
         if spec.name in out:
             raise ValueError(f"`test` names {spec.name!r} twice.")
         out.append(spec.name)
+    kinds = {get_test(t).scheme == "cv5x2" for t in out}
+    if design.kind == "cv5x2" and len(kinds) > 1:
+        raise ValueError(f"`test` must name tests on one kind of data at a time on 5x2cv "
+                         f"(the 5x2cv tests, or the tests on r x k cv folds); got {out}.")
     return out
 
 
 def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results, method,
                rope, class_attribute) -> dict:
+    from ..stats import get_test
     d = design
+    # the 5x2cv tests take the cv5x2 scheme; a test on r x k folds takes 5 runs of 2-fold cv
+    five_by_two = d.kind == "cv5x2" and get_test(tests[0]).scheme == "cv5x2"
     scheme = ({"kind": "subsampling", "n_runs": d.n_runs, "test_fraction": d.test_fraction}
-              if d.kind == "subsampling" else {"kind": "cv5x2"} if d.kind == "cv5x2" else
+              if d.kind == "subsampling" else {"kind": "cv5x2"} if five_by_two else
               {"kind": "repeated_kfold", "n_folds": d.n_folds, "n_runs": d.n_runs})
     if method == "bayes":
         analysis = {"kind": "calibrate_rho", "tests": tests, "alphas": list(alphas),
@@ -138,7 +146,7 @@ def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results,
     else:
         analysis = {"kind": "calibrate", "tests": tests, "alphas": list(alphas),
                     "continuous": True, "null": "centred"}
-        if d.kind != "cv5x2":
+        if not five_by_two:
             analysis["runs"] = [d.n_runs]
     source = {"kind": "dataset", "permute_class": True, "balance_class": True,
               "n_datasets": int(n_datasets), **data_source(data)}
@@ -493,7 +501,7 @@ def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, ro
 def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", test=None,
                    alphas=(0.05,), n_datasets: int = 1000, method: str = "frequentist",
                    rope: float = 0.0, seed: int = 0, results="results", n_jobs=None,
-                   scheduler=None, progress=None, on_estimate=None, on_plan=None,
+                   scheduler=None, progress=True, on_estimate=None, on_plan=None,
                    class_attribute=None) -> NullCalibrationResult:
     """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
 
@@ -502,8 +510,8 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     the two learners is centred on the pair's mean difference over all the null data
     sets, so that the learners are equally good on average by construction (module
     docstring: permuting the data's own labels favours a learner that falls back on the
-    majority class whenever the prior is unbalanced). The df is then calibrated as Bouckaert (2003) does, with the continuous
-    df and its distribution-free interval; with ``method="bayes"`` the ρ of the
+    majority class whenever the prior is unbalanced). The df is then calibrated as
+    Bouckaert (2003) does, with the continuous df and its distribution-free interval; with ``method="bayes"`` the ρ of the
     correlated Bayesian t test (Corani & Benavoli 2015) at which it decides on at most
     1 − threshold of the null data sets, calibrated on one half and checked on the other.
 
@@ -534,13 +542,16 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     results : path-like, default "results"
         Parent folder of the score store (an interrupted run resumes from it).
     n_jobs, scheduler
-        Local Dask workers (default: all cores) or a running scheduler's address;
-        ``n_jobs=0`` runs here.
-    progress : calibsim.engine.runner.Progress, optional
+        Local worker processes (default: all cores; a loky pool, which works from a
+        plain script, a notebook and the command line) or a running Dask scheduler's
+        address; ``n_jobs=0`` runs here.
+    progress : bool or calibsim.engine.runner.Progress, default True
+        A bar once the run takes more than 3 s (terminal or notebook); False: silent;
+        or a progress display of the caller's.
     on_estimate : callable, optional
-        Called with ``(seconds_per_dataset, estimated_total_seconds)`` once a null data
-        set has been timed in this process (after the kernels are compiled, so
-        compiling is not in the estimate), before the rest start.
+        Called with ``(seconds_per_dataset, estimated_total_seconds)`` after one
+        null data set has been timed in this process, before the rest start (the
+        data set is run twice, and the second run timed, so compiling is not counted).
     on_plan : callable, optional
         Called with :func:`plan_text` (what is about to run) before any fitting.
     class_attribute : str, optional
@@ -594,14 +605,20 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         on_plan(plan_text(_describe_data(src.build().dataset, str(data)),
                           [lrn.label for lrn in study.learners], d, tests, alphas,
                           n_datasets, method, rope))
+    own = isinstance(progress, bool)
+    if own:
+        from ..engine.runner import Progress
+        progress = Progress(progress, f"calibrate {doc['study']['name']}", delay=3.0,
+                            notebook=True)
     try:
-        warm_up()                              # numba compiles (or loads) outside the timing
-        run_cell(CellSpec(src, study.learners, study.schemes, 0, 1))   # first fits compile
-        t0 = time.perf_counter()
-        run_cell(CellSpec(src, study.learners, study.schemes, 1, 2))
-        per = time.perf_counter() - t0
-        workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
         if on_estimate is not None:
+            warm_up()                          # numba compiles (or loads) outside the timing
+            cell = CellSpec(src, study.learners, study.schemes, 0, 1)
+            run_cell(cell)                     # this data's own kernels compile here ...
+            t0 = time.perf_counter()
+            run_cell(cell)                     # ... so this one is timed without compiling
+            per = time.perf_counter() - t0
+            workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
             on_estimate(per, per * n_datasets / max(1, workers))
         with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
             scores = compute_scores(study, client=client, progress=progress)
@@ -611,6 +628,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         _, missing = _plan(study, store)
         raise CalibrationInterrupted(n_datasets - missing, n_datasets, str(store.root)) \
             from None
+    finally:
+        if own:
+            progress.close()
     analysis = study.analyses[0]
     if method == "bayes":
         rows = _rho_rows(study, analysis, scores)
@@ -645,6 +665,19 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
         kw["class_attribute"] = class_attribute
     return call_text("calibrate_like", [repr(data), repr(list(learners))],
                      {k: v for k, v in kw.items() if v is not None})
+
+
+def _check_test_and_design(test, design) -> None:
+    """One ValueError for a test without df or one that does not fit the design."""
+    from ..stats import check_calibratable, check_fits_design, get_test
+    from ._scoring import parse_design
+    d = parse_design(design)
+    if d.kind == "holdout":
+        raise ValueError(f"`design` {d.name!r}: the holdout tests take no df to calibrate; "
+                         "calibrate on 'RxK', '5x2cv' or 'subsampling:N'.")
+    spec = get_test(test or d.default_test())
+    check_calibratable(spec)
+    check_fits_design(spec, d.kind, d.n_runs, d.n_folds, d.name)
 
 
 def _cores() -> int:

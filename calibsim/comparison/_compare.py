@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 
 from ..reports import Reportable
-from ._scoring import (Design, accuracies, bootstrap_p_reject, interval, learner_items,
-                       parse_design, parse_learner, run_test, score_table)
+from ._scoring import (Design, accuracies, bootstrap_p_reject, design_from_cv, holdout_counts,
+                       interval, learner_items, parse_design, parse_learner, prepare_data,
+                       run_test, score_table)
 from ._scoring import unique_labels as _unique
 
 __all__ = ["compare", "compare_all", "CompareResult", "DesignWarning"]
@@ -20,7 +21,7 @@ class DesignWarning(UserWarning):
     """The design, test or α is outside the shipped df table; another df was used."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CompareResult(Reportable):
     """Outcome of :func:`compare`.
 
@@ -38,10 +39,14 @@ class CompareResult(Reportable):
         fold's difference of the first run (Dietterich 1998, §3.5).
     confidence_interval : tuple of float
         Interval for ``estimate`` at level 1 - α from the test's own standard
-        error and df; (nan, nan) for the averaged-T tests, which have none.
+        error and df; (nan, nan) for the tests that have none (the averaged-T
+        tests, the 5x2cv F test, which pools squared differences, McNemar's and
+        the proportions test, the Bayesian tests: see ``posterior``), and
+        ``str(result)`` says so.
     effect_size : float
         m / sd of the per-fold differences (a paired d); it ignores the dependence
-        between folds, so it describes the size of the gap, not its significance.
+        between folds, so it describes the size of the gap, not its significance;
+        nan with a single split (holdout).
     statistic, pvalue : float
         The test's statistic and two-sided p-value at ``df``.
     reject : bool
@@ -53,7 +58,8 @@ class CompareResult(Reportable):
     alpha : float
     df : float
         The df used in the statistic and the reference t; ``inf`` for the normal
-        limit (the corrected tests only, see ``df_statement``).
+        limit (the corrected tests only, see ``df_statement``); nan for the tests
+        without df (McNemar's, the proportions test, the Bayesian tests).
     df_interval : tuple of float
         95% interval of a calibrated df from the table; (nan, nan) otherwise.
     df_source : str
@@ -62,7 +68,8 @@ class CompareResult(Reportable):
         How ``df`` enters the statistic, in words (e.g. "t = m / sqrt((1/(df+1) +
         n2/n1) s^2): the calibrated df + 1 stands where r·k stands").
     design : str
-        E.g. ``"10x10"`` (r runs of k-fold cv), ``"5x2cv"``, ``"subsampling:100"``.
+        E.g. ``"10x10"`` (r runs of k-fold cv), ``"5x2cv"``, ``"subsampling:100"``,
+        ``"subsampling:30@0.2"``, ``"holdout"``; read from the splitter with ``cv=``.
     scores : pandas.DataFrame
         One row per fold: ``run, fold, accuracy_a, accuracy_b, difference``.
     replicability : float
@@ -85,11 +92,20 @@ class CompareResult(Reportable):
         The partitions: ``test_masks[run, fold]`` (r x k cv, 5x2cv) or
         ``test_masks[run]`` (subsampling) marks the test instances of that split,
         shape ``(r, k, n_instances)`` or ``(n, n_instances)``. :meth:`splits` gives
-        them as index arrays.
+        them as index arrays. None for :func:`calibsim.compare_scores` (the scores
+        were given, not the partitions).
     provenance : dict or None
         What the report needs beyond the numbers: ``data`` (name, instances,
         attributes, classes), ``learners`` (as specified), ``seed``, ``call`` (the
         Python call) and, from the command line, ``command``.
+    splitter : str
+        The splitter exactly as used, its class and parameters, e.g.
+        ``"calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)"``
+        or ``"sklearn.model_selection.RepeatedStratifiedKFold(n_repeats=3, n_splits=5,
+        random_state=0)"``; for given scores, what the caller said of them.
+
+    Two results are equal (``==``) when every compared field is: numbers (nan equal to
+    nan), the ``scores`` table and the test masks (not ``provenance``).
 
     Notes
     -----
@@ -123,7 +139,17 @@ class CompareResult(Reportable):
     test_masks: np.ndarray = field(default=None, repr=False)
     posterior: object = field(default=None, repr=False)
     rho_source: str = ""
+    splitter: str = ""
     provenance: dict = field(default=None, repr=False, compare=False)
+
+    def __eq__(self, other):
+        if not isinstance(other, CompareResult):
+            return NotImplemented
+        from dataclasses import fields
+        return all(_same(getattr(self, f.name), getattr(other, f.name))
+                   for f in fields(self) if f.compare)
+
+    __hash__ = None
 
     @property
     def magnitude(self) -> str:
@@ -156,10 +182,19 @@ class CompareResult(Reportable):
     def splits(self):
         """The partitions as ``(run, fold, train_index, test_index)`` tuples.
 
-        ``fold`` is 0 for subsampling. Fitting the learners on ``train_index`` and
-        scoring on ``test_index`` reproduces the row of :attr:`scores` with the
-        same run and fold.
+        ``fold`` is 0 for subsampling and holdout. Fitting the learners on
+        ``train_index`` and scoring on ``test_index`` reproduces the row of
+        :attr:`scores` with the same run and fold. With ``cv=`` a scikit-learn
+        splitter, these are its splits, in its order (indices in increasing order).
+
+        Raises
+        ------
+        ValueError
+            For a result of :func:`calibsim.compare_scores` (no partitions known).
         """
+        if self.test_masks is None:
+            raise ValueError("this result holds no partitions: its scores were given "
+                             f"({self.splitter or 'compare_scores'}).")
         masks = self.test_masks.reshape(-1, self.test_masks.shape[-1])
         table = self.scores
         return [(int(r), int(f), np.flatnonzero(~m), np.flatnonzero(m))
@@ -173,18 +208,24 @@ class CompareResult(Reportable):
         verdict = (f"{self.better} is better" if self.reject
                    else "no significant difference")
         dlo, dhi = self.df_interval
-        df_ci = ("" if np.isnan(dlo) or dlo == dhi else
-                 f", 95% interval {dlo:.2f} to {'∞' if dhi == np.inf else f'{dhi:.2f}'}")
+        df_ci = ("" if np.isnan(dlo) else
+                 f", 95% interval {_df_bound(dlo)} to {_df_bound(dhi)}"
+                 + (" (Type I error below alpha at every df)" if dlo == np.inf else ""))
         est = ("" if self.estimate == self.difference or np.isnan(self.estimate) else
                f"; the test's estimate (first fold's difference) {100 * self.estimate:+.2f}")
+        if np.isnan(lo):
+            ci = f"no {100 * (1 - self.alpha):g}% CI ({_NO_INTERVAL.get(self.test, 'the test has none')})"
+        else:
+            ci = f"{100 * (1 - self.alpha):g}% CI [{100 * lo:+.2f}, {100 * hi:+.2f}]"
+        effect = ("" if np.isnan(self.effect_size)
+                  else f", effect size {self.effect_size:.2f}")
         lines = [
             f"{self.learner_a} vs {self.learner_b}, {self.design}, test {self.test} "
             f"at alpha = {self.alpha:g}",
+            *([f"  splits: {self.splitter}"] if self.splitter else []),
             f"  accuracy {self.learner_a}: {100 * self.accuracy_a:.2f}%   "
             f"{self.learner_b}: {100 * self.accuracy_b:.2f}%",
-            f"  difference {100 * self.difference:+.2f} points{est}, "
-            f"{100 * (1 - self.alpha):g}% CI [{100 * lo:+.2f}, {100 * hi:+.2f}], "
-            f"effect size {self.effect_size:.2f}",
+            f"  difference {100 * self.difference:+.2f} points{est}, {ci}{effect}",
             f"  statistic {self.statistic:.3f}, p = {self.pvalue:.4g}, "
             f"df = {_df_text(self.df)}{df_ci} ({self.df_source})",
         ]
@@ -200,10 +241,13 @@ class CompareResult(Reportable):
                 f"{b.p_rope:.4f}, P({self.learner_b} better) = {b.p_left:.4f}")
             if self.rho_source:
                 lines.append(f"  rho: {self.rho_source}")
-            verdict = f"{words[str(b.decision)]} (posterior probability >= {b.threshold:g})"
+            verdict = (f"no decision (no posterior probability reached {b.threshold:g})"
+                       if str(b.decision) == "none" else
+                       f"{words[str(b.decision)]} (posterior probability >= {b.threshold:g})")
         lines.append(f"  verdict: {verdict}")
         if np.isfinite(self.replicability):
-            of = " of the t test's verdict" if self.posterior is not None else ""
+            of = (" of the t test's verdict" if self.posterior is not None
+                  and self.test not in _BAYES else "")
             lines.append(f"  replicability{of} {self.replicability:.2f} (P(reject) = "
                          f"{self.p_reject:.2f}; {self.replicability_method})")
         elif self.replicability_method:
@@ -212,8 +256,44 @@ class CompareResult(Reportable):
 
 
 def _df_text(df) -> str:
-    """A df for people: "∞ (normal limit)" rather than "inf"."""
+    """A df for people: "∞ (normal limit)" rather than "inf", "none" for a test without."""
+    if np.isnan(df):
+        return "none"
     return "∞ (normal limit)" if df == np.inf else f"{df:.2f}"
+
+
+def _df_bound(v) -> str:
+    return "∞" if v == np.inf else f"{v:.2f}"
+
+
+_BAYES = ("bayes_correlated_t", "bayes_correlated_t_rope1")
+
+#: Why a test gives no interval for the difference (``str(result)`` says it).
+_NO_INTERVAL = {
+    "cv5x2_f": "the 5x2cv F test pools the ten squared differences and has no interval; "
+               "the 5x2cv t (test='cv5x2_t') has one",
+    "mcnemar": "McNemar's test counts disagreements and has no interval",
+    "mcnemar_exact": "McNemar's test counts disagreements and has no interval",
+    "proportions": "the proportions test has no interval here",
+    "bayes_correlated_t": "a Bayesian test: see the posterior",
+    "bayes_correlated_t_rope1": "a Bayesian test: see the posterior",
+    **{name: "an averaged-T test has no standard error of the difference"
+       for name in ("folds_averaged_t", "runs_averaged_t", "sorted_runs_averaged_t")},
+}
+
+
+def _same(a, b) -> bool:
+    """Equality of two result fields: arrays and tables element-wise, nan equal to nan."""
+    if isinstance(a, pd.DataFrame) or isinstance(b, pd.DataFrame):
+        return isinstance(a, pd.DataFrame) and isinstance(b, pd.DataFrame) and a.equals(b)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (a is not None and b is not None
+                and np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (np.isnan(a) and np.isnan(b))
+    return a == b
 
 
 def df_statement(spec, design: Design, df) -> str:
@@ -225,6 +305,8 @@ def df_statement(spec, design: Design, df) -> str:
                 f"{n} stands in Nadeau & Bengio's correction{lim}")
     if spec.name in ("cv5x2_t", "cv5x2_f"):
         return "the 5x2cv statistic against its reference with df in place of 5"
+    if spec.scheme == "holdout" or spec.name in _BAYES:
+        return ""
     return (f"t = m·sqrt(df+1) / s against t(df): df + 1 stands where the number of "
             f"differences stands{lim}")
 
@@ -235,11 +317,27 @@ def _resolve_df(test, df, alpha, design: Design):
     spec = get_test(test)
     textbook = spec.default_df(design.n_runs, design.n_folds)
     nan2 = (float("nan"), float("nan"))
+    if spec.scheme == "holdout" or spec.name in _BAYES:
+        if not (isinstance(df, str) and df in ("calibrated", "textbook")):
+            raise ValueError(f"`df` must be 'calibrated' or 'textbook' for {spec.name!r}, which "
+                             f"takes no df; got {df!r}.")
+        what = ("a posterior probability, no df" if spec.name in _BAYES else
+                "the exact binomial, no df" if spec.name == "mcnemar_exact" else
+                "chi-square with 1 df, nothing to calibrate" if spec.name == "mcnemar" else
+                "the normal distribution, no df")
+        return float("nan"), nan2, f"{spec.label}: {what}"
     if isinstance(df, str) and df == "textbook":
         return float(textbook), nan2, "textbook df of the design"
     if isinstance(df, str) and df == "calibrated" and spec.name in ("cv5x2_t", "cv5x2_f") \
             and design.kind == "cv5x2":
         return float(textbook), nan2, "the test's own df (Dietterich 1998; Alpaydin 1999)"
+    if isinstance(df, str) and df == "calibrated" and design.kind == "subsampling" \
+            and not np.isclose(design.test_fraction, 0.1):
+        warnings.warn(f"no calibrated df for {test!r} with design {design.name!r}: the shipped "
+                      "table holds 90/10 subsampling only (test share 0.1); using the textbook "
+                      f"df {textbook} (calibsim calibrate --like calibrates yours).",
+                      DesignWarning, stacklevel=3)
+        return float(textbook), nan2, "textbook df (test share not in the df table)"
     if isinstance(df, str) and df == "calibrated":
         try:
             e = lookup_df(test, alpha=alpha, n_folds=design.n_folds, n_runs=design.n_runs)
@@ -259,11 +357,11 @@ def _resolve_df(test, df, alpha, design: Design):
     raise ValueError(f"`df` must be 'calibrated', 'textbook' or a positive number; got {df!r}.")
 
 
-def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, alpha=0.05,
-            df="calibrated", replicability="bootstrap", n_repeats: int = 10,
-            n_boot: int = 1000, n_jobs=None, scheduler=None, random_state=0,
-            progress: bool = False, method: str = "frequentist", rope: float = 0.0,
-            threshold: float = 0.95, rho="calibrated") -> CompareResult:
+def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups=None,
+            test=None, alpha=0.05, df="calibrated", replicability="bootstrap",
+            n_repeats: int = 10, n_boot: int = 1000, n_jobs=None, scheduler=None,
+            random_state=0, progress: bool = True, method: str = "frequentist",
+            rope: float = 0.0, threshold: float = 0.95, rho="calibrated") -> CompareResult:
     """Compare two learners on one data set with a (calibrated) test.
 
     Parameters
@@ -279,11 +377,28 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
         Class labels (required unless ``X`` is a ``Dataset``).
     design : str, default "10x10"
         ``"RxK"``: r runs of stratified k-fold cv; ``"5x2cv"``; ``"subsampling:N"``:
-        N random stratified 90/10 splits (``"subsampling:N@0.2"`` for 80/20).
+        N random (unstratified) 90/10 splits (``"subsampling:N@0.2"`` for 80/20);
+        ``"holdout"``: one random 2/3-1/3 split, for McNemar's test and the
+        proportions test (``"holdout@0.5"`` for 50/50). Give ``design`` or ``cv``.
+    cv : int or scikit-learn splitter, optional
+        Split with this instead: an int k is scikit-learn's ``StratifiedKFold(k)``
+        (as ``cross_val_score`` makes it for a classifier); a splitter
+        (``RepeatedStratifiedKFold``, ``RepeatedKFold``, ``StratifiedKFold``,
+        ``KFold``, ``ShuffleSplit``, ``StratifiedShuffleSplit``, ``LeaveOneOut``,
+        ``GroupKFold`` with ``groups``, ...) is used as given, and
+        ``result.splits()`` are exactly its splits. The design for the test and the
+        df lookup is read from the splits: consecutive groups of splits whose test
+        sets partition the data are r runs of k-fold cv (``"RxK"``); otherwise the
+        splits are subsamples with their test share (``"subsampling:N@f"``), or,
+        with one split, a holdout (``"holdout@f"``). Splits must train on every
+        instance they do not test.
+    groups : array_like of shape (n_instances,), optional
+        Group labels for a group splitter (``cv=GroupKFold(5)``).
     test : str, optional
-        A test of :data:`calibsim.stats.TESTS` that fits the design; default the
-        corrected repeated cv t (r x k cv; Bouckaert & Frank 2004), the corrected
-        resampled t (subsampling; Nadeau & Bengio 2003) or the 5x2cv t.
+        A test of :data:`calibsim.stats.TESTS` (or ``"bayes_correlated_t"``,
+        ``"bayes_correlated_t_rope1"``) that fits the design; default the corrected
+        repeated cv t (r x k cv; Bouckaert & Frank 2004), the corrected resampled t
+        (subsampling; Nadeau & Bengio 2003), the 5x2cv t, or McNemar's test (holdout).
     alpha : float, default 0.05
         Significance level in (0, 1).
     df : "calibrated", "textbook" or float, default "calibrated"
@@ -292,34 +407,42 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
         df is used. Where the table holds ``inf`` (the corrected repeated cv t on
         small designs: the correction alone already makes it conservative) the
         statistic is taken at its normal limit, ``m / sqrt(n2/n1 · s^2)`` against
-        the standard normal. The 5x2cv tests use their own df (5). How the df enters
+        the standard normal. The 5x2cv tests use their own df (5); McNemar's test,
+        the proportions test and the Bayesian tests take none. How the df enters
         the statistic is stated in ``result.df_statement``.
     replicability : {"bootstrap", "rerun", None}, default "bootstrap"
         How to estimate the probability that the verdict replicates. "bootstrap":
         from the score matrix alone, resampling the runs (each run is an
         independent random partition of the same data) ``n_boot`` times;
-        cheap, but it conditions on the runs seen; with one run (``"1x10"``) it
-        cannot apply, and the result says so instead of estimating. "rerun": ``n_repeats`` - 1
-        further repeats of the whole design with new partitions (Bouckaert &
-        Frank's R); costs as many more fits. None: not estimated.
+        cheap, but it conditions on the runs seen; with one run (``"1x10"``,
+        ``"holdout"``) it cannot apply, and the result says so instead of
+        estimating; with fewer than 5 runs the result says the estimate is rough.
+        "rerun": ``n_repeats`` - 1 further repeats of the whole design with new
+        partitions (Bouckaert & Frank's R); costs as many more fits (with ``cv=``
+        the splitter needs a ``random_state`` to re-seed). None: not estimated.
     n_repeats : int, default 10
         Repeats in total for ``replicability="rerun"`` (>= 2).
     n_boot : int, default 1000
         Resamples for ``replicability="bootstrap"``.
     n_jobs : int, optional
-        Dask workers on this machine (default: fit here, in this process).
+        Processes on this machine fitting in parallel (a loky process pool, as
+        scikit-learn's ``n_jobs``: it works from a plain script, a notebook and the
+        command line); default: fit here, in this process.
     scheduler : str, optional
-        Address of a running Dask scheduler to use instead.
+        Address of a running Dask scheduler whose workers fit instead.
     random_state : int or numpy.random.SeedSequence, default 0
         Seed of the partitions, meaning exactly what it means in
-        :mod:`calibsim.schemes`: the splits are those of
-        ``RepeatedStratifiedKFold(n_folds=k, n_runs=r, random_state=random_state)``
-        (``RandomSubsampling`` for subsampling), read back from
-        ``result.test_masks`` / ``result.splits()``; further repeats of
-        ``replicability="rerun"`` and the bootstrap use child seeds. The result is
-        the same for any ``n_jobs``.
-    progress : bool, default False
-        Show a progress bar of the fitted runs.
+        :mod:`calibsim.schemes`: the splits are those of calibsim's own splitter
+        ``StratifiedRepeatedCV(n_folds=k, n_runs=r, random_state=random_state)``
+        (``RandomSubsampling``, ``Holdout``; not scikit-learn's classes), named in
+        ``result.splitter`` and read back from ``result.test_masks`` /
+        ``result.splits()``; further repeats of ``replicability="rerun"`` and the
+        bootstrap use child seeds. With ``cv=`` the splitter's own ``random_state``
+        fixes the partitions and ``random_state`` seeds only the bootstrap and the
+        further repeats. The result is the same for any ``n_jobs``.
+    progress : bool, default True
+        Show a progress bar of the fits (on stderr, or a widget in a notebook) once
+        they take more than 3 s, with one estimate of the time left; False: silent.
     method : {"frequentist", "bayes"}, default "frequentist"
         "bayes": also run the correlated Bayesian t test (Corani & Benavoli 2015) on
         the same per-fold differences, with rho = n_test/n_total (1/k for k-fold cv,
@@ -345,13 +468,18 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     Raises
     ------
     ValueError
-        For a malformed design, an unknown test, a test that does not fit the
-        design, α outside (0, 1), an invalid df, or X and y that do not match.
+        For a malformed design or splitter, both ``design`` and ``cv``, an unknown
+        test, a test that does not fit the design (the message names the designs it
+        fits), α outside (0, 1), an invalid df, or X and y that do not match.
 
     Warns
     -----
     DesignWarning
         When the design, test or α is not in the shipped df table.
+
+    See Also
+    --------
+    compare_scores : the same test on per-fold scores you already have.
 
     Examples
     --------
@@ -361,15 +489,26 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     ('corrected_repeated_cv', True, 'c45')
     >>> round(100 * res.difference, 2), round(res.df, 1), res.scores.shape
     (-6.54, 161.9, (100, 5))
+    >>> res.splitter
+    'calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)'
 
     The partitions are those of calibsim's splitter with the same ``random_state``:
 
-    >>> from calibsim.schemes import RepeatedStratifiedKFold
-    >>> cv = RepeatedStratifiedKFold(n_folds=10, n_runs=10, random_state=0)
+    >>> from calibsim.schemes import StratifiedRepeatedCV
+    >>> cv = StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)
     >>> bool((cv.test_masks(load_uci("vote").y) == res.test_masks).all())
     True
+
+    Or scikit-learn's, given as ``cv``:
+
+    >>> from sklearn.model_selection import RepeatedStratifiedKFold
+    >>> sk = RepeatedStratifiedKFold(n_splits=5, n_repeats=3, random_state=0)
+    >>> res = compare("naive_bayes", "c45", load_uci("vote"), cv=sk)
+    >>> res.design, len(res.splits())
+    ('3x5', 15)
     """
-    setup = _setup(design, test, alpha, df, replicability, n_repeats)
+    d = _design(design, cv, X, y, groups)
+    setup = _setup(d, test, alpha, df, replicability, n_repeats)
     if replicability == "bootstrap" and not (isinstance(n_boot, int) and not isinstance(
             n_boot, bool) and 1 <= n_boot <= 10**6):
         raise ValueError(f"`n_boot` must be an integer in [1, 10**6]; got {n_boot!r}.")
@@ -378,17 +517,22 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)
+        if setup["design"].kind == "holdout":
+            raise ValueError("`method` 'bayes' needs per-fold differences (r x k cv or "
+                             f"subsampling); the design {setup['design'].name!r} has one split.")
         setup["bayes"] = (rope, threshold, *_bayes_rho(setup["design"], rope, threshold, rho))
     learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
-    acc, masks = accuracies(learners, X, y, setup["design"], random_state,
-                            n_repeats if replicability == "rerun" else 1,
-                            n_jobs=n_jobs, scheduler=scheduler, progress=progress,
-                            return_masks=True)
+    acc, masks, holdout = accuracies(
+        learners, X, y, setup["design"], random_state,
+        n_repeats if replicability == "rerun" else 1, n_jobs=n_jobs, scheduler=scheduler,
+        progress=progress, return_masks=True, groups=groups)
     res = _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
-                  n_boot, random_state, masks)
+                  n_boot, random_state, masks, holdout=holdout)
     from ._report import provenance
     options = {"design": setup["design"].name, "test": setup["spec"].name,
                "alpha": setup["alpha"], "df": df, "replicability": replicability}
+    if cv is not None:
+        options["cv"] = cv
     options.update({"bootstrap": {"n_boot": n_boot}, "rerun": {"n_repeats": n_repeats}}.get(
         replicability, {}))
     if method == "bayes":
@@ -397,18 +541,31 @@ def compare(estimator_a, estimator_b, X, y=None, *, design="10x10", test=None, a
                                               random_state, options))
 
 
+def _design(design, cv, X, y, groups) -> Design:
+    """The design from ``design`` (default "10x10") or from the splitter ``cv``."""
+    if cv is None:
+        if groups is not None:
+            raise ValueError("`groups` goes with a group splitter in `cv` (e.g. "
+                             "cv=GroupKFold(5)); the `design` splitters ignore groups.")
+        return parse_design("10x10" if design is None else design)
+    if design is not None:
+        raise ValueError(f"give `design` or `cv`, not both; got design={design!r} and "
+                         f"cv={cv!r}.")
+    Xa, codes = prepare_data(X, y)[:2]
+    if groups is not None and len(groups) != len(codes):
+        raise ValueError(f"`groups` must hold one label per instance ({len(codes)}); got "
+                         f"{len(groups)}.")
+    return design_from_cv(cv, Xa, codes, groups)
+
+
 def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     """Validated design, test spec, α and df of a comparison."""
     from .._validation import check_probability
-    from ..stats import get_test
+    from ..stats import check_fits_design, get_test
     alpha = check_probability("alpha", alpha)
     d = parse_design(design)
     spec = get_test(test or d.default_test())
-    fits = {"cv": ("cv", "kfold"), "subsampling": ("subsampling",), "cv5x2": ("cv5x2", "cv")}
-    if spec.scheme not in fits[d.kind] or (spec.scheme == "cv" and d.n_runs < 2
-                                           and spec.name != "corrected_repeated_cv"):
-        raise ValueError(f"`test` {spec.name!r} does not fit the design {d.name!r} (it needs "
-                         f"a {spec.scheme!r} scheme); choose another test or design.")
+    check_fits_design(spec, d.kind, d.n_runs, d.n_folds, d.name)
     if replicability not in ("bootstrap", "rerun", None):
         raise ValueError("`replicability` must be 'bootstrap', 'rerun' or None; got "
                          f"{replicability!r}.")
@@ -417,6 +574,11 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
                                          and 2 <= n_repeats <= 1000):
         raise ValueError(f"`n_repeats` must be an integer in [2, 1000] (each repeat refits the "
                          f"whole design); got {n_repeats!r}.")
+    if replicability == "rerun" and d.cv is not None and (
+            not hasattr(d.cv, "random_state") or getattr(d.cv, "shuffle", True) is False):
+        raise ValueError(f"`replicability` 'rerun' needs new partitions, and `cv` "
+                         f"{d.describe()} has no random_state to re-seed (give it "
+                         "shuffle=True, or use replicability='bootstrap').")
     note = ""
     if replicability == "bootstrap" and d.n_runs < 2:
         note = (f"not estimated: the bootstrap resamples runs and the design {d.name!r} has "
@@ -426,50 +588,83 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
             "df_source": df_source, "replicability_note": note}
 
 
-def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None
-            ) -> CompareResult:
-    """The comparison of learners 0 and 1 of ``acc`` (repeats, 2, *shape)."""
+#: Fewer runs than this make the bootstrap's replicability a rough estimate (said so).
+_FEW_RUNS = 5
+
+
+def _test_input(spec, acc, holdout, pair, d):
+    """What the test takes, one row per repeat: per-fold differences (repeats, *shape) or,
+    for the holdout tests, McNemar's counts (repeats, 4)."""
+    if spec.scheme == "holdout":
+        return holdout_counts(holdout, *pair).astype(float)
+    return acc[:, 0] - acc[:, 1]
+
+
+def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None, *,
+            holdout=None, pair=(0, 1), splitter=None) -> CompareResult:
+    """The comparison of learners 0 and 1 of ``acc`` (repeats, 2, *shape); ``pair`` names
+    their rows in ``holdout`` (see :func:`accuracies`)."""
     d, spec, alpha, df_value = setup["design"], setup["spec"], setup["alpha"], setup["df"]
     diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
-    res = run_test(spec, diffs[0], df_value, d)
+    x = _test_input(spec, acc, holdout, pair, d)
+    test_df = None if spec.scheme == "holdout" else df_value
+    if spec.name in _BAYES:
+        res = _bayes_test(spec, diffs[0], d, alpha)
+    else:
+        res = run_test(spec, x[0], test_df, d)
     if replicability == "rerun":
         from ..measures import replicability_R
         n = diffs.shape[0]
-        k = int(np.sum(run_test(spec, diffs, df_value, d).pvalue <= alpha))
+        p_all = (np.array([_bayes_test(spec, row, d, alpha).pvalue for row in diffs])
+                 if spec.name in _BAYES else run_test(spec, x, test_df, d).pvalue)
+        k = int(np.sum(p_all <= alpha))
         rep, p_rej, how = (float(replicability_R(k, n)), k / n,
                            f"{n} repeats with new partitions, R(k, n) of Bouckaert & Frank 2004")
     elif replicability == "bootstrap" and setup.get("replicability_note"):
         rep = p_rej = float("nan")
         how = setup["replicability_note"]
+    elif replicability == "bootstrap" and spec.name in _BAYES:
+        rep = p_rej = float("nan")
+        how = "not estimated for a Bayesian test (use replicability='rerun')"
     elif replicability == "bootstrap":
         p_rej = bootstrap_p_reject(spec, diffs[0], df_value, d, alpha, n_boot, random_state)
         rep, how = p_rej ** 2 + (1 - p_rej) ** 2, f"{n_boot} bootstrap resamples of the runs"
+        if d.n_runs < _FEW_RUNS:
+            how += (f"; only {d.n_runs} runs to resample, so a rough estimate (with "
+                    f"{d.n_runs} runs there are {d.n_runs ** d.n_runs} resamples at most; use "
+                    "more runs or replicability='rerun')")
     else:
         rep = p_rej = float("nan")
         how = ""
     m = float(diffs[0].mean())
     sd = float(diffs[0].std(ddof=1)) if diffs[0].size > 1 else float("nan")
     reject = bool(res.pvalue <= alpha)
-    posterior = None
+    posterior = res if spec.name in _BAYES else None
     if setup.get("bayes"):
         from ..stats import correlated_bayesian_ttest
         rope, threshold, rho, rho_source = setup["bayes"]
-        x = diffs[0].reshape(1, -1) if d.kind == "subsampling" else diffs[0]
-        posterior = correlated_bayesian_ttest(x, rope=rope, rho=rho, threshold=threshold)
+        xb = diffs[0].reshape(1, -1) if d.kind == "subsampling" else diffs[0]
+        posterior = correlated_bayesian_ttest(xb, rope=rope, rho=rho, threshold=threshold)
         reject = posterior.decision in ("left", "right")
     estimate = float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else m
     mean_a, mean_b = float(acc[0, 0].mean()), float(acc[0, 1].mean())
+    if np.isnan(sd):
+        effect = float("nan")
+    else:
+        effect = m / sd if sd > 0 else (0.0 if m == 0 else float(np.sign(m) * np.inf))
+    statistic = (float(res.mean / res.scale) if spec.name in _BAYES and res.scale > 0
+                 else float("nan") if spec.name in _BAYES else float(res.statistic))
     return CompareResult(
         learner_a=labels[0], learner_b=labels[1], accuracy_a=mean_a, accuracy_b=mean_b,
         difference=m, confidence_interval=interval(res, alpha),
-        effect_size=m / sd if sd > 0 else (0.0 if m == 0 else float(np.sign(m) * np.inf)),
-        statistic=float(res.statistic), pvalue=float(res.pvalue), reject=reject,
+        effect_size=effect, statistic=statistic, pvalue=float(res.pvalue), reject=reject,
         better=(labels[0] if mean_a > mean_b else labels[1]) if reject else None,
         test=spec.name, alpha=alpha, df=df_value, df_interval=setup["df_ci"],
         df_source=setup["df_source"], design=d.name, scores=score_table(acc[0], d),
         replicability=float(rep), p_reject=float(p_rej), replicability_method=how,
         estimate=estimate, df_statement=df_statement(spec, d, df_value), test_masks=masks,
-        posterior=posterior, rho_source=setup["bayes"][3] if setup.get("bayes") else "")
+        posterior=posterior, rho_source=setup["bayes"][3] if setup.get("bayes") else "",
+        splitter=splitter if splitter is not None else d.describe(random_state))
 
 
 def _bayes_rho(d: Design, rope, threshold, rho) -> tuple:
@@ -503,6 +698,15 @@ def _bayes_rho(d: Design, rope, threshold, rho) -> tuple:
     return float(rho), "given"
 
 
+def _bayes_test(spec, diff, d: Design, alpha):
+    """A registered Bayesian test on one (r, k) matrix of differences: its decision at
+    threshold 1 - α is a rejection at α (see :data:`calibsim.stats.BAYES_TESTS`)."""
+    from ..stats import correlated_bayesian_ttest
+    rope = 0.01 if spec.name.endswith("rope1") else 0.0
+    return correlated_bayesian_ttest(diff, rope=rope, rho=1.0 / d.n_folds,
+                                     threshold=max(1 - alpha, 0.5 + 1e-9))
+
+
 def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.DataFrame:
     """Every pair of several learners on one data set, p-values adjusted for multiplicity.
 
@@ -516,45 +720,51 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         A method of :func:`statsmodels.stats.multitest.multipletests` (e.g. "holm",
         "bonferroni", "fdr_bh"), applied to the pairs' p-values at ``alpha``.
     **kwargs
-        ``design, test, alpha, df, random_state, n_jobs, scheduler, progress`` as for
-        :func:`compare`. Every learner is fitted once on the same partitions.
+        ``design, cv, groups, test, alpha, df, random_state, n_jobs, scheduler,
+        progress`` as for :func:`compare`. Every learner is fitted once on the same
+        partitions.
 
     Returns
     -------
     pandas.DataFrame
         One row per pair: ``learner_a, learner_b, accuracy_a, accuracy_b, difference,
         ci_low, ci_high`` (the test's interval for the difference at level 1 - α,
-        not adjusted for multiplicity), ``statistic, pvalue, pvalue_adjusted,
-        reject`` (after the correction), ``better``, ``df``, ``test``, ``effect_size``
-        (the pair's paired d, as :attr:`CompareResult.effect_size`) and ``magnitude``
-        (Cohen 1988). It is a :class:`~calibsim.comparison.CompareAllTable`: also
-        ``table.report(format)``, ``table.save_report(path)`` and
-        ``table.pvalue_matrix()`` (adjusted p-values, learner × learner).
+        not adjusted for multiplicity; nan for a test without one), ``statistic,
+        pvalue, pvalue_adjusted, reject`` (after the correction), ``better``, ``df``
+        (nan for a test without df), ``test``, ``effect_size`` (the pair's paired d, as
+        :attr:`CompareResult.effect_size`) and ``magnitude`` (Cohen 1988). It is a
+        :class:`~calibsim.comparison.CompareAllTable`: also ``table.report(format)``,
+        ``table.save_report(path)`` and ``table.pvalue_matrix()`` (adjusted p-values,
+        learner × learner); ``table.attrs`` holds the ``splitter`` and ``design``.
 
     Raises
     ------
     ValueError
-        With fewer than two learners or an unknown correction.
+        With fewer than two learners, an unknown correction, or as :func:`compare`.
     """
     from statsmodels.stats.multitest import multipletests
     items = learner_items(estimators)
     learners = [parse_learner(e, "x") for _, e in items]
     names = [k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)]
     names = _unique(names)
-    opts = {"design": "10x10", "test": None, "alpha": 0.05, "df": "calibrated",
-            "random_state": 0, "n_jobs": None, "scheduler": None, "progress": False}
+    opts = {"design": None, "cv": None, "groups": None, "test": None, "alpha": 0.05,
+            "df": "calibrated", "random_state": 0, "n_jobs": None, "scheduler": None,
+            "progress": True}
     unknown = set(kwargs) - set(opts)
     if unknown:
         raise TypeError(f"compare_all() got unexpected keyword arguments {sorted(unknown)}.")
     opts.update(kwargs)
-    setup = _setup(opts["design"], opts["test"], opts["alpha"], opts["df"], None, 10)
-    acc = accuracies(learners, X, y, setup["design"], opts["random_state"], 1,
-                      n_jobs=opts["n_jobs"], scheduler=opts["scheduler"],
-                      progress=opts["progress"])
+    d = _design(opts["design"], opts["cv"], X, y, opts["groups"])
+    setup = _setup(d, opts["test"], opts["alpha"], opts["df"], None, 10)
+    acc, masks, holdout = accuracies(
+        learners, X, y, setup["design"], opts["random_state"], 1, n_jobs=opts["n_jobs"],
+        scheduler=opts["scheduler"], progress=opts["progress"], return_masks=True,
+        groups=opts["groups"])
     rows = []
     for i in range(len(items)):
         for j in range(i + 1, len(items)):
-            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0)
+            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0,
+                        holdout=holdout, pair=(i, j), splitter="")
             rows.append({"learner_a": names[i], "learner_b": names[j],
                          "accuracy_a": r.accuracy_a, "accuracy_b": r.accuracy_b,
                          "difference": r.difference, "ci_low": r.confidence_interval[0],
@@ -584,5 +794,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         "provenance": provenance("compare_all", estimators, X, y, opts["random_state"],
                                  {**{k: opts[k] for k in keys}, "test": setup["spec"].name,
                                   "correction": correction})}
+    out.attrs["splitter"] = setup["design"].describe(opts["random_state"])
+    out.attrs["design"] = setup["design"].name
     return out
 

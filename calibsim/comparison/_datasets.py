@@ -10,9 +10,9 @@ import pandas as pd
 __all__ = ["compare_datasets"]
 
 
-def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_hommel",
-                     alpha=0.05, random_state=0, n_jobs=None, scheduler=None,
-                     progress=False):
+def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
+                     posthoc="bergmann_hommel", alpha=0.05, random_state=0, n_jobs=None,
+                     scheduler=None, progress=True):
     """Several learners on several data sets, handed over to Friedman, a post-hoc
     procedure and Multi²Test (:func:`calibsim.ranking.rank`).
 
@@ -30,10 +30,15 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
         As for :func:`calibsim.compare`. With "5x2cv" the per-fold accuracies
         go to MultiTest on each data set (one-sided 5x2cv F tests, Ulaş et al. 2012);
         with any other design the data sets' mean accuracies are ranked.
+    test : str, optional
+        MultiTest's pairwise test on each data set's per-fold accuracies: any
+        registered test that fits the design (see :func:`calibsim.rank`'s
+        ``pairwise_test``), e.g. ``"corrected_repeated_cv"`` for r x k cv. Default:
+        the 5x2cv F test for "5x2cv", else the data sets' mean accuracies are ranked.
     posthoc : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}
     alpha : float, default 0.05
     random_state, n_jobs, scheduler, progress
-        As for :func:`calibsim.compare`.
+        As for :func:`calibsim.compare` (a bar per data set).
 
     Returns
     -------
@@ -45,18 +50,27 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     Raises
     ------
     ValueError
-        With fewer than two learners or data sets, or for an invalid design.
+        With fewer than two learners or data sets, for an invalid design, or a test
+        that does not fit it (the message names the designs it fits).
     """
+    from ._scoring import parse_design
+    d = parse_design(design)
+    if test is not None and test != "paired_t":          # refuse before any fitting
+        from ..ranking._rank import registry_pairwise
+        from ..stats import check_fits_design
+        if d.kind == "holdout":
+            check_fits_design(test, "per-fold scores", d.n_runs, d.n_folds, d.name)
+        registry_pairwise(test, int(np.prod(d.shape)), d.n_folds or None, alpha)
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    res = rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha)
+    res = rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha, test=test)
     from dataclasses import replace
 
     from ..reports._words import call_text
     from ._report import learners_text
     call = call_text("compare_datasets", [learners_text(estimators), "datasets"],
                      {"design": design, "posthoc": posthoc, "alpha": alpha,
-                      "random_state": random_state})
+                      "random_state": random_state, **({"test": test} if test else {})})
     return replace(res, provenance={"seed": random_state, "call": call,
                                     "data": design_data_text(design)})
 
@@ -69,12 +83,19 @@ def design_data_text(design) -> str:
             "of a data set")
 
 
-def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05):
+def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05,
+                    test=None):
     """:func:`calibsim.rank` on an :func:`accuracy_table`: per-fold scores for 5x2 cv (so
-    Multi²Test's 5x2cv F applies), mean accuracies otherwise; learners in table order."""
+    Multi²Test's 5x2cv F applies) or with a pairwise ``test``, mean accuracies otherwise;
+    learners in table order."""
     from ..ranking import rank
+    from ._scoring import parse_design
     learners = list(dict.fromkeys(table["learner"]))
     table = table[["dataset", "learner", "fold", "accuracy"]]
+    d = parse_design(design)
+    if test is not None:
+        return rank(table, score="accuracy", cost=learners, posthoc=posthoc, alpha=alpha,
+                    pairwise_test=test, folds_per_run=d.n_folds or None)
     if "fold" in table and design == "5x2cv":
         return rank(table, score="accuracy", cost=learners, posthoc=posthoc,
                                      alpha=alpha)
@@ -84,7 +105,7 @@ def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0
 
 
 def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jobs=None,
-                   scheduler=None, progress=False) -> pd.DataFrame:
+                   scheduler=None, progress=True) -> pd.DataFrame:
     """Per-fold accuracies of every learner on every data set, one row each.
 
     Returns
@@ -116,7 +137,8 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
         try:
             acc = accuracies(learners, ds, None, d,
                              np.random.SeedSequence(random_state, spawn_key=(2, i)), 1,
-                             n_jobs=n_jobs, scheduler=scheduler, progress=progress)[0]
+                             n_jobs=n_jobs, scheduler=scheduler, progress=progress,
+                             what=f"data set {name}")[0]
         except LearnerFailed as exc:        # keep the other data sets' work
             failed.append(str(LearnerFailed(exc.learner, exc.reason, name)))
             warnings.warn(f"{failed[-1]} Data set {name!r} is left out.", DataSetFailed,

@@ -127,15 +127,19 @@ class Design:
 
     Attributes
     ----------
-    kind : {"cv", "subsampling", "cv5x2"}
+    kind : {"cv", "subsampling", "cv5x2", "holdout"}
     n_runs : int
-        Runs r of r x k cv, or subsamples n.
+        Runs r of r x k cv, or subsamples n (1 for a holdout split).
     n_folds : int
-        Folds k (0 for subsampling).
+        Folds k (0 for subsampling and holdout).
     test_fraction : float
-        Test share of each subsample (subsampling only).
+        Test share of each split (subsampling and holdout only).
     name : str
-        As the user wrote it, e.g. ``"10x10"``.
+        E.g. ``"10x10"``, ``"5x2cv"``, ``"subsampling:30"``, ``"subsampling:30@0.2"``,
+        ``"holdout@0.33"``.
+    cv : scikit-learn splitter or None
+        The splitter the partitions come from, when one was given (``cv=``); None for
+        calibsim's own splitter of the design (:meth:`splitter`).
     """
 
     kind: str
@@ -143,28 +147,155 @@ class Design:
     n_folds: int
     test_fraction: float = 0.1
     name: str = ""
+    cv: object = field(default=None, compare=False, repr=False)
 
     @property
     def shape(self) -> tuple:
-        return (self.n_runs,) if self.kind == "subsampling" else (self.n_runs, self.n_folds)
+        return ((self.n_runs,) if self.kind in ("subsampling", "holdout")
+                else (self.n_runs, self.n_folds))
 
-    def splitter(self):
+    def splitter(self, random_state=None):
+        """calibsim's splitter of this design (not used when ``cv`` is given)."""
         from .. import schemes
         if self.kind == "subsampling":
-            return schemes.RandomSubsampling(n_runs=self.n_runs, test_fraction=self.test_fraction)
-        return schemes.RepeatedStratifiedKFold(n_folds=self.n_folds, n_runs=self.n_runs)
+            return schemes.RandomSubsampling(n_runs=self.n_runs, test_fraction=self.test_fraction,
+                                             random_state=random_state)
+        if self.kind == "holdout":
+            return schemes.Holdout(train_fraction=1 - self.test_fraction, n_runs=1,
+                                   random_state=random_state)
+        return schemes.StratifiedRepeatedCV(n_folds=self.n_folds, n_runs=self.n_runs,
+                                            random_state=random_state)
+
+    def describe(self, random_state=None) -> str:
+        """The splitter exactly as used, class and parameters (e.g.
+        ``"calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)"``)."""
+        if self.cv is not None:
+            return _sklearn_name(self.cv)
+        if isinstance(random_state, np.random.SeedSequence):
+            random_state = (f"SeedSequence({random_state.entropy}"
+                            + (f", spawn_key={tuple(random_state.spawn_key)})"
+                               if random_state.spawn_key else ")"))
+        text = repr(self.splitter())
+        return "calibsim.schemes." + text.replace("random_state=None", f"random_state={random_state}")
+
+    def test_masks(self, X, y, seed, groups=None) -> np.ndarray:
+        """Test masks of one repeat, shape ``shape + (n_instances,)``."""
+        if self.cv is None:
+            return self.splitter().test_masks(y, seed).reshape(self.shape + (len(y),))
+        cv = self.cv if seed is None else _reseeded(self.cv, seed)
+        masks = _sklearn_masks(cv, X, y, groups)
+        if masks.shape[0] != int(np.prod(self.shape)):
+            raise ValueError(f"`cv` {_sklearn_name(cv)} gave {masks.shape[0]} splits on a "
+                             f"repeat where it gave {int(np.prod(self.shape))} before.")
+        return masks.reshape(self.shape + (len(y),))
 
     def default_test(self) -> str:
         return {"cv": "corrected_repeated_cv", "subsampling": "corrected_resampling",
-                "cv5x2": "cv5x2_t"}[self.kind]
+                "cv5x2": "cv5x2_t", "holdout": "mcnemar"}[self.kind]
 
+
+def _sklearn_name(cv) -> str:
+    mod = type(cv).__module__
+    if mod.startswith("sklearn.model_selection"):
+        mod = "sklearn.model_selection"
+    return f"{mod}.{cv!r}"
+
+
+def _reseeded(cv, seed):
+    """A copy of the scikit-learn splitter ``cv`` with ``random_state`` drawn from ``seed``
+    (for further repeats with new partitions)."""
+    from sklearn.base import clone
+    state = int(np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key))
+                .generate_state(1)[0]) if isinstance(seed, np.random.SeedSequence) else int(seed)
+    new = clone(cv, safe=False)
+    new.random_state = state
+    return new
+
+
+def _sklearn_masks(cv, X, y, groups) -> np.ndarray:
+    """(n_splits, n) test masks of a scikit-learn splitter, refusing splits whose training
+    set is not the rest of the data (calibsim's tests and scores assume it is)."""
+    n = len(y)
+    try:
+        splits = list(cv.split(X, y, groups))
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"`cv` {_sklearn_name(cv)} could not split the data: {exc}") from None
+    if not splits:
+        raise ValueError(f"`cv` {_sklearn_name(cv)} gave no split.")
+    masks = np.zeros((len(splits), n), bool)
+    for i, (train, test) in enumerate(splits):
+        masks[i, np.asarray(test)] = True
+        rest = np.ones(n, bool)
+        rest[np.asarray(test)] = False
+        if len(np.asarray(test)) != masks[i].sum() or not np.array_equal(
+                np.sort(np.asarray(train)), np.flatnonzero(rest)):
+            raise ValueError(f"`cv` {_sklearn_name(cv)}: split {i} does not train on every "
+                             "instance it does not test (as TimeSeriesSplit or a "
+                             "train_size below 1 - test_size do); calibsim's tests assume "
+                             "train = the complement of test. Give such a splitter "
+                             "train_size=None, or another splitter.")
+        if not 0 < masks[i].sum() < n:
+            raise ValueError(f"`cv` {_sklearn_name(cv)}: split {i} leaves an empty training "
+                             "or test set.")
+    return masks
+
+
+def design_from_cv(cv, X, y, groups=None) -> Design:
+    """The design of a scikit-learn splitter (or an int: stratified k-fold cv, as
+    scikit-learn's ``check_cv`` makes it for a classifier), read from its splits.
+
+    Consecutive groups of splits whose test sets partition the data are runs of
+    k-fold cv (``"RxK"``; 5 runs of 2 folds is the 5x2cv design); otherwise the
+    splits are random subsamples with their test share (``"subsampling:N@f"``), or
+    one holdout split (``"holdout@f"``).
+
+    Raises
+    ------
+    ValueError
+        If ``cv`` is neither an int >= 2 nor a splitter (``split`` and
+        ``get_n_splits``), or its splits do not train on the rest of the data.
+    """
+    from sklearn.model_selection import check_cv
+    if isinstance(cv, bool) or not (isinstance(cv, (int, np.integer)) or (
+            hasattr(cv, "split") and hasattr(cv, "get_n_splits"))):
+        raise ValueError("`cv` must be an int k >= 2 (stratified k-fold cv) or a scikit-learn "
+                         "splitter such as RepeatedStratifiedKFold(n_splits=10, n_repeats=10, "
+                         f"random_state=0); got {cv!r}.")
+    if isinstance(cv, (int, np.integer)):
+        if cv < 2:
+            raise ValueError(f"`cv` must be an int k >= 2 (folds); got {cv!r}.")
+        cv = check_cv(int(cv), y, classifier=True)
+    masks = _sklearn_masks(cv, X, y, groups)
+    n_splits, n = masks.shape
+    k = 0
+    cover = np.zeros(n, int)
+    for i in range(n_splits):           # the first run: splits until every instance is tested once
+        cover += masks[i]
+        if (cover > 1).any():
+            break
+        if (cover == 1).all():
+            k = i + 1
+            break
+    if k >= 2 and n_splits % k == 0 and all(
+            (masks[j:j + k].sum(0) == 1).all() for j in range(0, n_splits, k)):
+        r = n_splits // k
+        return Design("cv", r, k, name=f"{r}x{k}", cv=cv)
+    frac = float(np.mean(masks.sum(1))) / n
+    size = getattr(cv, "test_size", None)
+    if isinstance(size, float) and 0 < size < 1:    # the share asked for, as ours is named
+        frac = size                                 # (0.1 of 435 tests 44: 0.101)
+    f = f"{frac:.3g}"
+    if n_splits == 1:
+        return Design("holdout", 1, 0, frac, name=f"holdout@{f}", cv=cv)
+    return Design("subsampling", n_splits, 0, frac, name=f"subsampling:{n_splits}@{f}", cv=cv)
 
 #: Most fits per learner and repeat a design may ask for (r·k, or N subsamples).
 MAX_FITS = 100_000
 
 
 def parse_design(design) -> Design:
-    """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"`` or ``"subsampling:N"``.
+    """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"``, ``"subsampling:N"`` (or
+    ``"subsampling:N@f"``, test share f) or ``"holdout"`` (``"holdout@f"``; default f = 1/3).
 
     Raises
     ------
@@ -174,6 +305,9 @@ def parse_design(design) -> Design:
     """
     if isinstance(design, Design):
         return design
+    if hasattr(design, "split") and hasattr(design, "get_n_splits"):
+        raise ValueError(f"`design` must be a string such as '10x10'; a splitter goes in `cv` "
+                         f"(cv={design!r}).")
     text = str(design).strip().lower().replace(" ", "").replace("×", "x")
     if text == "5x2cv":
         return Design("cv5x2", 5, 2, name="5x2cv")
@@ -196,10 +330,16 @@ def parse_design(design) -> Design:
         if n > MAX_FITS:
             raise ValueError(f"`design` {design!r} asks for {n:,} subsamples; at most "
                              f"{MAX_FITS:,} are allowed.")
-        return Design("subsampling", n, 0, frac, name=f"subsampling:{n}")
+        return Design("subsampling", n, 0, frac,
+                      name=f"subsampling:{n}" + (f"@{frac:g}" if m.group(2) else ""))
+    m = re.fullmatch(r"holdout(?:@(0?\.\d+))?", text)
+    if m:
+        frac = float(m.group(1)) if m.group(1) else 1 / 3
+        return Design("holdout", 1, 0, frac, name="holdout" + (f"@{frac:g}" if m.group(1) else ""))
     raise ValueError("`design` must be 'RxK' (r runs of stratified k-fold cv, e.g. '10x10'), "
-                     "'5x2cv' or 'subsampling:N' (N random 90/10 splits; "
-                     f"'subsampling:N@0.2' for 80/20); got {design!r}.")
+                     "'5x2cv', 'subsampling:N' (N random 90/10 splits; 'subsampling:N@0.2' "
+                     "for 80/20) or 'holdout' (one 2/3-1/3 split, for McNemar's test; "
+                     f"'holdout@0.5' for 50/50); got {design!r}.")
 
 
 @dataclass(frozen=True)
@@ -214,22 +354,26 @@ class Block:
     n_values: object = field(repr=False)
     n_classes: int = 2
     fast: bool = False
+    correctness: bool = False
 
 
-def score_block(block: Block) -> np.ndarray:
-    """Accuracy in [0, 1] of each learner on each split of the block: (L, *split)."""
+def score_block(block: Block):
+    """Accuracy in [0, 1] of each learner on each split of the block: (L, *split); with
+    ``block.correctness`` also whether each learner classifies each instance correctly,
+    (L, *split, n) bool (the holdout tests count n01 and n10 from it)."""
     from ..engine.learners import score_fast, score_general
     score = score_fast if block.fast else score_general
     res = score(block.X, block.y, block.masks, block.learners, n_values=block.n_values,
-                n_classes=block.n_classes)
-    return res["correct"] / res["n_test"][None]
+                n_classes=block.n_classes, return_correctness=block.correctness)
+    acc = res["correct"] / res["n_test"][None]
+    return (acc, res["correctness"] & block.masks[None]) if block.correctness else acc
 
 
 def repeat_seeds(random_state, n_repeats: int) -> list:
     """The partition seed of each repeat of a comparison.
 
     Repeat 0 is split exactly as the design's calibsim splitter splits with
-    ``random_state`` (``RepeatedStratifiedKFold(n_folds=k, n_runs=r,
+    ``random_state`` (``StratifiedRepeatedCV(n_folds=k, n_runs=r,
     random_state=random_state)``, ``RandomSubsampling(...)``); the further repeats of
     ``replicability="rerun"`` take child seeds ``SeedSequence(random_state,
     spawn_key=(0, i))``, i = 1, 2, ...
@@ -245,21 +389,22 @@ def repeat_seeds(random_state, n_repeats: int) -> list:
 
 
 def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fast,
-               runs_per_block: int):
+               runs_per_block: int, groups=None):
     """Blocks of ``runs_per_block`` runs of each repeat, and each repeat's test masks.
 
     Returns ``(blocks, masks)`` with ``masks[rep]`` of shape ``design.shape + (n,)``.
+    With a scikit-learn splitter (``design.cv``) repeat 0 is split by it as given, the
+    further repeats by copies re-seeded from ``seeds[rep]``.
     """
     out, all_masks = [], []
-    n = len(y)
     for rep, seed in enumerate(seeds):
-        masks = design.splitter().test_masks(y, seed)
-        masks = masks.reshape(design.shape + (n,))
+        masks = design.test_masks(X, y, None if (design.cv is not None and rep == 0) else seed,
+                                  groups)
         all_masks.append(masks)
         for start in range(0, design.n_runs, runs_per_block):
             out.append(Block(f"compare-{rep}-{start}", X, y,
                              masks[start:start + runs_per_block], learners, n_values,
-                             n_classes, fast))
+                             n_classes, fast, design.kind == "holdout"))
     return out, all_masks
 
 
@@ -302,6 +447,7 @@ def prepare_data(X, y):
 
 
 def run_test(spec, diff, df, design: Design):
+    """``spec`` on per-fold differences (or McNemar's counts, for the holdout tests)."""
     kw = {}
     if spec.name == "corrected_resampling":
         kw["test_train_ratio"] = design.test_fraction / (1 - design.test_fraction)
@@ -309,6 +455,11 @@ def run_test(spec, diff, df, design: Design):
 
 
 def interval(res, alpha):
+    """The test's interval for the difference at level 1 - α, or (nan, nan) where it has
+    none: the averaged-T tests (no standard error of m), the 5x2cv F test, McNemar's and
+    the proportions test (no ``confidence_interval``), the Bayesian tests."""
+    if not hasattr(res, "confidence_interval"):
+        return (float("nan"), float("nan"))
     try:
         ci = res.confidence_interval(1 - alpha)
     except ValueError:  # averaged-T tests have no standard error of m
@@ -324,7 +475,8 @@ def bootstrap_p_reject(spec, diff, df, d: Design, alpha, n_boot, random_state):
 
 def score_table(acc, d: Design) -> pd.DataFrame:
     """(L=2, *shape) accuracies -> one row per fold."""
-    runs, folds = (np.arange(d.n_runs), np.zeros(d.n_runs, int)) if d.kind == "subsampling" \
+    runs, folds = (np.arange(d.n_runs), np.zeros(d.n_runs, int)) \
+        if d.kind in ("subsampling", "holdout") \
         else np.meshgrid(np.arange(d.n_runs), np.arange(d.n_folds), indexing="ij")
     return pd.DataFrame({"run": np.ravel(runs), "fold": np.ravel(folds),
                          "accuracy_a": acc[0].ravel(), "accuracy_b": acc[1].ravel(),
@@ -332,13 +484,19 @@ def score_table(acc, d: Design) -> pd.DataFrame:
 
 
 def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
-               progress, return_masks: bool = False):
+               progress, return_masks: bool = False, groups=None, what: str = "compare"):
     """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1].
 
     With ``return_masks`` also the test masks of repeat 0, shape
-    ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions).
+    ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions), and for
+    a holdout design the McNemar counts' raw material ``{"correct": (n_repeats, L, n)
+    bool, "masks": (n_repeats, n) bool}`` (else None): ``(acc, masks, holdout)``.
+
+    ``progress`` True shows a bar (terminal or notebook) once the fits take more than a
+    few seconds, with one estimate of the time left measured after the first blocks
+    (so numba's compiling and the workers' start are not extrapolated); False: silent.
     """
-    from ..engine.runner import check_n_workers, cluster, map_blocks
+    from ..engine.runner import Progress, check_n_workers, cluster, map_blocks
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     from .._validation import check_memory_estimate
@@ -353,36 +511,56 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         Xa = X.to_frame()          # names and kinds, for pipelines that select columns
     seeds = repeat_seeds(random_state, n_repeats)
     runs_per_block = d.n_runs if fast else 1
+    # a scikit-learn splitter gets the class codes: its stratification (by order of first
+    # appearance) splits them exactly as it splits the labels
     blocks, masks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
                                n_classes=n_classes, fast=fast,
-                               runs_per_block=runs_per_block)
+                               runs_per_block=runs_per_block, groups=groups)
     out = np.empty((n_repeats, len(learners)) + d.shape)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(blocks), desc="fitting", unit="block")
+    correct = np.zeros((n_repeats, len(learners), n), bool) if d.kind == "holdout" else None
 
-    import time
-    t0, done = time.perf_counter(), [0]
-
-    def keep(block, acc):
+    def keep(block, res):
+        if block.correctness:
+            res, corr = res
+            correct[int(block.key.split("-")[1])] = corr[:, 0]
         rep, start = (int(v) for v in block.key.split("-")[1:])
-        out[rep, :, start:start + acc.shape[1]] = acc
-        done[0] += 1
-        if bar is not None:
-            if done[0] == 1 and len(blocks) > 1 and not fast:   # one timed block: the cost
-                per = time.perf_counter() - t0
-                bar.write(f"the first of {len(blocks)} blocks of fits took {per:.1f} s; "
-                          f"all of them: about {per * len(blocks) / 60:.1f} min "
-                          f"(fewer with more workers)")
-            bar.update()
+        out[rep, :, start:start + res.shape[1]] = res
+        bar.advance(1)
 
     workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
-    with cluster(scheduler=scheduler, n_workers=workers) as client:
-        map_blocks(score_block, blocks, client=client, on_result=keep)
-    if bar is not None:
-        bar.close()
-    return (out, masks[0]) if return_masks else out
+    with Progress(bool(progress), what, unit="block", delay=3.0, estimate=True,
+                  notebook=True) as bar, \
+            cluster(scheduler=scheduler, n_workers=workers) as client:
+        bar.start(len(blocks), workers=_n_workers(client, workers))
+        map_blocks(score_block, blocks, client=client, on_result=keep, resumable=False)
+    if not return_masks:
+        return out
+    holdout = None if correct is None else {
+        "correct": correct, "masks": np.stack([m.reshape(-1, n)[0] for m in masks])}
+    return out, masks[0], holdout
+
+
+def _n_workers(client, workers) -> int:
+    """Blocks that run at once: 1 here, else the pool's or the cluster's workers."""
+    if client is None:
+        return 1
+    n = getattr(client, "n_workers", None)
+    if n is None:
+        try:
+            n = len(client.scheduler_info().get("workers", {}))
+        except Exception:                  # noqa: BLE001 - only for the estimate
+            n = workers or 1
+    return max(1, int(n))
+
+
+def holdout_counts(holdout, i: int, j: int) -> np.ndarray:
+    """McNemar's counts n00, n01, n10, n11 of learners i (A) and j (B) on each repeat's
+    holdout split, shape (n_repeats, 4) (Dietterich 1998: n01 = A wrong, B right)."""
+    a, b, m = holdout["correct"][:, i], holdout["correct"][:, j], holdout["masks"]
+    n11 = (a & b).sum(-1)
+    n01 = (~a & b & m).sum(-1)
+    n10 = (a & ~b & m).sum(-1)
+    return np.stack([m.sum(-1) - n11 - n01 - n10, n01, n10, n11], axis=-1)
 
 
 def unique_labels(labels):

@@ -173,8 +173,8 @@ class SchemeSpec:
         from .. import schemes
         p = self.p
         if self.kind == "repeated_kfold":
-            kind = (schemes.RepeatedStratifiedKFold if p.get("stratified", True)
-                    else schemes.RepeatedKFold)
+            kind = (schemes.StratifiedRepeatedCV if p.get("stratified", True)
+                    else schemes.RepeatedCV)
             return kind(n_folds=p["n_folds"], n_runs=p["n_runs"])
         if self.kind == "subsampling":
             return schemes.RandomSubsampling(n_runs=p["n_runs"], test_fraction=p["test_fraction"],
@@ -183,7 +183,7 @@ class SchemeSpec:
             kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
             return schemes.Holdout(n_runs=p["n_runs"], **kw)
         if self.kind == "cv5x2":
-            return schemes.RepeatedStratifiedKFold(n_folds=2, n_runs=5 * p["repeats"])
+            return schemes.StratifiedRepeatedCV(n_folds=2, n_runs=5 * p["repeats"])
         return None
 
 

@@ -83,9 +83,9 @@ def _compact(rows, masks, count):
 
 
 def _nested_plan(outer, y, rng, inner_folds):
-    from ..schemes import RepeatedStratifiedKFold
+    from ..schemes import StratifiedRepeatedCV
     S, n = outer.shape
-    cv = RepeatedStratifiedKFold(n_folds=inner_folds, n_runs=1)
+    cv = StratifiedRepeatedCV(n_folds=inner_folds, n_runs=1)
     masks = np.repeat(outer, inner_folds, axis=0)
     count = np.zeros_like(masks)
     for s in range(S):
@@ -290,10 +290,10 @@ def score_with_tuning(X, y, masks, learners, *, fast, rng, n_values, n_classes,
     Examples
     --------
     >>> from calibsim.engine.learners import LearnerSpec
-    >>> from calibsim.schemes import RepeatedStratifiedKFold
+    >>> from calibsim.schemes import StratifiedRepeatedCV
     >>> from calibsim.sources import NullSource
     >>> X, y = NullSource(n_instances=60).sample(rng=0)
-    >>> masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=1)
+    >>> masks = StratifiedRepeatedCV(n_folds=5, n_runs=2).test_masks(y, rng=1)
     >>> tuned = LearnerSpec("c45_tuned", "c45", tuning="nested_cv",
     ...                     grid=((("min_obj", 2),), (("min_obj", 10),)))
     >>> res = score_with_tuning(X, y, masks, [tuned, LearnerSpec("nb", "naive_bayes")],

@@ -400,6 +400,12 @@ class CalibratedDF:
             self.scores = _SameDifferences(scores, null_centres(study, [self.analysis], null))
         self._cache = {}
 
+    @property
+    def n_datasets(self) -> int:
+        """Null data sets of the calibration."""
+        a = self.analysis
+        return int(self.scores.n_datasets(a.sources[0], a.scheme_of(a.tests[0])))
+
     def __call__(self, test: str, r: int, alpha: float) -> int:
         key = (test, r, float(alpha))
         if key not in self._cache:
@@ -446,24 +452,56 @@ def _test_cells(study, analysis, lookup):
                         yield source, pair, test, sname, r, alpha, df, base
 
 
+def no_calibrated_df(analysis, df) -> bool:
+    """True where a calibrated df was asked for and the calibration found none: no df of
+    its grid keeps the Type I error at or below α (its calibrated df is 0, as the paper
+    reports it). The analyses then say so in their tables instead of testing."""
+    return getattr(analysis, "df", None) == "calibrated" and df == 0
+
+
+def _no_df_note(lookup, alpha) -> str:
+    n = getattr(lookup, "n_datasets", None)
+    on = f"on {n} data sets" if n else "on the calibration's data sets"
+    return (f"no df keeps Type I ≤ α = {alpha:g} {on} (calibrated df 0): not tested; "
+            "calibrate on more data sets")
+
+
 def _rate_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
     if summaries is None:
         summaries = summarise(study, [analysis], scores, {analysis.name: lookup})
-    rows = []
+    rows, nan = [], float("nan")
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
         p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
+        if no_calibrated_df(analysis, df):
+            rows.append({**base, "rate": nan, "mc_se": nan, "ci_low": nan, "ci_high": nan,
+                         "n": int(p.shape[0]), "note": _no_df_note(lookup, alpha)})
+            continue
         rr = rejection_rate(p, alpha)
         rows.append({**base, "rate": rr.rate, "mc_se": rr.mc_se, "ci_low": rr.ci_low,
                      "ci_high": rr.ci_high, "n": rr.n})
-    return pd.DataFrame(rows)
+    return _with_notes(rows)
+
+
+def _with_notes(rows) -> pd.DataFrame:
+    """The rows as a table; a ``note`` column only where some row has one."""
+    table = pd.DataFrame(rows)
+    if "note" in table:
+        table["note"] = table["note"].fillna("")
+    return table
 
 
 def _replicability_rows(study, analysis, scores, lookup, summaries=None) -> pd.DataFrame:
     if summaries is None:
         summaries = summarise(study, [analysis], scores, {analysis.name: lookup})
-    rows = []
+    rows, nan = [], float("nan")
     for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
         p = summaries[(analysis.name, source, tuple(pair), test, r, alpha)]["p"]
+        if no_calibrated_df(analysis, df):
+            rows.append({**base, "repeats": p.shape[1], "rejections": nan, "consistent": nan,
+                         "consistent_se": nan, "almost_consistent": nan,
+                         "almost_consistent_se": nan, "R": nan, "R_se": nan,
+                         "n": int(p.shape[0]), "note": _no_df_note(lookup, alpha)})
+            continue
         groups = p.shape[1]
         rep = replicability(p <= alpha)
         rows.append({**base, "repeats": groups,
@@ -473,7 +511,7 @@ def _replicability_rows(study, analysis, scores, lookup, summaries=None) -> pd.D
                      "almost_consistent": rep.almost_consistent,
                      "almost_consistent_se": rep.almost_consistent_se,
                      "R": rep.R, "R_se": rep.R_se, "n": rep.n_datasets})
-    return pd.DataFrame(rows)
+    return _with_notes(rows)
 
 
 # ---------------------------------------------------------------------------
@@ -495,8 +533,10 @@ class DFTable:
     """A calibrated-df lookup frozen to a table ``{(test, r, alpha): df}``, to send to
     workers (a :class:`CalibratedDF` holds scores)."""
 
-    def __init__(self, table):
+    def __init__(self, table, n_datasets=None):
         self.table = dict(table)
+        #: Data sets the df were calibrated on (for the tables' notes), if known.
+        self.n_datasets = n_datasets
 
     def __call__(self, test, r, alpha):
         return self.table[(test, r, float(alpha))]
@@ -511,7 +551,7 @@ def frozen_lookup(study, analysis, lookup):
     for _source, _pair, test, _sname, r, alpha, df, _base in _test_cells(study, analysis,
                                                                          lookup):
         table[(test, r, float(alpha))] = df
-    return DFTable(table)
+    return DFTable(table, getattr(lookup, "n_datasets", None))
 
 
 def _null_cells(study, analysis):
@@ -646,7 +686,12 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None, *, cent
         for source, pair, test, sname, r, alpha, df, _ in _test_cells(study, a, lookup):
             if sources is not None and source not in sources:
                 continue
-            if a.kind == "rejection_rate":
+            if no_calibrated_df(a, df):              # nothing to test: the rows say why
+                n = scores.n_datasets(source, sname)
+                scheme = study.scheme(sname)
+                groups = scheme.p["repeats"] if scheme.kind == "cv5x2" else a.repeats
+                p = np.full(n if a.kind == "rejection_rate" else (n, groups), np.nan)
+            elif a.kind == "rejection_rate":
                 p = _pvalues(study, scores_a, source, sname, test, pair, r, df)
             else:
                 scheme = study.scheme(sname)

@@ -1,8 +1,13 @@
-"""The one Dask runner: one cluster builder, one map over cells, one progress display.
+"""The one runner: one cluster builder, one map over cells, one progress display.
 
-Dask only maps the pure cell function over frozen cell specs (conventions.md,
-item 14); each cell's randomness comes from its identity, so results do not depend
-on the number of workers or the order in which cells finish.
+Local workers are a process pool from loky (scikit-learn's ``n_jobs`` pool, through
+joblib), so ``n_jobs``/``--workers`` work from a plain script without
+``if __name__ == "__main__":``, from a notebook and from the command line; a running
+Dask scheduler (``scheduler=``/``--scheduler``) serves clusters of other machines.
+Either way the runner only maps the pure cell function over frozen cell specs
+(conventions.md, item 14); each cell's randomness comes from its identity, so results do
+not depend on the number of workers or the order in which cells finish. Dask's and
+distributed's own log lines are hidden unless :func:`show_dask_logs` (``--verbose``).
 """
 
 from __future__ import annotations
@@ -14,9 +19,96 @@ import sys
 import time
 import uuid
 
-__all__ = ["cluster", "map_blocks", "warm_up", "Progress"]
+__all__ = ["cluster", "map_blocks", "warm_up", "Progress", "LocalPool", "ClusterLost",
+           "show_dask_logs"]
 
 logger = logging.getLogger(__name__)
+
+#: Show Dask's and distributed's own log lines (``--verbose``); hidden by default.
+_DASK_LOGS = {"show": False}
+
+
+def show_dask_logs(show: bool = True) -> None:
+    """Let Dask's and distributed's log lines through (the command line's ``--verbose``).
+
+    By default calibsim hides them while it runs on a cluster: a lost scheduler or a
+    failing task is reported in one line of calibsim's own instead.
+    """
+    _DASK_LOGS["show"] = bool(show)
+
+
+class _DropDask(logging.Filter):
+    def filter(self, record):
+        return not record.name.startswith(("distributed", "dask", "tornado", "bokeh"))
+
+
+@contextlib.contextmanager
+def _quiet_dask():
+    """Drop distributed's, Dask's and tornado's log records for the duration (unless
+    :func:`show_dask_logs`): the handlers of the root and of those loggers get a filter."""
+    if _DASK_LOGS["show"]:
+        yield
+        return
+    import distributed  # noqa: F401 - its logging handlers exist from its import on
+    flt = _DropDask()
+    handlers = set()
+    for name in ("", "distributed", "dask", "tornado", "bokeh"):
+        handlers.update(logging.getLogger(name).handlers)
+    handlers.add(logging.lastResort) if logging.lastResort is not None else None
+    for h in handlers:
+        h.addFilter(flt)
+    try:
+        yield
+    finally:
+        for h in handlers:
+            h.removeFilter(flt)
+
+
+def _worker_init():
+    """Each local worker ignores Ctrl-C: the main process handles it, once, and ends them."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalPool:
+    """``n_workers`` local worker processes: loky's reusable process pool.
+
+    What :func:`cluster` yields for local workers. Unlike a Dask ``LocalCluster``, whose
+    processes start by re-running the calling script, loky's workers unpickle only the
+    function and its arguments, so a plain script without ``if __name__ ==
+    "__main__":`` works, as scikit-learn's ``n_jobs`` does. The pool is kept between
+    calls (its workers keep their compiled kernels) and ends with the process.
+
+    Parameters
+    ----------
+    n_workers : int
+        Worker processes (>= 1), each single-threaded in calibsim's work.
+    """
+
+    def __init__(self, n_workers: int):
+        from joblib.externals.loky import get_reusable_executor
+        self.n_workers = int(n_workers)
+        self.executor = get_reusable_executor(max_workers=self.n_workers, timeout=300,
+                                              initializer=_worker_init)
+
+    def submit(self, func, *args):
+        """``func(*args)`` on a worker: a ``concurrent.futures.Future``."""
+        return self.executor.submit(func, *args)
+
+    def run(self, func):
+        """``func()`` once per worker slot, waiting for all (e.g. to compile the kernels)."""
+        for f in [self.submit(func) for _ in range(self.n_workers)]:
+            f.result()
+
+    def kill(self):
+        """End the workers now (after Ctrl-C or a failure): queued work is dropped."""
+        try:
+            self.executor.shutdown(wait=False, kill_workers=True)
+        except Exception:                  # noqa: BLE001 - already broken or gone
+            pass
+
+    def __repr__(self):
+        return f"LocalPool(n_workers={self.n_workers})"
 
 
 def check_n_workers(n_workers, scheduler=None) -> None:
@@ -43,24 +135,25 @@ def check_n_workers(n_workers, scheduler=None) -> None:
 @contextlib.contextmanager
 def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
             processes: bool = True, timeout: float = 10.0):
-    """A Dask client for a study run, or None to run in this process.
+    """Where a run computes: local worker processes, a Dask cluster, or this process.
 
     Parameters
     ----------
     scheduler : str, optional
-        Address of an existing scheduler (``tcp://host:port``); its workers are used.
+        Address of an existing Dask scheduler (``tcp://host:port``); its workers are used.
     n_workers : int, optional
-        Single-thread workers of a local cluster (default: ``os.cpu_count()``); 0 runs
-        every cell in this process, without Dask. Ignored (with a warning) when
-        ``scheduler`` is given.
+        Local single-thread workers (default: ``os.cpu_count()``): a loky process pool
+        (:class:`LocalPool`); 0 runs every cell in this process. Ignored (with a
+        warning) when ``scheduler`` is given.
     processes : bool, default True
-        Local workers as processes (True) or threads.
+        Local workers as processes (True) or as the threads of an in-process Dask
+        cluster (False; for tests).
     timeout : float, default 10.0
         Seconds to wait for ``scheduler`` to answer.
 
     Yields
     ------
-    distributed.Client or None
+    LocalPool, distributed.Client or None
 
     Raises
     ------
@@ -83,32 +176,44 @@ def cluster(*, scheduler: str | None = None, n_workers: int | None = None,
         logger.info("running every cell in this process (n_workers=0)")
         yield None
         return
-    from distributed import Client, LocalCluster
-    local = None
-    if scheduler is None:
-        n = n_workers or os.cpu_count() or 1
-        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=processes,
-                             dashboard_address=":0")  # any free port: never clash on 8787
+    if scheduler is None and processes:
+        pool = LocalPool(n_workers or os.cpu_count() or 1)
+        logger.info("local process pool: %d single-thread workers", pool.n_workers)
         try:
-            client = Client(local)
+            yield pool
         except BaseException:
-            local.close()
+            pool.kill()                      # Ctrl-C or a failure: no worker runs on
             raise
-        logger.info("local Dask cluster: %d single-thread worker %s, dashboard %s", n,
-                    "processes" if processes else "threads", client.dashboard_link)
-    else:
-        if n_workers is not None:
-            logger.warning("`n_workers`=%r is ignored: the workers of the scheduler at %s "
-                           "are used", n_workers, scheduler)
-        client = _connect(Client, scheduler, timeout)
-        logger.info("connected to the Dask scheduler at %s (%d workers)", scheduler,
-                    len(client.scheduler_info().get("workers", {})))
-    try:
-        yield client
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+        return
+    with _quiet_dask():
+        from distributed import Client, LocalCluster
+        local = None
+        if scheduler is None:
+            n = n_workers or os.cpu_count() or 1
+            local = LocalCluster(n_workers=n, threads_per_worker=1, processes=False,
+                                 dashboard_address=":0")  # any free port: never clash on 8787
+            try:
+                client = Client(local)
+            except BaseException:
+                local.close()
+                raise
+            logger.info("local Dask cluster: %d single-thread worker threads, dashboard %s",
+                        n, client.dashboard_link)
+        else:
+            if n_workers is not None:
+                logger.warning("`n_workers`=%r is ignored: the workers of the scheduler at %s "
+                               "are used", n_workers, scheduler)
+            client = _connect(Client, scheduler, timeout)
+            logger.info("connected to the Dask scheduler at %s (%d workers)", scheduler,
+                        len(client.scheduler_info().get("workers", {})))
+        try:
+            yield client
+        finally:
+            try:
+                client.close()
+            finally:
+                if local is not None:
+                    local.close()
 
 
 def _connect(Client, scheduler: str, timeout: float):
@@ -145,14 +250,14 @@ def _connect(Client, scheduler: str, timeout: float):
     return out["client"]
 
 
-def map_blocks(func, specs, *, client=None, on_result=None) -> None:
+def map_blocks(func, specs, *, client=None, on_result=None, resumable: bool = True) -> None:
     """Run ``func(spec)`` for every spec and hand each result to ``on_result(spec, result)``.
 
     Specs need a unique string attribute ``key``. Without a client the specs run here,
-    in order; with one, on its workers, and ``on_result`` is called in this process in
-    completion order (e.g. to save each block at once, so an interrupted study resumes).
-    Each result is released once handed over; the Dask task keys are
-    ``<spec.key>-<token of this call>``.
+    in order; with one (a :class:`LocalPool` or a Dask client), on its workers, and
+    ``on_result`` is called in this process in completion order (e.g. to save each
+    block at once, so an interrupted study resumes). Each result is released once
+    handed over; the Dask task keys are ``<spec.key>-<token of this call>``.
 
     Parameters
     ----------
@@ -160,15 +265,21 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
         ``func(spec) -> result``; with a client it must be picklable (module level).
     specs : iterable
         Objects with a unique ``str`` attribute ``key`` (also the Dask task key).
-    client : distributed.Client, optional
+    client : LocalPool or distributed.Client, optional
         Where to run; None runs here.
     on_result : callable, optional
         ``on_result(spec, result)``, called in this process as each result arrives.
+    resumable : bool, default True
+        Whether the caller saves each result (a study's store): the :class:`ClusterLost`
+        message then says that running the same command again resumes.
 
     Raises
     ------
     ValueError
         If two specs share a key.
+    ClusterLost
+        If the scheduler, or a local worker process, went away; one line says how many
+        blocks were done and what to do.
     Exception
         Whatever ``func`` or ``on_result`` raises first; the tasks not yet finished
         are then cancelled.
@@ -185,6 +296,51 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
             if on_result is not None:
                 on_result(spec, result)
         return
+    if isinstance(client, LocalPool):
+        return _map_local(func, specs, client, on_result, resumable)
+    with _quiet_dask():
+        return _map_dask(func, specs, keys, client, on_result, resumable)
+
+
+def _first_line(exc) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0][:160].rstrip(". ") if lines else "no detail"
+
+
+def _resume_text(resumable: bool) -> str:
+    return ("every block finished before that is saved, so the same command run again "
+            "resumes from them" if resumable else
+            "nothing of this call is kept: run it again")
+
+
+def _map_local(func, specs, pool, on_result, resumable):
+    """:func:`map_blocks` on a :class:`LocalPool`."""
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+    futures = {pool.submit(func, spec): spec for spec in specs}
+    done = 0
+    try:
+        for future in as_completed(futures):
+            result = future.result()
+            if on_result is not None:
+                on_result(futures[future], result)
+            done += 1
+    except BrokenProcessPool as exc:
+        pool.kill()
+        raise ClusterLost(
+            f"a local worker process died after {done} of {len(specs)} blocks "
+            f"({type(exc).__name__}: {_first_line(exc)}; often out of memory); "
+            f"{_resume_text(resumable)} (fewer workers use less "
+            "memory)") from None
+    except BaseException:
+        # no cancelling here: the caller's cluster() ends the pool's workers on the way out
+        # (loky then fails what was queued; a cancelled future would trip its manager)
+        pool.kill()
+        raise
+
+
+def _map_dask(func, specs, keys, client, on_result, resumable):
+    """:func:`map_blocks` on a Dask client."""
     from distributed import as_completed
     # the Dask keys: the spec's key and a token of this call, so that a key held on a
     # shared scheduler (another run, or an earlier call that failed) is never reused
@@ -208,9 +364,9 @@ def map_blocks(func, specs, *, client=None, on_result=None) -> None:
         _cancel_quietly(client, futures)
         raise ClusterLost(
             f"the Dask cluster was lost after {done} of {len(specs)} blocks "
-            f"({type(exc).__name__}: {str(exc)[:160] or 'no detail'}); every block finished "
-            "before that is saved, so the same command run again resumes from them "
-            "(check the scheduler and its workers, or run without --scheduler)") from None
+            f"({type(exc).__name__}: {_first_line(exc)}); "
+            f"{_resume_text(resumable)} (check the scheduler and its workers, or run "
+            "without --scheduler)") from None
     except BaseException:
         _cancel_quietly(client, futures)
         raise
@@ -227,21 +383,22 @@ def _cancel_quietly(client, futures):
 
 
 class ClusterLost(RuntimeError):
-    """The Dask scheduler or all its workers went away during a run.
+    """The Dask scheduler, all its workers, or a local worker process went away.
 
     Raised by :func:`map_blocks` instead of Dask's ``FutureCancelledError`` or
-    ``CommClosedError``; the message says how many blocks were handed over (and so
-    saved by the caller) and that rerunning resumes from them.
+    ``CommClosedError`` or loky's ``TerminatedWorkerError``; the message says how many
+    blocks were handed over (and so saved by the caller) and that rerunning resumes
+    from them. The command line ends with this one line and exit status 3.
     """
 
 
 def _compile_kernels():
     """Compile (or load from numba's cache) the evaluation kernels on a tiny data set."""
     from ..evaluate import score_splits
-    from ..schemes import RepeatedStratifiedKFold
+    from ..schemes import StratifiedRepeatedCV
     from ..sources import NullSource
     X, y = NullSource(n_instances=20, n_attributes=3).sample(0)
-    score_splits(X, y, RepeatedStratifiedKFold(n_folds=2, n_runs=1).test_masks(y, 0),
+    score_splits(X, y, StratifiedRepeatedCV(n_folds=2, n_runs=1).test_masks(y, 0),
                  learners=("naive_bayes", "c45", "ib1", "tan", "voted_perceptron"))
     return True
 
@@ -251,13 +408,16 @@ def warm_up(client=None) -> float:
     t0 = time.perf_counter()
     if client is None:
         _compile_kernels()
-    else:
+    elif isinstance(client, LocalPool):
         client.run(_compile_kernels)
+    else:
+        with _quiet_dask():
+            client.run(_compile_kernels)
     return time.perf_counter() - t0
 
 
 class Progress:
-    """Progress of a study run on stderr (tqdm), or silent.
+    """Progress of a run on stderr (tqdm; a notebook widget where one can show), or silent.
 
     Parameters
     ----------
@@ -265,6 +425,17 @@ class Progress:
         Show a bar; when False every method only logs.
     desc : str
         What runs (e.g. the study name).
+    unit : str, default "data set"
+        What the bar counts.
+    delay : float, default 0
+        Seconds before the bar appears (a call that ends sooner shows nothing).
+    estimate : bool, default False
+        Print one line with the time left, measured once the first blocks have
+        finished on every worker (``start(..., workers=W)``): the time to the first
+        results (numba compiling or loading kernels, workers starting) is not
+        extrapolated. Only when more than ~10 s remain.
+    notebook : bool, default False
+        In a Jupyter notebook draw the bar as a widget (``tqdm.auto``).
 
     Examples
     --------
@@ -272,8 +443,12 @@ class Progress:
     ...     bar.phase("data sets"); bar.start(10); bar.advance(10)
     """
 
-    def __init__(self, enabled: bool, desc: str):
+    def __init__(self, enabled: bool, desc: str, *, unit: str = "data set",
+                 delay: float = 0.0, estimate: bool = False, notebook: bool = False):
         self.enabled, self.desc, self._bar, self._phase = bool(enabled), desc, None, ""
+        self.unit, self.delay, self.notebook = unit, float(delay), bool(notebook)
+        self._estimate = bool(estimate)
+        self._times, self._workers, self._total, self._n = [], 1, 0, 0
 
     def phase(self, text: str):
         """Say what is being done now (compiling kernels, data sets, analyses, ...)."""
@@ -284,25 +459,57 @@ class Progress:
         if self._bar is not None and self._bar.total and self._bar.n >= self._bar.total:
             self.close()                     # a finished bar keeps its own description
         if self._bar is None:
-            print(f"{self.desc}: {text}", file=sys.stderr, flush=True)
+            if not self.delay:               # a delayed bar stays quiet until it shows
+                print(f"{self.desc}: {text}", file=sys.stderr, flush=True)
         else:
             self._bar.set_description_str(f"{self.desc}: {text}")
 
-    def start(self, total: int, done: int = 0):
-        """A bar over ``total`` data sets, ``done`` of them already saved."""
+    def start(self, total: int, done: int = 0, *, workers: int = 1):
+        """A bar over ``total`` units, ``done`` of them already saved; ``workers`` run at
+        once (for the estimate)."""
+        self._times, self._workers, self._total, self._n = [], max(1, int(workers)), total, done
+        self._t0 = time.perf_counter()
         if not self.enabled:
             return
-        from tqdm import tqdm
+        if self.notebook:
+            from tqdm.auto import tqdm
+        else:
+            from tqdm import tqdm
         if self._bar is not None:
             self._bar.close()
         desc = f"{self.desc}: {self._phase}" if self._phase else self.desc
-        self._bar = tqdm(total=total, initial=done, desc=desc, unit="data set",
-                         file=sys.stderr, dynamic_ncols=True)
+        self._bar = tqdm(total=total, initial=done, desc=desc, unit=self.unit,
+                         file=sys.stderr, dynamic_ncols=True, delay=self.delay)
 
     def advance(self, n: int):
-        """Count ``n`` more data sets done."""
+        """Count ``n`` more units done."""
+        self._n += n
         if self._bar is not None:
             self._bar.update(n)
+        if self._estimate and self.enabled and self._times is not None:
+            self._times.append(time.perf_counter())
+            self._maybe_estimate()
+
+    def _maybe_estimate(self):
+        """After W + 1 results (W workers) the rate since the first result is the rate
+        of work without the first results' start-up; say once what it makes the rest."""
+        times, w = self._times, self._workers
+        left = self._total - self._n
+        if len(times) < w + 1 or left <= 0:
+            return
+        rate = (len(times) - 1) / max(times[-1] - times[0], 1e-9)
+        rest = left / rate
+        self._times = None                   # said once
+        if rest < 10:
+            return
+        first = times[0] - self._t0
+        text = (f"{self.desc}: {self._n} of {self._total} {self.unit}s in "
+                f"{times[-1] - self._t0:.0f} s (the first after {first:.0f} s, with compiling "
+                f"and start-up); the other {left} take about {_duration(rest)} at this rate")
+        if self._bar is not None:
+            self._bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
 
     def close(self):
         """End the bar (a finished bar stays on screen); safe to call twice."""
@@ -315,3 +522,7 @@ class Progress:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"

@@ -123,7 +123,7 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
         Class codes, integers in ``0 .. n_classes - 1``.
     test_masks : array_like of bool, shape (*split_shape, n)
         ``True`` where an instance is in the split's test set; the rest train.
-        For example ``RepeatedStratifiedKFold.test_masks`` gives
+        For example ``StratifiedRepeatedCV.test_masks`` gives
         ``(n_runs, n_folds, n)``.
     learners : sequence of str, default ("naive_bayes", "c45")
         Names from :data:`LEARNERS`; ``"voted_perceptron"`` needs
@@ -153,9 +153,9 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     Examples
     --------
     >>> from calibsim.sources import NullSource
-    >>> from calibsim.schemes import RepeatedStratifiedKFold
+    >>> from calibsim.schemes import StratifiedRepeatedCV
     >>> X, y = NullSource(n_instances=60).sample(rng=0)
-    >>> masks = RepeatedStratifiedKFold(n_folds=5, n_runs=2).test_masks(y, rng=1)
+    >>> masks = StratifiedRepeatedCV(n_folds=5, n_runs=2).test_masks(y, rng=1)
     >>> scores = score_splits(X, y, masks)
     >>> scores.correct.shape, scores.n_test.shape
     ((2, 2, 5), (2, 5))

@@ -19,6 +19,7 @@ from ..stats import (
     nemenyi_test,
     shaffer_test,
 )
+from ..stats import PAIRWISE_TESTS
 from ..stats._classic import _iv_bool
 from ._table import read_scores
 
@@ -171,7 +172,9 @@ class RankingResult(Reportable):
         rejects = f.pvalue <= self.alpha
         head = (f"{S} data sets x {L} learners; score {self.score_name!r} "
                 f"({'higher' if self.higher_is_better else 'lower'} is better)")
-        fried = (f"Friedman: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
+        label = ("Friedman on the scores (the test to report for the learners' ranks)"
+                 if self.multi2test.per_dataset else "Friedman")
+        fried = (f"{label}: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
                  f"Iman-Davenport F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, "
                  f"{f.df_den:g}), p = {f.iman_davenport_pvalue:.3g} -> "
                  + ("the learners differ" if rejects else "no difference found")
@@ -185,9 +188,15 @@ class RankingResult(Reportable):
                if m2.per_dataset else "per-data-set ranks by score")
         multi = [f"Multi²Test ({how}; prior order from {self.cost_source}: "
                  + " < ".join(m2.prior_order) + ")"]
+        no_cost = self.cost_source.startswith("the table's learner order")
+        if no_cost:
+            multi.append("  no cost given: the prior order is the table's column order, so "
+                         "learners no test separates are ordered as the columns are, not by "
+                         "merit (give `cost`, e.g. training time, for a cost-conscious order)")
         if m2.per_dataset:
-            multi.append(f"  Friedman on the MultiTest ranks: chi2_F = {m2.friedman.statistic:.3f}"
-                         f", p = {m2.friedman.pvalue:.3g}")
+            multi.append(f"  Friedman on the MultiTest ranks (Multi²Test's own step, for its "
+                         f"order only; not the test of the ranks above): chi2_F = "
+                         f"{m2.friedman.statistic:.3f}, p = {m2.friedman.pvalue:.3g}")
         if m2.posthoc is None:
             multi.append("  Friedman does not reject: the order is the prior order")
         elif m2.overrides:
@@ -195,7 +204,9 @@ class RankingResult(Reportable):
                          + "; ".join(f"{b} over {a}" for a, b in m2.overrides))
         else:
             multi.append("  no significant pair overrides the prior order")
-        multi.append("  order: " + ", ".join(f"{k}: {n}" for k, n in enumerate(m2.order, 1)))
+        multi.append("  order: " + ", ".join(f"{k}: {n}" for k, n in enumerate(m2.order, 1))
+                     + (" (no cost given: unseparated learners keep the column order)"
+                        if no_cost else ""))
         return head, fried, ranks, multi
 
     def __str__(self) -> str:
@@ -287,6 +298,14 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         MultiTest's pairwise test and correction, used with per-fold scores (see
         :func:`calibsim.stats.multitest`); ``"cv5x2_f"`` needs 10 folds per data
         set (5x2 cv, replication-major: sorted fold labels 0-1 are replication 1).
+        Any other registered test (:data:`calibsim.stats.TESTS`, the Bayesian tests)
+        that fits the folds also works, one-sided ("the costlier learner is better"):
+        a test of r x k cv with ``folds_per_run=k``, a subsampling test on the folds
+        as subsamples (without ``folds_per_run``; 90/10 splits assumed), at the
+        calibrated df of the shipped table
+        where it has one, else the textbook df (the summary says which); a test that
+        does not fit the folds, or McNemar's (it needs predictions), is refused with
+        the designs it fits.
         For r runs of k-fold cv use ``"corrected_repeated_cv"`` (Bouckaert & Frank's
         corrected repeated cv t, the test they found to replicate best, with
         ``folds_per_run=k``); ``"paired_t"`` treats the r·k folds as independent and
@@ -338,7 +357,16 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     if t.folds is not None:
         loss = -t.folds if hib else t.folds                  # MultiTest compares losses
         n_folds = loss.shape[2]
-        if pairwise_test in ("cv5x2_f", "cv5x2_t"):
+        if isinstance(pairwise_test, str) and pairwise_test != "paired_t":
+            # any registered test, checked against the folds (one clear error if it
+            # does not fit); MultiTest's built-in ones keep their own functions below
+            func, shape = registry_pairwise(pairwise_test, n_folds, folds_per_run, alpha)
+            if pairwise_test not in PAIRWISE_TESTS:
+                pairwise_test = func
+                loss = loss.reshape((S, L) + shape)
+        if callable(pairwise_test) or pairwise_test == "paired_t":
+            pass
+        elif pairwise_test in ("cv5x2_f", "cv5x2_t"):
             if n_folds != 10:
                 raise ValueError(f"`pairwise_test`={pairwise_test!r} needs 10 folds per data "
                                  f"set and learner (5x2 cv); the table has {n_folds}. For r "
@@ -370,3 +398,87 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     prov = {"call": call_text("rank", ["table"], kwargs)}
     return RankingResult(t.learners, t.datasets, t.scores, hib, t.score_name,
                          fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds, prov)
+
+
+def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
+    """A registered test as MultiTest's one-sided pairwise test on ``n_folds`` folds.
+
+    Returns ``(f(e_cheap, e_costly) -> p, fold shape)``: the p-value of "the costlier
+    learner has the lower loss" (the Bayesian tests: 1 - its posterior probability).
+
+    Raises
+    ------
+    ValueError
+        If the test does not fit the folds (naming the designs it fits) or needs k.
+    """
+    from ..stats import check_fits_design, get_test
+    try:
+        spec = get_test(name)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("`test`", "`pairwise_test`")) from None
+    k = folds_per_run
+    if spec.scheme == "subsampling" and k is not None:   # r x k cv folds are not subsamples
+        kind, r, shape = "cv", n_folds // k if k else 0, ()
+        design = f"{r}x{k} (folds_per_run={k})"
+    elif spec.scheme == "subsampling":
+        kind, r, k, shape = "subsampling", n_folds, 0, (n_folds,)
+        design = f"subsampling:{n_folds}"
+    elif spec.scheme == "cv5x2":
+        if n_folds != 10:
+            from ..stats._registry import designs_text
+            raise ValueError(f"`pairwise_test`={spec.name!r} needs 10 folds per data set and "
+                             f"learner (5x2 cv); the table has {n_folds}: it fits "
+                             f"{designs_text(spec)}. For r runs of k-fold cv use "
+                             "pairwise_test='corrected_repeated_cv' with folds_per_run=k "
+                             "(Bouckaert & Frank's corrected t, which replicates best).")
+        kind, r, k, shape, design = "cv5x2", 5, 2, (5, 2), "5x2cv"
+    elif spec.scheme == "holdout":
+        kind, r, k, shape, design = "scores", 0, 0, (), f"{n_folds} folds of scores"
+    else:
+        if not (isinstance(k, int) and not isinstance(k, bool) and k >= 2 and n_folds % k == 0):
+            from ..stats._registry import designs_text
+            raise ValueError(f"`pairwise_test` {spec.name!r} does not fit {n_folds} folds per "
+                             f"data set without `folds_per_run` = k >= 2 dividing them (got "
+                             f"{k!r}); it fits {designs_text(spec)} (folds run-major).")
+        kind, r, shape = "cv", n_folds // k, (n_folds // k, k)
+        design = f"{r}x{k}"
+    check_fits_design(spec, kind, r, k, design)
+    df, how = _pairwise_df(spec, alpha, r, k)
+    from ..stats import BAYES_TESTS
+    if spec.name in BAYES_TESTS:
+        from ..stats import correlated_bayesian_ttest
+        rope = 0.01 if spec.name.endswith("rope1") else 0.0
+
+        def func(e_cheap, e_costly):
+            post = correlated_bayesian_ttest(e_cheap - e_costly, rope=rope, rho=1.0 / k)
+            return 1.0 - np.asarray(post.p_right, dtype=float)
+    else:
+        kw = {"test_train_ratio": 1 / 9} if spec.name == "corrected_resampling" else {}
+
+        def func(e_cheap, e_costly):
+            d = e_cheap - e_costly                       # > 0: the costlier errs less
+            if spec.name == "cv5x2_f":                   # two-sided by construction
+                p = spec.func(d, df).pvalue
+                return np.where(np.mean(d, axis=(-2, -1)) > 0, p, 1.0)
+            return spec.func(d, df, alternative="greater", **kw).pvalue
+    func.__name__ = f"{spec.name} ({how})"
+    return func, shape
+
+
+def _pairwise_df(spec, alpha, r, k):
+    """The df a registered test runs at in MultiTest: the shipped table's where it has one
+    (as :func:`calibsim.compare`), else the textbook df."""
+    from ..stats import BAYES_TESTS
+    if spec.name in BAYES_TESTS:
+        return None, "posterior, no df"
+    textbook = spec.default_df(r, k)
+    if spec.scheme == "cv5x2":
+        return float(textbook), "df 5"
+    from ..calibration import lookup_df
+    try:
+        e = lookup_df(spec.name, alpha=alpha, n_folds=k, n_runs=r)
+    except ValueError:
+        return float(textbook), f"textbook df {textbook}"
+    if e.df == np.inf and spec.name not in ("corrected_repeated_cv", "corrected_resampling"):
+        return float(textbook), f"textbook df {textbook}"
+    return e.df, f"calibrated df {e.df:.3g}"

@@ -12,9 +12,25 @@ from ._splitters import (
     FiveByTwoCV,
     Holdout,
     RandomSubsampling,
-    RepeatedKFold,
-    RepeatedStratifiedKFold,
+    RepeatedCV,
+    StratifiedRepeatedCV,
 )
 
-__all__ = ["RepeatedStratifiedKFold", "RepeatedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout",
+__all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout",
            "Bootstrap632", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]
+
+
+#: Former names of calibsim's own splitters, which are not scikit-learn's classes of the
+#: same name (other parameters, other folds): kept for one release with a FutureWarning.
+_RENAMED = {"RepeatedStratifiedKFold": "StratifiedRepeatedCV", "RepeatedKFold": "RepeatedCV"}
+
+
+def __getattr__(name):
+    if name in _RENAMED:
+        import warnings
+        new = _RENAMED[name]
+        warnings.warn(f"calibsim.schemes.{name} is renamed {new} (it is calibsim's own "
+                      f"splitter with n_folds/n_runs, not scikit-learn's {name}); the old name "
+                      "goes in calibsim 0.3.", FutureWarning, stacklevel=2)
+        return globals()[new]
+    raise AttributeError(f"module 'calibsim.schemes' has no attribute {name!r}")

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._validation import check_int, check_probability
 
-__all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
+__all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 
 
 def _check_y(y) -> np.ndarray:
@@ -131,7 +131,7 @@ def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class RepeatedStratifiedKFold(_Splitter):
+class StratifiedRepeatedCV(_Splitter):
     """``n_runs`` runs of stratified ``n_folds``-fold cross-validation.
 
     Within a run, instances are put in a random order, stably sorted by class
@@ -162,7 +162,7 @@ class RepeatedStratifiedKFold(_Splitter):
 
     Examples
     --------
-    >>> scheme = RepeatedStratifiedKFold(n_folds=3, n_runs=2)
+    >>> scheme = StratifiedRepeatedCV(n_folds=3, n_runs=2)
     >>> masks = scheme.test_masks([0, 0, 0, 1, 1, 1], rng=0)
     >>> masks.shape
     (2, 3, 6)
@@ -178,7 +178,7 @@ class RepeatedStratifiedKFold(_Splitter):
     >>> from sklearn.model_selection import cross_val_score
     >>> from calibsim.learners import NaiveBayes
     >>> X, y = np.tile([[0], [1]], (10, 1)), np.tile([0, 1], 10)
-    >>> cv = RepeatedStratifiedKFold(n_folds=5, n_runs=2, random_state=0)
+    >>> cv = StratifiedRepeatedCV(n_folds=5, n_runs=2, random_state=0)
     >>> cross_val_score(NaiveBayes(), X, y, cv=cv)
     array([1., 1., 1., 1., 1., 1., 1., 1., 1., 1.])
     """
@@ -242,10 +242,10 @@ class RepeatedStratifiedKFold(_Splitter):
 
 
 @dataclass(frozen=True)
-class RepeatedKFold(RepeatedStratifiedKFold):
+class RepeatedCV(StratifiedRepeatedCV):
     """``n_runs`` runs of plain (unstratified) ``n_folds``-fold cross-validation.
 
-    As :class:`RepeatedStratifiedKFold`, but within a run the instances are dealt
+    As :class:`StratifiedRepeatedCV`, but within a run the instances are dealt
     to folds in the order of their random keys alone, not sorted by class first:
     every fold holds n/k instances (give or take one) and its class mix varies by
     chance. The runs are prefix-consistent in the same way. For experiments on
@@ -253,7 +253,7 @@ class RepeatedKFold(RepeatedStratifiedKFold):
 
     Examples
     --------
-    >>> scheme = RepeatedKFold(n_folds=3, n_runs=2)
+    >>> scheme = RepeatedCV(n_folds=3, n_runs=2)
     >>> masks = scheme.test_masks([0, 0, 0, 1, 1, 1], rng=0)
     >>> masks.sum(axis=-1)   # instances per test fold
     array([[2, 2, 2],
@@ -267,7 +267,7 @@ class RepeatedKFold(RepeatedStratifiedKFold):
 
     def fold_of(self, y, rng=None) -> np.ndarray:
         """Fold index of every instance in every run, ``(n_runs, n)``; see
-        :meth:`RepeatedStratifiedKFold.fold_of` (``y`` gives only the size here)."""
+        :meth:`StratifiedRepeatedCV.fold_of` (``y`` gives only the size here)."""
         y = _check_y(y)
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
@@ -280,16 +280,16 @@ class RepeatedKFold(RepeatedStratifiedKFold):
 
 
 @dataclass(frozen=True)
-class FiveByTwoCV(RepeatedStratifiedKFold):
+class FiveByTwoCV(StratifiedRepeatedCV):
     """Five runs of stratified 2-fold cross-validation: the 5x2cv scheme.
 
-    :class:`RepeatedStratifiedKFold` with ``n_folds=2`` and ``n_runs=5``
+    :class:`StratifiedRepeatedCV` with ``n_folds=2`` and ``n_runs=5``
     fixed, as Dietterich's (1998) 5x2cv paired t test and Alpaydin's (1999)
     combined 5x2cv F test need: ``test_masks`` has shape ``(5, 2, n)``, so
     :func:`calibsim.evaluate.score_splits` gives the ``(..., 5, 2)`` arrays
     that :func:`calibsim.stats.cv5x2_ttest` and
     :func:`calibsim.stats.cv5x2_ftest` take. Given the same ``rng`` its
-    folds equal those of ``RepeatedStratifiedKFold(n_folds=2, n_runs=5)``.
+    folds equal those of ``StratifiedRepeatedCV(n_folds=2, n_runs=5)``.
 
     Examples
     --------
@@ -347,15 +347,15 @@ class RandomSubsampling(_RandomSplits):
         Share of instances in the test set, in (0, 1); Bouckaert (2003) uses
         90% training / 10% test.
     stratified : bool, default False
-        Deal the test set class by class, as :class:`RepeatedStratifiedKFold`
+        Deal the test set class by class, as :class:`StratifiedRepeatedCV`
         deals folds, instead of a plain random draw.
     random_state : None, int, SeedSequence or Generator, default None
         Source of the splits when a call passes no ``rng`` (keyword only), as
-        for :class:`RepeatedStratifiedKFold`.
+        for :class:`StratifiedRepeatedCV`.
 
     Notes
     -----
-    As for :class:`RepeatedStratifiedKFold`, the first r runs equal the runs
+    As for :class:`StratifiedRepeatedCV`, the first r runs equal the runs
     of a scheme with ``n_runs = r`` and the same ``rng``.
 
     Examples
@@ -412,7 +412,7 @@ class Holdout(_RandomSplits):
         Deal the test set class by class (as :class:`RandomSubsampling` does).
     random_state : None, int, SeedSequence or Generator, default None
         Source of the splits when a call passes no ``rng`` (keyword only), as
-        for :class:`RepeatedStratifiedKFold`.
+        for :class:`StratifiedRepeatedCV`.
 
     Notes
     -----

@@ -35,7 +35,8 @@ from ._multitest import CORRECTIONS, PAIRWISE_TESTS, MultiTestResult, multitest,
 from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
 from ._multitest_datasets import (Multi2TestResult, multi2test, multi2test_from_ranks,
                                   normalised_cost)
-from ._registry import BAYES_TESTS, FIGURE2_TESTS, TESTS, TestSpec, get_test
+from ._registry import (BAYES_TESTS, FIGURE2_TESTS, TESTS, TestSpec, check_calibratable,
+                        check_fits_design, fits_design, get_test, takes_df)
 from ._results import ConfidenceInterval, TTestResult
 from ._onesample import (
     corrected_repeated_cv_ttest,
@@ -69,6 +70,10 @@ __all__ = [
     "TESTS",
     "FIGURE2_TESTS",
     "get_test",
+    "fits_design",
+    "check_fits_design",
+    "takes_df",
+    "check_calibratable",
     "average_ranks",
     "friedman_test",
     "rank_z_test",

@@ -34,7 +34,8 @@ from ._onesample import (
 )
 from ._ttests import CV_METHODS, default_cv_df, repeated_cv_ttest
 
-__all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test"]
+__all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test", "fits_design",
+           "check_fits_design", "designs_text", "takes_df", "check_calibratable"]
 
 SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout")
 
@@ -253,7 +254,105 @@ def get_test(name) -> TestSpec:
         known = list(TESTS) + list(BAYES_TESTS)
         near = difflib.get_close_matches(str(name), known, n=2)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
-        raise ValueError(f"`name` must be one of the registered tests {known}; "
+        raise ValueError(f"`test` must be one of the registered tests {known}; "
                          f"got {name!r}{hint}.")
     return TESTS[name]
 
+
+
+# --- Which designs a test fits ---------------------------------------------------------
+#: Design kinds (as :func:`calibsim.compare` parses them): ``"cv"`` r runs of k-fold cv,
+#: ``"cv5x2"`` 5x2cv, ``"subsampling"`` n random train/test splits, ``"holdout"`` one split.
+DESIGN_KINDS = ("cv", "cv5x2", "subsampling", "holdout")
+
+
+def _one_run_ok(spec) -> bool:
+    """Tests that need no second run: the corrected repeated cv t (Nadeau & Bengio's
+    correction on one k-fold cv) and the correlated Bayesian t."""
+    return spec.name == "corrected_repeated_cv" or spec.name in BAYES_TESTS
+
+
+def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
+    """Whether ``test`` applies to a design of ``kind`` with r = ``n_runs``, k = ``n_folds``.
+
+    Parameters
+    ----------
+    test : str or TestSpec
+    kind : {"cv", "cv5x2", "subsampling", "holdout"}
+    n_runs, n_folds : int
+        r and k (for subsampling n_runs is the number of splits, n_folds 0).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> fits_design("cv5x2_f", "cv5x2", 5, 2), fits_design("cv5x2_f", "cv", 10, 10)
+    (True, False)
+    >>> fits_design("corrected_repeated_cv", "cv", 1, 10), fits_design("use_all_data", "cv", 1, 10)
+    (True, False)
+    """
+    spec = get_test(test)
+    if spec.scheme == "cv":
+        return kind in ("cv", "cv5x2") and (n_runs >= 2 or _one_run_ok(spec))
+    if spec.scheme == "kfold":
+        return kind in ("cv", "cv5x2")
+    if spec.scheme == "cv5x2":
+        return kind in ("cv", "cv5x2") and (n_runs, n_folds) == (5, 2)
+    if spec.scheme == "subsampling":
+        return kind == "subsampling" and n_runs >= 2
+    return kind == spec.scheme
+
+
+def designs_text(test) -> str:
+    """The designs ``test`` fits, in words with examples (for error messages)."""
+    spec = get_test(test)
+    return {
+        "cv": ("r runs of k-fold cv, e.g. '10x10', '1x10' or '5x2cv'" if _one_run_ok(spec)
+               else "r runs of k-fold cv with r >= 2, e.g. '10x10' or '5x2cv'"),
+        "kfold": "k-fold cv (the first run of r x k cv), e.g. '1x10' or '10x10'",
+        "cv5x2": "5x2cv ('5x2cv'; five runs of 2-fold cv)",
+        "subsampling": ("random subsampling with n >= 2 splits, e.g. 'subsampling:30' or "
+                        "'subsampling:30@0.2'"),
+        "holdout": ("one holdout split, e.g. 'holdout' or 'holdout@0.33' (the counts n01, "
+                    "n10 need each instance's predictions: calibsim.compare only)"),
+    }[spec.scheme]
+
+
+def check_fits_design(test, kind: str, n_runs: int, n_folds: int, name: str) -> None:
+    """Refuse, in one ValueError, a test on a design it does not fit.
+
+    Raises
+    ------
+    ValueError
+        Naming the test, the design ``name`` and the designs the test fits.
+    """
+    if not fits_design(test, kind, n_runs, n_folds):
+        spec = get_test(test)
+        raise ValueError(f"`test` {spec.name!r} does not fit the design {name!r}; it fits "
+                         f"{designs_text(spec)}. Choose another test or design "
+                         "(calibsim list tests).")
+
+
+def takes_df(test) -> bool:
+    """Whether ``test`` has a df to calibrate (not McNemar's, the proportions test or the
+    Bayesian tests)."""
+    spec = get_test(test)
+    return spec.scheme != "holdout" and spec.name not in BAYES_TESTS
+
+
+def check_calibratable(test) -> None:
+    """Refuse, in one ValueError, to calibrate the df of a test that has none.
+
+    Raises
+    ------
+    ValueError
+        Naming the test, why it has no df, and the tests that have one.
+    """
+    spec = get_test(test)
+    if not takes_df(spec):
+        why = ("a posterior probability" if spec.name in BAYES_TESTS else
+               "counts of one holdout split (chi-square, binomial or normal reference)")
+        raise ValueError(f"`test` {spec.name!r} takes no df ({why}), so there is none to "
+                         f"calibrate; the tests with a df: {', '.join(n for n in TESTS if takes_df(n))}.")

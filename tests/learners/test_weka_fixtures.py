@@ -166,11 +166,11 @@ def test_live_weka(tmp_path):
         from weka_oracle import run_weka
     finally:
         sys.path.pop(0)
-    from calibsim.schemes import RepeatedStratifiedKFold
+    from calibsim.schemes import StratifiedRepeatedCV
     jobs, sets = [], []
     for u, name in enumerate(("labor", "glass", "breast-cancer")):
         ds = load_uci(name)
-        fold = RepeatedStratifiedKFold(n_runs=1).fold_of(ds.y, rng=u)
+        fold = StratifiedRepeatedCV(n_runs=1).fold_of(ds.y, rng=u)
         jobs.append((REPO / "calibsim" / "data" / "uci" / f"{name}.arff", fold))
         sets.append((ds, fold))
     for (ds, fold), (w_nb, _, w_ib1, _) in zip(sets, run_weka(jobs, tmp_path)):

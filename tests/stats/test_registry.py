@@ -137,7 +137,7 @@ def test_get_test():
     spec = get_test("use_all_data")
     assert spec is TESTS["use_all_data"]
     assert get_test(spec) is spec
-    with pytest.raises(ValueError, match=r"`name` must be one of .*'use_all_data'.*'ttest'"):
+    with pytest.raises(ValueError, match=r"`test` must be one of .*'use_all_data'.*'ttest'"):
         get_test("ttest")
 
 
