@@ -68,7 +68,7 @@ def test_data_source_names():
 
 
 @pytest.mark.parametrize("extra,match", [
-    ({"kind": "calibrate", "tests": ["mcnemar"], "null": "centred"}, "McNemar counts"),
+    ({"kind": "rejection_rate", "tests": ["mcnemar"], "null": "centred"}, "McNemar counts"),
     ({"kind": "accuracy", "null": "centred"}, "does not apply to an accuracy"),
     ({"kind": "calibrate", "tests": ["use_all_data"], "null": "middle"}, "must be one of"),
     ({"kind": "rejection_rate", "tests": ["use_all_data"], "fresh_check": True},
@@ -322,7 +322,7 @@ def test_calibrate_like_resumes_from_its_store_and_estimates_time(like, tmp_path
         plans[0] and "40 data sets" in plans[0]
     with pytest.raises(ValueError, match="two learners"):
         calibrate_like("iris", ("naive_bayes",), n_datasets=2, n_jobs=0, results=tmp_path)
-    with pytest.raises(ValueError, match="McNemar"):
+    with pytest.raises(ValueError, match="'mcnemar' takes no df"):
         calibrate_like("iris", test="mcnemar", n_datasets=2, n_jobs=0, results=tmp_path)
     with pytest.raises(ValueError, match="twice"):
         calibrate_like("iris", test=["use_all_data", "use_all_data"], n_datasets=2, n_jobs=0,

@@ -244,8 +244,8 @@ def test_compare_result_frame_and_report(labor):
     text = res.report()
     sig = "significant" if res.reject else "not significant"
     for words in ("Do naive_bayes and c45 differ in accuracy on labor?",
-                  "| Instances | 57 |", "`RepeatedStratifiedKFold(n_folds=5, n_runs=2, "
-                  "random_state=0)`", "corrected repeated cross-validation t test",
+                  "| Instances | 57 |", "calibsim.schemes.StratifiedRepeatedCV(n_folds=5, "
+                  "n_runs=2, random_state=0)", "corrected repeated cross-validation t test",
                   f"df = {res.df:.2f}", "How the df enters: t = m / sqrt(",
                   f"Paired d = m / s = {res.effect_size:.2f} ({res.magnitude}; thresholds "
                   "of Cohen 1988: 0.2, 0.5, 0.8)", "Nadeau & Bengio",

@@ -19,8 +19,8 @@ _WEKA = {"Key_Run": "run", "Key_Fold": "fold", "Key_Scheme": "learner"}
 
 def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.05,
                    df="calibrated", method="frequentist", rope=0.0, threshold=0.95,
-                   replicability="bootstrap", n_boot=1000, random_state=0, labels=None,
-                   learners=None, score=None) -> CompareResult:
+                   rho="calibrated", replicability="bootstrap", n_boot=1000,
+                   random_state=0, labels=None, learners=None, score=None) -> CompareResult:
     """Test two learners' per-fold scores you already have, at the calibrated df.
 
     The same test, df and result as :func:`calibsim.compare`, on scores from
@@ -53,7 +53,7 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
         ``KFold``, ``ShuffleSplit`` and ``StratifiedShuffleSplit`` with a float
         ``test_size``, an int k, or calibsim's schemes). Default: r x k from the
         table's runs and folds, or from an (r, k) array.
-    test, alpha, df, method, rope, threshold
+    test, alpha, df, method, rope, threshold, rho
         As for :func:`calibsim.compare`. McNemar's and the proportions test need each
         instance's predictions, not per-fold scores: use ``compare(...,
         design="holdout")``.
@@ -139,7 +139,8 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)
-        setup["bayes"] = (rope, threshold)
+        from ._compare import _bayes_rho
+        setup["bayes"] = (rope, threshold, *_bayes_rho(d, rope, threshold, rho))
     if labels is not None:
         if isinstance(labels, str) or len(labels) != 2:
             raise ValueError(f"`labels` must name the two learners, e.g. ('svm', 'tree'); "
