@@ -64,7 +64,8 @@ def parse_learner(spec, default_label: str):
                              f"{list(BUILTIN_LEARNERS)} or 'module.Class(param=value, ...)' "
                              "(scikit-learn estimators, pipelines written with "
                              "make_pipeline(...)); nothing was run.")
-        from ..engine._safe_spec import build_estimator, parse_spec, resolve_class
+        from ..engine._safe_spec import (build_estimator, check_estimator, parse_spec,
+                                          resolve_class)
         near = difflib.get_close_matches(text, list(BUILTIN_LEARNERS), n=2, cutoff=0.75)
         if near and "(" not in text and "." not in text:
             raise ValueError(f"unknown learner {text!r}; did you mean {' or '.join(near)}? "
@@ -75,7 +76,6 @@ def parse_learner(spec, default_label: str):
             for n in ast.walk(a))
         if nested or (isinstance(node, ast.Call) and node.args) or "." not in m.group(1):
             est = build_estimator(text)          # a pipeline or an unqualified class name
-            _refuse_regressor(est)
             return GivenLearner(_label_of(est) or default_label, est)
         path, args = m.group(1), m.group(2) or ""
         resolve_class(path, spec)                # refuse before anything is imported
@@ -85,7 +85,7 @@ def parse_learner(spec, default_label: str):
         else:
             lrn = LearnerSpec(path.rpartition(".")[2], "estimator", estimator=path,
                               params=tuple(sorted(params.items())))
-        _refuse_regressor(lrn.make())  # fail now, with the learner's name, if it cannot be built
+        check_estimator(lrn.make(), text)  # files, work and role, before anything is fitted
         return lrn
     if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
         raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
