@@ -270,6 +270,11 @@ def prepare_data(X, y):
         if y is not None:
             raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its class).")
         ds = X
+        present = np.unique(ds.y)
+        if present.size < 2:
+            raise ValueError(f"`X` (data set {ds.name!r}) must hold at least two classes to "
+                             f"compare classifiers; all {ds.y.size} instances are of class "
+                             f"{ds.class_values[int(present[0])]!r}.")
         nominal = not (ds.is_numeric.any() or ds.has_missing)
         Xa = ds.nominal_codes() if nominal else np.asarray(ds.X)
         return Xa, np.asarray(ds.y, np.int64), ds.n_values, ds.n_classes, nominal
