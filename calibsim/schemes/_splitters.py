@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_probability
+from .._validation import check_int, check_probability, check_random_state
 
 __all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 
@@ -35,12 +35,7 @@ def _check_bool(name, value) -> None:
 
 
 def _check_random_state(value) -> None:
-    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator,
-                                              np.random.BitGenerator))
-          or (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0))
-    if not ok:
-        raise TypeError(f"`random_state` must be None, a non-negative int, a numpy SeedSequence "
-                        f"or Generator; got {value!r}.")
+    check_random_state("random_state", value, generator=True)   # the one check
 
 
 def _n_rows(X) -> int | None:
@@ -59,7 +54,9 @@ class _Splitter:
 
     def _rng(self, rng) -> np.random.Generator:
         """The call's ``rng`` if given, else the scheme's ``random_state``, as a Generator."""
-        return np.random.default_rng(self.random_state if rng is None else rng)
+        if rng is None:
+            return np.random.default_rng(self.random_state)
+        return np.random.default_rng(check_random_state("rng", rng, generator=True))
 
     def split(self, X, y=None, groups=None, *, rng=None):
         """Yield ``(train_index, test_index)`` pairs, run by run (and fold by fold).
@@ -111,7 +108,7 @@ def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
     key) and dealt like k-fold cv with k = n / n_test; the first "fold" is
     tested.
     """
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
     keys = rng.random((n_runs, y.size))
     if stratified:
         order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import check_int, check_probability
+from .._validation import check_int, check_probability, check_random_state
 
 __all__ = ["random_ban", "null_ban", "read_network", "write_network"]
 
@@ -147,7 +147,7 @@ def random_ban(rng=None, *, n_attributes: int = 10, n_arcs: int = 0, max_parents
     decimals = check_int("decimals", decimals, min_value=1, max_value=12)
     if not isinstance(class_arcs, (bool, np.bool_)):
         raise TypeError(f"`class_arcs` must be a bool; got {class_arcs!r}.")
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
 
     names = _attribute_names(n_attributes)
     order = rng.permutation(n_attributes)

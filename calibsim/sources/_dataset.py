@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import check_random_state
+
 __all__ = ["DatasetSource"]
 
 
@@ -127,7 +129,7 @@ class DatasetSource:
         if self.permute_class:
             if rng is None:
                 raise ValueError("`rng` is required to permute the class labels.")
-            y = np.random.default_rng(rng).permutation(y)
+            y = np.random.default_rng(check_random_state("rng", rng, generator=True)).permutation(y)
         return np.array(self.dataset.X), y
 
     def __eq__(self, other):

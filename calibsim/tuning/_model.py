@@ -345,6 +345,9 @@ def labels_needed(m, hits, accuracy, probability, *, n_problems: int = 1,
     m, hits, acc, prob = np.broadcast_arrays(m, hits, acc, prob)
     z = needed_hits(m, acc) - hits
     cap = m // n_problems
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(32.0 * m.size * (float(cap.max()) + 1), "m", _scalar(m), 1)],
+                          what="labels_needed (one probability per possible label count)")
     grid = np.arange(int(cap.max()) + 1)
     with np.errstate(invalid="ignore"):
         p = _reach(m[..., None], hits[..., None], np.minimum(grid, cap[..., None]),
@@ -359,3 +362,8 @@ def labels_needed(m, hits, accuracy, probability, *, n_problems: int = 1,
     return LabelsNeededResult(labels=labels[()] if labels.ndim == 0 else labels,
                               probability=reached[()] if reached.ndim == 0 else reached,
                               extra_hits=int(z) if z.ndim == 0 else z)
+
+
+def _scalar(a):
+    """An int for a one-value array (for messages), else the array's largest value."""
+    return int(a.max()) if a.size else 0

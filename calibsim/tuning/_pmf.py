@@ -16,9 +16,14 @@ from functools import reduce
 import numpy as np
 from scipy.special import logsumexp
 
+from .._validation import check_real_dtype
 from ._iv import iv_fraction
 
 __all__ = ["log_sum_pmf", "poisson_binomial_logpmf", "poisson_binomial_pmf", "sum_pmf"]
+
+#: Most elementary steps (entries of the convolutions' (a + b - 1, a) arrays, summed)
+#: one :func:`sum_pmf` call may take.
+MAX_SUM_PMF_WORK = 2 * 10**8
 
 
 def poisson_binomial_logpmf(p: np.ndarray) -> np.ndarray:
@@ -119,6 +124,16 @@ def sum_pmf(*pmfs, log: bool = False):
     -------
     ndarray of shape (..., sum(n_i) - len(pmfs) + 1)
 
+    Raises
+    ------
+    TypeError
+        If a pmf holds anything but real numbers.
+    ValueError
+        If a pmf has no axis, an empty last axis, values outside [0, 1] (log pmfs:
+        above 0) or NaN, or the convolutions would take more than
+        :data:`MAX_SUM_PMF_WORK` elementary steps or more memory than calibsim's
+        limit (:func:`calibsim._validation.check_memory_estimate`).
+
     Examples
     --------
     >>> from calibsim.tuning import sum_pmf
@@ -127,6 +142,37 @@ def sum_pmf(*pmfs, log: bool = False):
     """
     if not pmfs:
         raise ValueError("`pmfs` must hold at least one pmf; got none.")
+    if len(pmfs) > MAX_SUM_PMF_WORK:
+        raise ValueError(f"`pmfs` must be at most {MAX_SUM_PMF_WORK:,} pmfs; got "
+                         f"{len(pmfs):,}.")
+    shapes = []
+    for i, x in enumerate(pmfs):
+        check_real_dtype(f"pmfs[{i}]", x)
+        a = np.asarray(x, dtype=float)
+        bad = np.isnan(a) | ((a > 0) if log else ((a < 0) | (a > 1)))
+        if a.ndim == 0 or a.shape[-1] == 0 or bad.any():
+            rule = "log probabilities <= 0" if log else "probabilities in [0, 1]"
+            raise ValueError(f"`pmfs[{i}]` must be a pmf with at least one axis and "
+                             f"{rule}; got shape {a.shape}"
+                             + (f" and {a[bad].ravel()[0]!r}." if bad.any() else "."))
+        shapes.append(a.shape)
+    try:
+        batch = int(np.prod(np.broadcast_shapes(*(s[:-1] for s in shapes)), dtype=float))
+    except ValueError:
+        raise ValueError(f"`pmfs` must have leading axes that broadcast; got shapes "
+                         f"{shapes[:5]}.") from None
+    work, peak, a = 0.0, 0.0, shapes[0][-1]
+    for s in shapes[1:]:                      # diag of each convolution: (a + b - 1, a)
+        step = float(batch) * (a + s[-1] - 1) * a
+        work, peak, a = work + step, max(peak, step), a + s[-1] - 1
+    if work > MAX_SUM_PMF_WORK:
+        raise ValueError(f"`pmfs` ({len(pmfs):,} pmfs, a sum on 0..{a - 1:,}) would take an "
+                         f"estimated {work:.2g} steps of convolution, more than "
+                         f"{MAX_SUM_PMF_WORK:.0e} (tens of seconds); give fewer or shorter "
+                         "pmfs.")
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(24.0 * peak, "pmfs", f"{len(pmfs)} pmfs on 0..{a - 1}", 0.5)],
+                          what="sum_pmf")
     with np.errstate(divide="ignore"):
         logs = [np.asarray(x, dtype=float) if log else np.log(np.asarray(x, dtype=float))
                 for x in pmfs]
