@@ -341,7 +341,7 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     from ..stats import get_test
     alpha = check_probability("alpha", alpha)
     d = parse_design(design)
-    spec = get_test(test or d.default_test())
+    spec = get_test(d.default_test() if test is None else test)   # '' is not the default
     fits = {"cv": ("cv", "kfold"), "subsampling": ("subsampling",), "cv5x2": ("cv5x2", "cv")}
     if spec.scheme not in fits[d.kind] or (spec.scheme == "cv" and d.n_runs < 2
                                            and spec.name != "corrected_repeated_cv"):

@@ -390,11 +390,24 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     return (out, masks[0]) if return_masks else out
 
 
+class LabelWarning(UserWarning):
+    """Two learners share a label; they are reported under numbered labels."""
+
+
 def unique_labels(labels):
-    """Labels made distinct by a suffix where two learners share one."""
+    """Labels made distinct by a suffix where two learners share one, with a warning that
+    names them (give a dict of learners to choose the labels)."""
+    labels = list(labels)
     if len(set(labels)) < len(labels):
-        labels = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
-                  for i, lab in enumerate(labels)]
+        import warnings
+        new = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
+               for i, lab in enumerate(labels)]
+        dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+        renamed = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(labels, new) if a != b)
+        warnings.warn(f"learners share the label(s) {', '.join(map(repr, dup))}; they are "
+                      f"reported as {renamed} (give a dict of learners to name them).",
+                      LabelWarning, stacklevel=3)
+        labels = new
     return labels
 
 
