@@ -48,9 +48,13 @@ def _iv_dfs(dfs) -> np.ndarray:
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
         raise ValueError("`dfs` must be finite and positive (df > 0); got "
                          f"{arr[~(np.isfinite(arr) & (arr > 0))][0]!r}.")
+    if arr.size > MAX_DFS:
+        raise ValueError(f"`dfs` must hold at most {MAX_DFS:,} degrees of freedom (each costs "
+                         f"a p-value per data set); got {arr.size:,}.")
     if np.any(np.diff(arr) <= 0):
+        bad = int(np.argmax(np.diff(arr) <= 0))
         raise ValueError("`dfs` must be sorted ascending without duplicates; got "
-                         f"{arr.tolist()!r}.")
+                         f"{arr[bad]!r} before {arr[bad + 1]!r}.")
     return arr
 
 
@@ -353,6 +357,9 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
 
 #: Most significance levels one calibration takes.
 MAX_ALPHAS = 1000
+
+#: Most degrees of freedom one calibration grid takes (the shipped table's is 2..100).
+MAX_DFS = 100_000
 
 
 def _calibration_result(name, p, dfs, alphas, cl):

@@ -69,6 +69,9 @@ def decision_rate(x, *, rho=None, rope=0.0, threshold=0.95) -> float:
     float in [0, 1]
     """
     from ..stats import correlated_bayesian_ttest
+    x = check_finite_array("x", x)
+    if x.ndim != 3 or x.shape[0] < 1:
+        raise ValueError(f"`x` must have shape (N, r, k) with N >= 1; got {x.shape}.")
     d = correlated_bayesian_ttest(x, rho=rho, rope=rope, threshold=threshold).decision
     return float(np.mean(np.isin(d, ["left", "right"])))
 

@@ -58,8 +58,11 @@ def _learners_section(learners) -> dict:
 def _study_doc(data, learners, design, test, alphas, n_datasets, seed, results) -> dict:
     from ._scoring import parse_design
     from ..stats import get_test
+    from .._validation import check_int
     d = parse_design(design)
-    spec = get_test(test or d.default_test())
+    spec = get_test(d.default_test() if test is None else test)   # '' is not the default
+    n_datasets = check_int("n_datasets", n_datasets, min_value=1)   # not int(True), int(3.5)
+    seed = check_int("seed", seed, min_value=0)
     scheme = ({"kind": "subsampling", "n_runs": d.n_runs, "test_fraction": d.test_fraction}
               if d.kind == "subsampling" else {"kind": "cv5x2"} if d.kind == "cv5x2" else
               {"kind": "repeated_kfold", "n_folds": d.n_folds, "n_runs": d.n_runs})

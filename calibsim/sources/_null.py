@@ -61,9 +61,12 @@ class NullSource:
     class_prior: float = 0.5
 
     def __post_init__(self):
-        check_int("n_instances", self.n_instances, min_value=2)
-        check_int("n_attributes", self.n_attributes, min_value=1)
+        n = check_int("n_instances", self.n_instances, min_value=2)
+        m = check_int("n_attributes", self.n_attributes, min_value=1)
         check_probability("class_prior", self.class_prior)
+        from .._validation import check_memory_estimate   # one data set: floats, then codes
+        check_memory_estimate([(16.0 * n * m, "n_instances", n, 1),
+                               (16.0 * n * m, "n_attributes", m, 1)], what="a null data set")
 
     @property
     def identity(self) -> str:

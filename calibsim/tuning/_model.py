@@ -63,7 +63,7 @@ def class_entropy(counts, *, axis: int = -1):
     0.991
     """
     from .._validation import check_finite_array
-    c = check_finite_array("counts", counts)
+    c = check_finite_array("counts", counts, min_ndim=1)
     if np.any(c < 0) or np.any(c.sum(axis=axis) <= 0):
         raise ValueError(f"`counts` must be non-negative with a positive sum; got {counts!r}.")
     return stats.entropy(c, base=2, axis=axis)
