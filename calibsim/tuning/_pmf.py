@@ -25,6 +25,9 @@ __all__ = ["log_sum_pmf", "poisson_binomial_logpmf", "poisson_binomial_pmf", "su
 #: one :func:`sum_pmf` call may take.
 MAX_SUM_PMF_WORK = 2 * 10**8
 
+#: Most pmfs one :func:`sum_pmf` call takes (each is a convolution step).
+MAX_PMFS = 100_000
+
 
 def poisson_binomial_logpmf(p: np.ndarray) -> np.ndarray:
     """Log pmf of ``S_n = X_1 + ... + X_n``, independent ``X_i ~ Bernoulli(p_i)``.
@@ -129,8 +132,9 @@ def sum_pmf(*pmfs, log: bool = False):
     TypeError
         If a pmf holds anything but real numbers.
     ValueError
-        If a pmf has no axis, an empty last axis, values outside [0, 1] (log pmfs:
-        above 0) or NaN, or the convolutions would take more than
+        If there are more than :data:`MAX_PMFS` pmfs, a pmf has no axis, an empty
+        last axis, values outside [0, 1] (log pmfs: above 0) or NaN, or the
+        convolutions would take more than
         :data:`MAX_SUM_PMF_WORK` elementary steps or more memory than calibsim's
         limit (:func:`calibsim._validation.check_memory_estimate`).
 
@@ -142,29 +146,28 @@ def sum_pmf(*pmfs, log: bool = False):
     """
     if not pmfs:
         raise ValueError("`pmfs` must hold at least one pmf; got none.")
-    if len(pmfs) > MAX_SUM_PMF_WORK:
-        raise ValueError(f"`pmfs` must be at most {MAX_SUM_PMF_WORK:,} pmfs; got "
-                         f"{len(pmfs):,}.")
-    shapes = []
+    if len(pmfs) > MAX_PMFS:
+        raise ValueError(f"`pmfs` must be at most {MAX_PMFS:,} pmfs; got {len(pmfs):,}.")
+    shapes = []                                   # the work first, before any value
     for i, x in enumerate(pmfs):
-        check_real_dtype(f"pmfs[{i}]", x)
-        a = np.asarray(x, dtype=float)
-        bad = np.isnan(a) | ((a > 0) if log else ((a < 0) | (a > 1)))
-        if a.ndim == 0 or a.shape[-1] == 0 or bad.any():
-            rule = "log probabilities <= 0" if log else "probabilities in [0, 1]"
-            raise ValueError(f"`pmfs[{i}]` must be a pmf with at least one axis and "
-                             f"{rule}; got shape {a.shape}"
-                             + (f" and {a[bad].ravel()[0]!r}." if bad.any() else "."))
-        shapes.append(a.shape)
+        try:
+            shapes.append(np.shape(x))
+        except ValueError:
+            raise ValueError(f"`pmfs[{i}]` must be an array of probabilities (not ragged "
+                             "lists).") from None
+    if any(len(sh) == 0 or sh[-1] == 0 for sh in shapes):
+        i = next(i for i, sh in enumerate(shapes) if len(sh) == 0 or sh[-1] == 0)
+        raise ValueError(f"`pmfs[{i}]` must be a pmf with at least one axis and one value; "
+                         f"got shape {shapes[i]}.")
     try:
-        batch = int(np.prod(np.broadcast_shapes(*(s[:-1] for s in shapes)), dtype=float))
+        batch = int(np.prod(np.broadcast_shapes(*(sh[:-1] for sh in shapes)), dtype=float))
     except ValueError:
         raise ValueError(f"`pmfs` must have leading axes that broadcast; got shapes "
                          f"{shapes[:5]}.") from None
     work, peak, a = 0.0, 0.0, shapes[0][-1]
-    for s in shapes[1:]:                      # diag of each convolution: (a + b - 1, a)
-        step = float(batch) * (a + s[-1] - 1) * a
-        work, peak, a = work + step, max(peak, step), a + s[-1] - 1
+    for sh in shapes[1:]:                     # diag of each convolution: (a + b - 1, a)
+        step = float(batch) * (a + sh[-1] - 1) * a
+        work, peak, a = work + step, max(peak, step), a + sh[-1] - 1
     if work > MAX_SUM_PMF_WORK:
         raise ValueError(f"`pmfs` ({len(pmfs):,} pmfs, a sum on 0..{a - 1:,}) would take an "
                          f"estimated {work:.2g} steps of convolution, more than "
@@ -173,6 +176,13 @@ def sum_pmf(*pmfs, log: bool = False):
     from .._validation import check_memory_estimate
     check_memory_estimate([(24.0 * peak, "pmfs", f"{len(pmfs)} pmfs on 0..{a - 1}", 0.5)],
                           what="sum_pmf")
+    for i, x in enumerate(pmfs):
+        check_real_dtype(f"pmfs[{i}]", x)
+        v = np.asarray(x, dtype=float)
+        bad = np.isnan(v) | ((v > 0) if log else ((v < 0) | (v > 1)))
+        if bad.any():
+            rule = "log probabilities <= 0" if log else "probabilities in [0, 1]"
+            raise ValueError(f"`pmfs[{i}]` must hold {rule}; got {v[bad].ravel()[0]!r}.")
     with np.errstate(divide="ignore"):
         logs = [np.asarray(x, dtype=float) if log else np.log(np.asarray(x, dtype=float))
                 for x in pmfs]
