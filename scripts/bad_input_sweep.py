@@ -402,31 +402,32 @@ def _api_cases(cases, d):
         "DietterichTaskSource.n_instances": (lambda v: sources.DietterichTaskSource(
             "exp6", v).sample(0), {"1e6"}),
         "random_ban.n_attributes": (lambda v: sources.random_ban(0, n_attributes=v), set()),
-        "random_ban.n_arcs": (lambda v: sources.random_ban(0, n_attributes=5, n_arcs=v), set()),
+        "random_ban.n_arcs": (lambda v: sources.random_ban(0, n_attributes=5, n_arcs=v),
+                              {"zero"}),                  # no arcs: naive Bayes structure
         "null_ban.n_attributes": (lambda v: sources.null_ban(0, n_attributes=v), set()),
         "EpsilonPointSource.n_points": (lambda v: sources.EpsilonPointSource(
-            .1, n_points=v).simulate(0, [0]), set()),
+            .1, n_points=v).simulate(0, [0]), {"1e6"}),
         "EpsilonPointSource.simulate.n_resamples": (lambda v: sources.EpsilonPointSource(
-            .1, n_points=60).simulate(0, [0], n_resamples=v), set()),
+            .1, n_points=60).simulate(0, [0], n_resamples=v), {"1e6"}),
         "RepeatedStratifiedKFold.n_runs": (lambda v: schemes.RepeatedStratifiedKFold(
-            2, v, random_state=0).test_masks([0, 1] * 10), set()),
+            2, v, random_state=0).test_masks([0, 1] * 10), {"1e6"}),
         "RepeatedKFold.n_folds": (lambda v: schemes.RepeatedKFold(v, 1, random_state=0
                                                                   ).test_masks([0, 1] * 10), set()),
         "Bootstrap632.n_bootstrap": (lambda v: schemes.Bootstrap632(v, random_state=0).test_masks(
-            [0, 1] * 10), set()),
+            [0, 1] * 10), {"1e6"}),
         "Holdout.n_runs": (lambda v: schemes.Holdout(n_runs=v, random_state=0).test_masks(
-            [0, 1] * 10), set()),
+            [0, 1] * 10), {"1e6"}),
         "posthoc_from_ranks.batch": (lambda v: stats.posthoc_from_ranks(
-            np.broadcast_to([1.5, 2.5, 2.0], (int(v), 3)) if isinstance(v, int) and v > 0
-            else v, 10, method="holm"), set()),
+            np.broadcast_to([1.5, 2.5, 2.0], (v, 3)) if type(v) is int and 0 < v < 2**62
+            else v, 10, method="holm"), {"1e6"}),
         "compare.n_boot": (lambda v: __import__("calibsim").compare(
             "naive_bayes", "c45", __import__("calibsim").load_uci("contact-lenses"),
-            design="2x3", n_boot=v), set()),
+            design="2x2", n_boot=v), {"1e6"}),              # at most 10**6 resamples
         "compare.n_repeats": (lambda v: __import__("calibsim").compare(
             "naive_bayes", "c45", __import__("calibsim").load_uci("contact-lenses"),
-            design="2x3", replicability="rerun", n_repeats=v), set()),
+            design="2x2", replicability="rerun", n_repeats=v), set()),
         "calibrate_like.n_datasets": (lambda v: __import__("calibsim").calibrate_like(
-            __import__("calibsim").load_uci("contact-lenses"), design="2x3", n_datasets=v,
+            __import__("calibsim").load_uci("contact-lenses"), design="2x2", n_datasets=v,
             results=str(d / "store_like")), set()),
     }
     long_but_legal = {"calibrate_like.n_datasets": {"1e6", "1e9"}}   # a long run, as asked
@@ -449,7 +450,7 @@ def _api_cases(cases, d):
                            {"zero", "seedseq", "huge"}),
         "compare": (lambda v: __import__("calibsim").compare(
             "naive_bayes", "c45", __import__("calibsim").load_uci("contact-lenses"),
-            design="2x3", random_state=v), {"zero", "seedseq", "huge"}),
+            design="2x2", random_state=v), {"zero", "seedseq", "huge"}),
         "RepeatedStratifiedKFold": (lambda v: schemes.RepeatedStratifiedKFold(
             2, 2, random_state=v).test_masks([0, 1] * 10),
             {"zero", "seedseq", "generator", "huge"}),
@@ -461,7 +462,7 @@ def _api_cases(cases, d):
                            {"zero", "seedseq", "generator", "huge"}),
         "accuracy_table": (lambda v: __import__("calibsim").comparison.accuracy_table(
             ["naive_bayes", "c45"], {"cl": __import__("calibsim").load_uci("contact-lenses")},
-            design="2x3", random_state=v), {"zero", "huge", "seedseq"}),
+            design="2x2", random_state=v), {"zero", "huge", "seedseq"}),
     }
     for name, (fn, legal) in rs_funcs.items():
         for kind, v in seeds.items():
@@ -543,20 +544,20 @@ def _api_cases(cases, d):
         ("compare ? as missing legal", "legal", lambda: calibsim.compare(
             "naive_bayes", "c45", calibsim.load_csv(d / "ok_missing.csv"), design="2x2")),
         ("compare test empty", "error", lambda: calibsim.compare(
-            "naive_bayes", "c45", vote(), design="2x3", test="")),
+            "naive_bayes", "c45", vote(), design="2x2", test="")),
         ("compare same learner twice warns", "legal", lambda: calibsim.compare(
-            "naive_bayes", "naive_bayes", vote(), design="2x3")),
+            "naive_bayes", "naive_bayes", vote(), design="2x2")),
         ("compare_all dup labels", "legal", lambda: calibsim.compare_all(
-            ["c45", "naive_bayes", "c45"], vote(), design="2x3")),
+            ["c45", "naive_bayes", "c45"], vote(), design="2x2")),
         ("compare y strings legal", "legal", lambda: calibsim.compare(
             "naive_bayes", "c45", rng.integers(0, 3, (30, 3)), np.array(["a", "b"] * 15),
-            design="2x3")),
+            design="2x2")),
         ("compare X complex", "error", lambda: calibsim.compare(
             "naive_bayes", "c45", rng.integers(0, 3, (30, 3)) + 0j, np.arange(30) % 2,
-            design="2x3")),
+            design="2x2")),
         ("compare X datetime", "error", lambda: calibsim.compare(
             "sklearn.tree.DecisionTreeClassifier()", "naive_bayes",
-            np.full((30, 2), np.datetime64("2020-01-01")), np.arange(30) % 2, design="2x3")),
+            np.full((30, 2), np.datetime64("2020-01-01")), np.arange(30) % 2, design="2x2")),
         ("compare 3 rows 10x10", "error", lambda: calibsim.compare(
             "naive_bayes", "c45", np.zeros((3, 2), int), np.array([0, 1, 0]))),
         ("load_csv all ?", "error", lambda: calibsim.load_csv(d / "all_q.csv")),
@@ -802,8 +803,8 @@ def _cli_cases(cases, d):
         "empty.csv": "error", "header_only.csv": "error", "one_column.csv": "error",
         "binary.csv": "error", "latin1.csv": "error", "broken_quote.csv": "error",
         "semicolon.csv": "error", "crlf.csv": "legal", "bom.csv": "legal",
-        "two_rows.csv": "error", "inf_value.csv": "error", "wide_1000.csv": "legal",
-        "unicode_header.csv": "legal", "many_classes.csv": "error", "long_field.csv": "legal",
+        "two_rows.csv": "legal", "inf_value.csv": "error", "wide_1000.csv": "legal",
+        "unicode_header.csv": "legal", "many_classes.csv": "legal", "long_field.csv": "legal",
         "class_missing_one.csv": "error", "no_header_numbers.csv": "legal", "ok.arff": "legal",
         "one_class.arff": "error", "class_all_missing.arff": "error", "dup_attr.arff": "error",
         "string_attr.arff": "error", "date_attr.arff": "error", "numeric_class.arff": "error",
@@ -812,12 +813,14 @@ def _cli_cases(cases, d):
     }
     for name, expect in data_cases.items():
         add(f"compare --data {name}", expect, C + ["--data", str(d / name)] + nb + small)
-    for name in ("vote", "iris", "sklearn:load_iris", "weather.nominal", "contact-lenses"):
+    # load_diabetes' target is integer-valued: calibsim reads it as 214 classes (defined)
+    for name in ("vote", "iris", "sklearn:load_iris", "weather.nominal", "contact-lenses",
+                 "sklearn:load_diabetes"):
         add(f"compare --data {name}", "legal", C + ["--data", name] + nb + small)
     for name in ("", " ", "nope", "/dev/null", "/dev/zero", str(d), str(d / "nope.arff"),
                  "x" * 5000, "sklearn:load_nothing", "sklearn:os.system", "sklearn:",
                  "../../../etc/passwd", "vote\x00", str(d / "scores_wide.csv") + "/x",
-                 "sklearn:load_diabetes", "sklearn:fetch_openml"):
+                 "sklearn:fetch_openml"):
         add(f"compare --data {name[:40]!r}", "error", C + ["--data", name] + nb + small)
     # learners
     specs_bad = ["make_pipeline(StandardScaler(), LogisticRegression(), memory='" + str(d / "c")
@@ -843,7 +846,7 @@ def _cli_cases(cases, d):
                      ("subsampling:3", "legal"), ("subsampling:1", "error"),
                      ("subsampling:3@0.9", "legal"), ("subsampling:3@1.5", "error"),
                      ("2x500", "error"), ("-2x2", "error"), ("2 x 2", "legal"),
-                     ("２x２", "error"), ("2x2\x00", "error")],
+                     ("２x２", "legal"), ("2x2\x00", "error")],
         "--test": [("", "error"), (" ", "error"), ("nope", "error"), ("cv5x2_t", "error"),
                    ("corrected_repeated_cv", "legal"), ("use_all_data", "legal"),
                    ("mcnemar", "error")],
@@ -975,8 +978,9 @@ def _cli_cases(cases, d):
               "--folds", "2", "--runs", "2", "--workers", "0", "--no-progress", "--results",
               str(d / "cal")], "legal"),
             (["list"], "legal"), (["list", "nope"], "error"), (["list", "tests"], "legal"),
-            (["list", "studies", "--studies-dir", str(d / "nope")], "error"),
-            (["list", "studies", "--studies-dir", str(d / "ok.csv")], "error"),
+            # a folder without studies gets a documented answer: where the studies are
+            (["list", "studies", "--studies-dir", str(d / "nope")], "legal"),
+            (["list", "studies", "--studies-dir", str(d / "ok.csv")], "legal"),
             (["clean", "--results", str(d / "nope"), "--dry-run"], "error"),
             (["clean", "--results", str(d / "ok.csv")], "error"),
             (["clean", "--results", ""], "error"),
@@ -1200,6 +1204,11 @@ def main(argv=None) -> int:
         print(f"{cls:12s} {counts[cls]:5d} {by_kind['api'][cls]:5d} {by_kind['cli'][cls]:5d} "
               f"{by_kind['proc'][cls]:5d}")
     print(f"(API clean errors whose message names no `parameter`: {unnamed})")
+    if args.verbose:
+        for i in ran:
+            if cases[i].kind == "api" and results[i][0] == "clean error" and \
+                    "`" not in results[i][1] and "spec" not in cases[i].id:
+                print(f"  unnamed: {cases[i].id}: {results[i][1][:160]}")
     slow = sorted(((results[i][2], cases[i].id) for i in ran), reverse=True)[:5]
     print("slowest:", "; ".join(f"{s:.1f} s {n[:60]}" for s, n in slow))
     return 0 if all(counts[c] == 0 for c in CLASSES[2:]) else 1

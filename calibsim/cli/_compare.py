@@ -106,6 +106,12 @@ def cmd_compare(args) -> int:
     learners = args.learners or []
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
+    from statsmodels.stats.multitest import multipletests
+    try:                                      # checked even when two learners need none
+        multipletests([0.5], method=args.correction)
+    except ValueError:
+        raise ValueError(f"`--correction` must be a method of statsmodels' multipletests "
+                         f"(holm, bonferroni, fdr_bh, ...); got {args.correction!r}.") from None
     if args.cd_diagram is not None and len(args.data) < 2:
         raise ValueError("`--cd-diagram` needs two or more data sets (repeat --data): a "
                          "critical-difference diagram ranks learners over data sets.")

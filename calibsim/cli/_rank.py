@@ -56,7 +56,8 @@ def add_parser(subparsers):
                         "corrected_repeated_cv, Bouckaert & Frank's corrected t, for r x k "
                         "cv with --study; paired_t treats folds as independent and rejects "
                         "too often)")
-    p.add_argument("--folds-per-run", type=int, default=None,
+    from ._args import int_type
+    p.add_argument("--folds-per-run", type=int_type(2), default=None,
                    help="k for --pairwise-test corrected_repeated_cv with --scores (a study "
                         "knows its own)")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
@@ -130,6 +131,15 @@ def run(args) -> int:
         print(f"pairwise test: {test} with k = {k} folds per run (the study's r x k cv; "
               "Bouckaert & Frank's corrected t replicates best, the plain paired t on "
               "dependent folds rejects too often)")
+    has_folds = args.study is not None or "fold" in table.columns
+    if not has_folds:
+        for flag, value in (("--pairwise-test", args.pairwise_test),
+                            ("--folds-per-run", args.folds_per_run)):
+            if value is not None:
+                raise ValueError(f"`{flag}` needs per-fold scores (a long table with columns "
+                                 "dataset, learner, fold and the score); this table has one "
+                                 f"score per data set and learner, so {flag} {value} would "
+                                 "be ignored.")
     pairwise = args.pairwise_test or test or "cv5x2_f"
     k = args.folds_per_run or k
     cost = args.cost_column
@@ -149,7 +159,7 @@ def run(args) -> int:
         res = rank(table, score=args.score_column, higher_is_better=not args.lower_is_better,
                    cost=cost, posthoc=args.posthoc, alpha=args.alpha, pairwise_test=pairwise,
                    correction=args.correction, folds_per_run=k)
-    except ValueError as exc:            # name the CLI flags, not the Python keywords
+    except (ValueError, TypeError) as exc:   # name the CLI flags, not the Python keywords
         text = str(exc)
         for kw, flag in (("pairwise_test=", "--pairwise-test "), ("`pairwise_test`", "--pairwise-test"),
                          ("folds_per_run=", "--folds-per-run "), ("`folds_per_run`", "--folds-per-run"),

@@ -282,7 +282,12 @@ def _check(node, spec: str) -> None:
     elif isinstance(node, ast.Constant) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
             and isinstance(node.operand, ast.Constant)):
-        return
+        value = node.value if isinstance(node, ast.Constant) else node.operand.value
+        if not (value is None or isinstance(value, (bool, int, float, str))):
+            raise _refuse(spec, f"{_short(ast.unparse(node))!r} is not a number, string, "
+                                "boolean or None")
+        if isinstance(node, ast.UnaryOp) and not isinstance(value, (int, float)):
+            raise _refuse(spec, f"{_short(ast.unparse(node))!r} is not a number")
     else:
         raise _refuse(spec, f"{_short(ast.unparse(node))!r} is neither a literal nor an "
                             "estimator construction")
@@ -386,14 +391,32 @@ def _cap(name, value, spec, where):
                             "(at most 100)")
 
 
+#: Parameters of a classifier meta-estimator that hold the estimators it combines.
+_CLASSIFIER_SLOTS = frozenset({"estimator", "estimators", "final_estimator", "base_estimator"})
+
+
+def _is_pipeline(est) -> bool:
+    return hasattr(est, "steps")
+
+
+def _classifier(est) -> bool:
+    from sklearn.base import is_classifier
+    try:
+        return bool(is_classifier(est))
+    except Exception:                          # an estimator whose tags cannot be read
+        return False
+
+
 def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
     """Refuse an estimator built from a spec that touches files or asks for unbounded work.
 
     Walks the estimator and every estimator among its parameters (defaults included):
     parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, size-like
     parameters above :data:`SIZE_CAPS`, ``n_jobs`` beyond this machine's cores,
-    ``cache_size`` (MB) beyond calibsim's memory limit, and ensembles whose
-    ``n_estimators`` multiply to more than :data:`MAX_FITS`.
+    ``cache_size`` (MB) beyond calibsim's memory limit, ensembles whose
+    ``n_estimators`` multiply to more than :data:`MAX_FITS`, and a classifier
+    meta-estimator (voting, stacking, bagging, one-vs-rest, ...) combining anything but
+    classifiers (a clusterer's cluster numbers would be read as classes).
 
     Parameters
     ----------
@@ -409,6 +432,8 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
     ValueError
         One line naming the spec, the parameter and the rule.
     """
+    from sklearn.base import is_classifier as is_clf
+
     from .._validation import MemoryEstimateError, check_memory_estimate
     cores = os.cpu_count() or 1
     stack = [(est, 1, 0)]
@@ -444,6 +469,11 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
                 except MemoryEstimateError as exc:
                     raise _refuse(spec, str(exc).rstrip(".")) from None
             for child in _children(value):
+                if name in _CLASSIFIER_SLOTS and is_clf(node) and not _is_pipeline(node) \
+                        and not _classifier(child):
+                    raise _refuse(spec, f"`{name}` of {where} holds {type(child).__name__}, a "
+                                        f"{_kind(type(child))}; a classifier's own "
+                                        "estimators must be classifiers")
                 stack.append((child, fits, depth + 1))
     if classifier:
         from sklearn.base import is_classifier

@@ -72,6 +72,10 @@ def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="lea
     if table.empty:
         raise ValueError("`table` is empty.")
     if dataset not in table.columns or learner not in table.columns:       # wide: S x L
+        if score is not None:
+            raise ValueError(f"`score` names the score column of a long table ({score!r}), "
+                             f"but the table is wide (no {dataset!r} and {learner!r} "
+                             "columns): every column is a learner's scores.")
         if isinstance(cost, str):
             raise ValueError(f"`cost` names a column ({cost!r}), but the table is wide "
                              f"(no {dataset!r} and {learner!r} columns); give one cost per "

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_random_state
+from .._validation import check_int, check_memory_estimate, check_random_state
 
 __all__ = ["WEIGHT_OUT_OF_BAG", "Bootstrap632", "bootstrap632_accuracy"]
 
@@ -138,6 +138,8 @@ class Bootstrap632:
             If ``n`` is not an integer >= 1.
         """
         n = check_int("n", n, min_value=1)
+        check_memory_estimate([(32.0 * self.n_bootstrap * n, "n_bootstrap", self.n_bootstrap,
+                                1)], what=f"the bootstrap samples of {n:,} instances")
         rng = np.random.default_rng(self.random_state if rng is None else
                                     check_random_state("rng", rng, generator=True))
         return rng.integers(0, n, size=(self.n_bootstrap, n), dtype=np.int64)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_probability, check_random_state
+from .._validation import (check_int, check_memory_estimate, check_probability,
+                           check_random_state)
 
 __all__ = ["RepeatedStratifiedKFold", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 
@@ -201,6 +202,12 @@ class RepeatedStratifiedKFold(_Splitter):
         """Number of train/test splits, ``n_runs * n_folds`` (the arguments are ignored)."""
         return self.n_runs * self.n_folds
 
+    def _check_size(self, n: int) -> None:
+        """The memory estimate of the keys, folds and masks of n instances (before drawing)."""
+        check_memory_estimate([(40.0 * self.n_runs * n, "n_runs", self.n_runs, 1),
+                               (1.0 * self.n_runs * self.n_folds * n, "n_folds", self.n_folds,
+                                1)], what=f"the {type(self).__name__} folds of {n:,} instances")
+
     def fold_of(self, y, rng=None) -> np.ndarray:
         """Fold index of every instance in every run.
 
@@ -226,6 +233,7 @@ class RepeatedStratifiedKFold(_Splitter):
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
                              f"got {y.size}.")
+        self._check_size(y.size)
         keys = self._rng(rng).random((self.n_runs, y.size))
         order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
         fold = np.empty_like(order)
@@ -269,6 +277,7 @@ class RepeatedKFold(RepeatedStratifiedKFold):
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
                              f"got {y.size}.")
+        self._check_size(y.size)
         keys = self._rng(rng).random((self.n_runs, y.size))
         order = np.argsort(keys, axis=-1, kind="stable")
         fold = np.empty_like(order)
@@ -325,6 +334,8 @@ class _RandomSplits(_Splitter):
             If ``y`` is not 1-D, or the split would leave a side empty.
         """
         y = _check_y(y)
+        check_memory_estimate([(25.0 * self.n_runs * y.size, "n_runs", self.n_runs, 1)],
+                              what=f"the {type(self).__name__} masks of {y.size:,} instances")
         return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified,
                                   self._rng(rng))
 

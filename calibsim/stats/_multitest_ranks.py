@@ -34,6 +34,15 @@ POSTHOC_METHODS = ("bergmann_hommel", "shaffer", "holm", "nemenyi")
 
 
 def _iv_ranks(average_ranks, n_datasets):
+    try:
+        shape = np.shape(average_ranks)        # the memory estimate before any value is read
+    except ValueError:
+        shape = ()
+    if len(shape) >= 1 and shape[-1] > 0:
+        from .._validation import check_memory_estimate
+        n = float(np.prod(shape, dtype=float))
+        check_memory_estimate([(40.0 * n * shape[-1] + 16.0 * n, "average_ranks", shape, 1)],
+                              what="the pairwise statistics")
     R = check_finite_array("average_ranks", average_ranks, min_ndim=1)
     L = R.shape[-1]
     if L < 2:
@@ -61,9 +70,6 @@ def _iv_ranks(average_ranks, n_datasets):
                          f"least j(j+1)/2; got {np.round(row, 4).tolist()[:10]}"
                          f"{' ...' if L > 10 else ''} (sum {float(row.sum()):g}).")
     S = check_int("n_datasets", n_datasets, min_value=2, max_value=10**9)
-    from .._validation import check_memory_estimate
-    check_memory_estimate([(40.0 * (R.size // L) * L * L, "average_ranks", R.shape, 1)],
-                          what="the pairwise statistics")
     return R, S, L
 
 

@@ -99,16 +99,20 @@ def poisson_binomial_pmf(p, *, log: bool = False):
     >>> poisson_binomial_pmf([0.5, 0.5]).round(3).tolist()
     [0.25, 0.5, 0.25]
     """
-    p = iv_fraction("p", p)
-    if p.ndim == 0:
+    try:
+        shape = np.shape(p)                   # sizes first: no value is read before
+    except ValueError:
+        raise ValueError("`p` must be an array of probabilities (not ragged lists).") from None
+    if len(shape) == 0:
         raise ValueError(f"`p` must have at least one axis (one entry per count); got {p!r}.")
-    if p.shape[-1] > 20_000:
+    if shape[-1] > 20_000:
         raise ValueError("`p` must have at most 20,000 counts on its last axis (the exact pmf "
                          f"takes time quadratic in them: 20,000 take about 3 s); got "
-                         f"{p.shape[-1]:,}.")
+                         f"{shape[-1]:,}.")
     from .._validation import check_memory_estimate
-    check_memory_estimate([(8.0 * p.size * (p.shape[-1] + 1), "p", p.shape, 1)],
-                          what="poisson_binomial_pmf")
+    check_memory_estimate([(8.0 * float(np.prod(shape, dtype=float)) * (shape[-1] + 1), "p",
+                            shape, 1)], what="poisson_binomial_pmf")
+    p = iv_fraction("p", p)
     out = poisson_binomial_logpmf(p)
     return out if log else np.exp(out)
 
