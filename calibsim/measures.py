@@ -187,7 +187,10 @@ def replicability(rejected) -> Replicability:
     >>> rep.consistent, rep.almost_consistent, round(rep.R, 4)
     (0.5, 0.75, 0.8111)
     """
-    x = np.asarray(rejected)
+    try:
+        x = np.asarray(rejected)
+    except ValueError:                         # ragged lists
+        x = np.empty(0)
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 2:
         raise ValueError(f"`rejected` must have shape (n_datasets >= 1, n_repeats >= 2); got "
                          f"{x.shape}.")

@@ -350,8 +350,7 @@ def _api_cases(cases, d):
                     # vectorised over targets: an empty or nested list broadcasts
                     ("tuned_accuracy.accuracy_in_reach", "list_empty"),
                     ("tuned_accuracy.accuracy_in_reach", "nested"),
-                    ("labels_needed.probability", "nested"), ("labels_needed.probability",
-                                                              "list_empty"), ("tuned_accuracy.accuracy_in_reach",
+                    ("labels_needed.probability", "nested"), ("tuned_accuracy.accuracy_in_reach",
                                                             "zero"),
                     ("tuned_accuracy.accuracy_in_reach", "one")}
     for name, fn in scalar_funcs.items():
@@ -461,7 +460,8 @@ def _api_cases(cases, d):
         "random_ban.rng": (lambda v: sources.random_ban(v, n_attributes=4),
                            {"zero", "seedseq", "generator", "huge"}),
         "accuracy_table": (lambda v: __import__("calibsim").comparison.accuracy_table(
-            ["naive_bayes", "c45"], {"cl": __import__("calibsim").load_uci("contact-lenses")},
+            ["naive_bayes", "c45"], {"cl": __import__("calibsim").load_uci("contact-lenses"),
+                                     "w": __import__("calibsim").load_uci("weather.nominal")},
             design="2x2", random_state=v), {"zero", "huge", "seedseq"}),
     }
     for name, (fn, legal) in rs_funcs.items():
@@ -1204,6 +1204,12 @@ def main(argv=None) -> int:
         print(f"{cls:12s} {counts[cls]:5d} {by_kind['api'][cls]:5d} {by_kind['cli'][cls]:5d} "
               f"{by_kind['proc'][cls]:5d}")
     print(f"(API clean errors whose message names no `parameter`: {unnamed})")
+    refused_legal = [i for i in ran if cases[i].expect == "legal"
+                     and results[i][0] == "clean error"]
+    print(f"(cases expected legal that were refused, counted as clean errors: "
+          f"{len(refused_legal)})")
+    for i in refused_legal:
+        print(f"  refused: {cases[i].id}: {results[i][1][:200]}")
     if args.verbose:
         for i in ran:
             if cases[i].kind == "api" and results[i][0] == "clean error" and \

@@ -322,7 +322,12 @@ def interval(res, alpha):
 
 
 def bootstrap_p_reject(spec, diff, df, d: Design, alpha, n_boot, random_state):
-    rng = np.random.default_rng(np.random.SeedSequence(random_state, spawn_key=(1,)))
+    if isinstance(random_state, np.random.SeedSequence):        # its own child stream
+        ss = np.random.SeedSequence(random_state.entropy,
+                                    spawn_key=tuple(random_state.spawn_key) + (1,))
+    else:
+        ss = np.random.SeedSequence(random_state, spawn_key=(1,))
+    rng = np.random.default_rng(ss)
     idx = rng.integers(0, d.n_runs, size=(n_boot, d.n_runs))
     return float(np.mean(run_test(spec, diff[idx], df, d).pvalue <= alpha))
 

@@ -343,6 +343,9 @@ def labels_needed(m, hits, accuracy, probability, *, n_problems: int = 1,
     acc = iv_fraction("accuracy", accuracy)
     prob = iv_fraction("probability", probability, open_low=True)
     m, hits, acc, prob = np.broadcast_arrays(m, hits, acc, prob)
+    if m.size == 0:
+        raise ValueError("`m`, `hits`, `accuracy` and `probability` must broadcast to at least "
+                         f"one problem; got the empty shape {m.shape}.")
     z = needed_hits(m, acc) - hits
     cap = m // n_problems
     from .._validation import check_memory_estimate
