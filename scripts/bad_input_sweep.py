@@ -346,7 +346,7 @@ def _api_cases(cases, d):
     }
     legal_scalar = {("correlated_bayesian_ttest.rho", "none"),        # None: the default 1/k
                     ("correlated_bayesian_ttest.rho", "zero"),        # ρ = 0: independent folds
-                    ("calibrated_df.alpha", "nested"), ("labels_needed.probability", "one"),
+                    ("labels_needed.probability", "one"),
                     # vectorised over targets: an empty or nested list broadcasts
                     ("tuned_accuracy.accuracy_in_reach", "list_empty"),
                     ("tuned_accuracy.accuracy_in_reach", "nested"),
@@ -388,8 +388,7 @@ def _api_cases(cases, d):
         "tuning.tuned_accuracy.labels": (lambda v: tuning.tuned_accuracy(10**12, 10**11, v),
                                          {"zero"}),               # nothing leaked: h itself
         "tuning.search_experiments.labels": (lambda v: tuning.search_experiments(v, 2),
-                                             {"1e6", "1e9", "1e12", "1e18", "2**63", "zero",
-                                              "1e300f"}),
+                                             {"1e6", "1e9", "1e12", "1e18", "zero"}),
         "tuning.channel_labels.bits": (lambda v: tuning.channel_labels(v, 1.0),
                                        {"1e6", "1e9", "1e12", "1e18", "2**63", "1e300f",
                                         "zero", "float"}),
@@ -755,7 +754,7 @@ def _spec_cases(cases):
         "calibsim.learners.NaiveBayes", "naive_bayes", "c45", "ib1", "tan", "voted_perceptron",
         "make_pipeline(calibsim.preprocessing.NominalOneHot(), SVC())",
         "SVC(class_weight={0: 1.0, 1: 2.0})", "SVC(C=-1.0)",  # a bad C: sklearn refuses at fit
-        "make_pipeline(" * 5 + "SVC()" + ")" * 5, "DecisionTreeClassifier(max_depth=10**12)",
+        "make_pipeline(" * 5 + "SVC()" + ")" * 5, "DecisionTreeClassifier(max_depth=1000000000000)",
         "make_pipeline(PolynomialFeatures(degree=3), SVC())", "SVC(cache_size=500)",
         "  sklearn.svm.SVC( C = 1.0 )  ", "HistGradientBoostingClassifier(max_iter=200)",
     ]
@@ -805,7 +804,8 @@ def _cli_cases(cases, d):
         "semicolon.csv": "error", "crlf.csv": "legal", "bom.csv": "legal",
         "two_rows.csv": "legal", "inf_value.csv": "error", "wide_1000.csv": "legal",
         "unicode_header.csv": "legal", "many_classes.csv": "legal", "long_field.csv": "legal",
-        "class_missing_one.csv": "error", "no_header_numbers.csv": "legal", "ok.arff": "legal",
+        "class_missing_one.csv": "error",
+        "no_header_numbers.csv": "error",          # its first row is read as a header: 0, 0, 0 "ok.arff": "legal",
         "one_class.arff": "error", "class_all_missing.arff": "error", "dup_attr.arff": "error",
         "string_attr.arff": "error", "date_attr.arff": "error", "numeric_class.arff": "error",
         "no_data.arff": "error", "garbage.arff": "error", "binary.arff": "error",
@@ -838,7 +838,7 @@ def _cli_cases(cases, d):
                   "voted_perceptron", "naive_bayes"]
     for i, spec in enumerate(specs_good):
         add(f"compare --a good {i:02d} {spec[:40]!r}", "legal",
-            C + ["--data", "vote", "--a", spec, "--b", "c45"] + small)
+            C + ["--data", "iris", "--a", spec, "--b", "c45"] + small)
     # flags
     flag_vals = {
         "--design": [("", "error"), ("0x2", "error"), ("2x1", "error"), ("x", "error"),
@@ -854,7 +854,7 @@ def _cli_cases(cases, d):
                     ("-0.05", "error"), ("0.05", "legal"), ("1e-300", "legal"), ("x", "error"),
                     ("", "error")],
         "--df": [("calibrated", "legal"), ("textbook", "legal"), ("5", "legal"), ("-1", "error"),
-                 ("0", "error"), ("nan", "error"), ("inf", "legal"), ("x", "error"), ("", "error")],
+                 ("0", "error"), ("nan", "error"), ("inf", "error"), ("x", "error"), ("", "error")],
         "--seed": [("-1", "error"), ("1.5", "error"), ("x", "error"), ("0", "legal"),
                    ("99999999999999999999999", "legal"), ("", "error")],
         "--repeats": [("1", "error"), ("0", "error"), ("1000000000", "error"), ("x", "error")],

@@ -649,7 +649,7 @@ def test_learners_sharing_a_label_are_named_in_a_warning():
     (["rank", "--scores", "{scores}", "--cd-diagram", "/dev/full"], "'/dev/full' is not a "
                                                                     "regular file"),
     (["rank", "--scores", "{scores}", "--graph", "/dev/full"], "is not a regular file"),
-    (["rank", "--scores", "{dup}"], "two columns named 'L0'"),
+    (["rank", "--scores", "{dup}"], "columns 1 and 3 share the header 'L0'"),
     (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--test", ""],
      "`--test` must name a test"),
     (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--cd-diagram",

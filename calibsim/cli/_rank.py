@@ -88,22 +88,17 @@ def _table(args):
     if not args.scores.is_file():
         raise FileNotFoundError(f"`--scores` {str(args.scores)!r} is a folder; give a CSV "
                                 "file of scores.")
-    from ..datasets._csv import _refuse_nul
+    from ..datasets._csv import _refuse_duplicate_headers, _refuse_nul
     _refuse_nul(args.scores)
     try:
         frame = pd.read_csv(args.scores, encoding="utf-8")
-        header = pd.read_csv(args.scores, encoding="utf-8", header=None, nrows=1, dtype=str,
-                             keep_default_na=False).iloc[0].tolist()
+        _refuse_duplicate_headers(args.scores, f"`--scores` {str(args.scores)!r}")
     except UnicodeDecodeError as exc:
         raise ValueError(f"`--scores` {str(args.scores)!r} is not UTF-8 text (byte "
                          f"{exc.start}: {exc.reason}).") from None
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise ValueError(f"`--scores` {str(args.scores)!r} cannot be read as CSV: "
                          f"{str(exc).strip()}") from None
-    dup = [h for i, h in enumerate(header) if h in header[:i]]
-    if dup:
-        raise ValueError(f"`--scores` {str(args.scores)!r} has two columns named {dup[0]!r}; "
-                         "give every column its own name.")
     if "dataset" not in frame.columns or "learner" not in frame.columns:
         frame = frame.set_index(frame.columns[0])          # wide: first column = data set
     return frame

@@ -55,8 +55,7 @@ def load_csv(path, *, class_attribute=None):
     _refuse_nul(p)
     try:
         frame = pd.read_csv(p, encoding="utf-8", na_values=["?"])
-        header = pd.read_csv(p, encoding="utf-8", header=None, nrows=1, dtype=str,
-                             keep_default_na=False).iloc[0].tolist()
+        _refuse_duplicate_headers(p, f"CSV file {p}")
     except UnicodeDecodeError as exc:
         raise ValueError(f"CSV file {p} is not UTF-8 text (byte {exc.start}: "
                          f"{exc.reason}); is it a binary file?") from None
@@ -65,12 +64,6 @@ def load_csv(path, *, class_attribute=None):
     if frame.shape[1] < 2 or frame.shape[0] < 1:
         raise ValueError(f"CSV file {p} must have a header, at least one row and at least two "
                          f"columns (attributes and the class); got shape {frame.shape}.")
-    seen: dict = {}
-    for j, name in enumerate(header):
-        if name in seen:
-            raise ValueError(f"CSV file {p}: columns {seen[name]} and {j} share the header "
-                             f"{name!r}; give every column its own name.")
-        seen[name] = j
     cls = frame.columns[-1] if class_attribute is None else class_attribute
     if cls not in frame.columns:
         raise ValueError(f"`class_attribute` must be one of the columns {list(frame.columns)}; "
@@ -108,3 +101,16 @@ def _refuse_nul(p: Path) -> None:
                 raise ValueError(f"CSV file {p} holds a NUL byte at offset {offset + at} (is it "
                                  "a binary file?); values must be text without NUL.")
             offset += len(chunk)
+
+
+def _refuse_duplicate_headers(p: Path, what: str) -> None:
+    """Refuse two columns of one name (pandas would rename the second ``a.1`` silently)."""
+    import pandas as pd
+    header = pd.read_csv(p, encoding="utf-8", header=None, nrows=1, dtype=str,
+                         keep_default_na=False).iloc[0].tolist()
+    seen: dict = {}
+    for j, name in enumerate(header):
+        if name in seen:
+            raise ValueError(f"{what}: columns {seen[name]} and {j} share the header "
+                             f"{name!r}; give every column its own name.")
+        seen[name] = j
