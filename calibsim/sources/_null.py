@@ -61,12 +61,9 @@ class NullSource:
     class_prior: float = 0.5
 
     def __post_init__(self):
-        n = check_int("n_instances", self.n_instances, min_value=2)
-        m = check_int("n_attributes", self.n_attributes, min_value=1)
+        check_int("n_instances", self.n_instances, min_value=2)
+        check_int("n_attributes", self.n_attributes, min_value=1)
         check_probability("class_prior", self.class_prior)
-        from .._validation import check_memory_estimate   # one data set: floats, then codes
-        check_memory_estimate([(16.0 * n * m, "n_instances", n, 1),
-                               (16.0 * n * m, "n_attributes", m, 1)], what="a null data set")
 
     @property
     def identity(self) -> str:
@@ -100,6 +97,10 @@ class NullSource:
         y : ndarray of shape (n_instances,), int64
             Class values in {0, 1}.
         """
+        n, m = self.n_instances, self.n_attributes
+        from .._validation import check_memory_estimate   # one data set: floats, then codes
+        check_memory_estimate([(16.0 * n * m, "n_instances", n, 1),
+                               (16.0 * n * m, "n_attributes", m, 1)], what="a null data set")
         rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
         p_one = rng.random(self.n_attributes)
         X = (rng.random((self.n_instances, self.n_attributes)) < p_one).astype(np.int64)
