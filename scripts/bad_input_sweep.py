@@ -838,7 +838,7 @@ def _cli_cases(cases, d):
                   "voted_perceptron", "naive_bayes"]
     for i, spec in enumerate(specs_good):
         add(f"compare --a good {i:02d} {spec[:40]!r}", "legal",
-            C + ["--data", "iris", "--a", spec, "--b", "c45"] + small)
+            C + ["--data", "diabetes", "--a", spec, "--b", "c45"] + small)
     # flags
     flag_vals = {
         "--design": [("", "error"), ("0x2", "error"), ("2x1", "error"), ("x", "error"),
