@@ -78,9 +78,16 @@ def check_alpha(name: str, value) -> np.ndarray:
 
     Raises
     ------
+    TypeError
+        If ``value`` holds strings, booleans, complex numbers or objects (``"0.05"``
+        is not read as 0.05).
     ValueError
         If any level is outside the open interval (0, 1), or the sequence is empty.
     """
+    if value is None:
+        raise TypeError(f"`{name}` must be a number or a sequence of numbers in (0, 1); "
+                        "got None.")
+    check_real_dtype(name, value)
     arr = np.atleast_1d(np.asarray(value, dtype=float))
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"`{name}` must be a number or a non-empty 1-D sequence "
@@ -157,25 +164,44 @@ def check_choice(name: str, value, choices) -> str:
     return value
 
 
-def check_random_state(name: str, value):
-    """Return ``value`` if it can seed calibsim's partitions: None, an integer >= 0 or a
-    ``numpy.random.SeedSequence``.
+def check_random_state(name: str, value, *, generator: bool = False):
+    """Return ``value`` if it can seed calibsim's randomness: None, an integer >= 0 or a
+    ``numpy.random.SeedSequence`` (with ``generator``, also a ``numpy.random.Generator``
+    or ``BitGenerator``, whose stream then advances).
+
+    The one check of every ``random_state``, ``rng`` and ``seed`` calibsim takes, so
+    ``True``, ``1.5``, ``'a'`` and ``-1`` are refused with the parameter's name rather
+    than read as 1 or failing inside numpy.
 
     Raises
     ------
     TypeError
-        If ``value`` is another type (a float, a string, a bool, a Generator).
+        If ``value`` is another type (a float, a string, a bool, a legacy
+        ``RandomState``; a Generator unless ``generator``).
     ValueError
         If it is a negative integer.
+
+    Examples
+    --------
+    >>> check_random_state("random_state", 7)
+    7
+    >>> check_random_state("random_state", True)
+    Traceback (most recent call last):
+    ...
+    TypeError: `random_state` must be None, a non-negative int or a numpy SeedSequence; got True of type bool.
     """
     if value is None or isinstance(value, np.random.SeedSequence):
         return value
+    if generator and isinstance(value, (np.random.Generator, np.random.BitGenerator)):
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be None, an integer >= 0 or a numpy SeedSequence; got "
-                        f"{value!r} of type {type(value).__name__}.")
+        kinds = ("None, a non-negative int, a numpy SeedSequence or Generator" if generator
+                 else "None, a non-negative int or a numpy SeedSequence")
+        raise TypeError(f"`{name}` must be {kinds}; got {value!r} of type "
+                        f"{type(value).__name__}.")
     if value < 0:
-        raise ValueError(f"`{name}` must be an integer >= 0 (SeedSequence entropy); got "
-                         f"{value!r}.")
+        raise ValueError(f"`{name}` must be None, a non-negative int (SeedSequence entropy) "
+                         f"or a numpy SeedSequence; got {value!r}.")
     return int(value)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ._validation import check_probability
+from ._validation import check_probability, check_real_dtype
 
 __all__ = ["RejectionRate", "rejection_rate", "Replicability", "replicability",
            "replicability_R"]
@@ -62,6 +62,8 @@ def rejection_rate(pvalue, alpha: float, *, confidence_level: float = 0.95) -> R
 
     Raises
     ------
+    TypeError
+        If ``pvalue`` holds booleans, complex numbers, dates or text.
     ValueError
         If ``pvalue`` is empty, not 1-D, holds NaN or values outside [0, 1], or
         ``alpha`` / ``confidence_level`` is outside (0, 1).
@@ -74,6 +76,7 @@ def rejection_rate(pvalue, alpha: float, *, confidence_level: float = 0.95) -> R
     """
     alpha = check_probability("alpha", alpha)
     confidence_level = check_probability("confidence_level", confidence_level)
+    check_real_dtype("pvalue", pvalue)        # no bool, complex or dates read as numbers
     p = np.asarray(pvalue, dtype=float)
     if p.ndim != 1 or p.size == 0:
         raise ValueError(f"`pvalue` must be a non-empty 1-D array; got shape {p.shape}.")
@@ -184,7 +187,10 @@ def replicability(rejected) -> Replicability:
     >>> rep.consistent, rep.almost_consistent, round(rep.R, 4)
     (0.5, 0.75, 0.8111)
     """
-    x = np.asarray(rejected)
+    try:
+        x = np.asarray(rejected)
+    except ValueError:                         # ragged lists
+        x = np.empty(0)
     if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 2:
         raise ValueError(f"`rejected` must have shape (n_datasets >= 1, n_repeats >= 2); got "
                          f"{x.shape}.")

@@ -412,3 +412,317 @@ def test_a_garbled_csv_is_one_clear_error(content, match, tmp_path):
         load_csv(path)
     with pytest.raises(ValueError, match="not a regular file"):
         load_csv("/dev/null")
+
+
+# --- issue 33: specs that can only build estimators, no hangs, strict where silent ---------
+
+_FILE_SPECS = [
+    "make_pipeline(StandardScaler(), LogisticRegression(), memory={dir!r})",
+    "sklearn.pipeline.make_pipeline(sklearn.preprocessing.StandardScaler(), "
+    "sklearn.linear_model.LogisticRegression(), memory={dir!r})",
+    "sklearn.pipeline.Pipeline([('s', StandardScaler()), ('c', SVC())], memory={dir!r})",
+    "make_pipeline(FeatureAgglomeration(memory={dir!r}), SVC())",
+    "make_pipeline(sklearn.feature_extraction.text.CountVectorizer(input='filename'), "
+    "MultinomialNB())",
+    "make_pipeline(HashingVectorizer(input='file'), MultinomialNB())",
+]
+
+
+@pytest.mark.parametrize("spec", _FILE_SPECS)
+def test_a_spec_that_names_a_file_or_cache_is_refused_and_nothing_is_written(spec, tmp_path,
+                                                                             capsys):
+    from calibsim.comparison._scoring import parse_learner
+    cache = tmp_path / "cache"
+    text = spec.format(dir=str(cache))
+    with pytest.raises(ValueError, match=r"refused: `(memory|input)` = .* (names a file, "
+                                         r"folder or cache|read the files)"):
+        parse_learner(text, "a")
+    assert main(["compare", "--data", "vote", "--a", text, "--b", "c45", "--design", "2x2",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "refused" in err
+    assert not cache.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("spec, match", [
+    ("sklearn.cluster.KMeans()", "KMeans, a clusterer; the learner .* must be a classifier"),
+    ("StandardScaler()", "a transformer; the learner .* must be a classifier"),
+    ("make_pipeline(SVC(), StandardScaler())", "last step is a transformer"),
+    ("sklearn.linear_model.Ridge()", "is a regressor, not a classifier"),
+    ("sklearn.conftest.X", "not a classifier or transformer that scikit-learn or calibsim "
+                           "declares"),
+    ("sklearn.utils.validation.check_array", "not a classifier or transformer"),
+    ("sklearn.SVC()", r"not where scikit-learn or calibsim exports SVC \(did you mean "
+                      r"sklearn.svm.SVC"),
+    ("GridSearchCV(SVC(), {'C': [1]})", "neither a classifier nor a transformer"),
+    ("sklearn.ensemble.RandomForestClassifier(n_estimators=1000000000)",
+     "`n_estimators` in RandomForestClassifier makes one fit train 1,000,000,000 models"),
+    ("BaggingClassifier(RandomForestClassifier(n_estimators=1000), n_estimators=1000)",
+     "makes one fit train 1,000,000 models"),
+    ("MLPClassifier(max_iter=1000000000)", "`max_iter` = 1,000,000,000 in MLPClassifier"),
+    ("RandomForestClassifier(n_jobs=100000)", "`n_jobs` = 100000 in RandomForestClassifier"),
+    ("SVC(cache_size=1e15)", "`cache_size` = 1000000000000000.0 makes SVC's kernel cache"),
+    ("make_pipeline(" * 100 + "SVC()" + ")" * 100, "nests calls, lists, tuples or dicts more "
+                                                   "than 8 deep"),
+    ("SVC(C=1, C=2)", "`C` is given twice"),
+    ("SVC()\x00", "refused"),
+    ("calibsim.learners.VotedPerceptron(n_iterations=10**9)", "neither a literal"),
+    ("calibsim.learners.VotedPerceptron(n_iterations=1000000000)", "`n_iterations`"),
+])
+def test_a_spec_is_refused_by_name_role_or_size_at_once(spec, match):
+    import sys
+    import time
+    from calibsim.comparison._scoring import parse_learner
+    parse_learner("SVC()", "warm")                  # the allow-list, built once per process
+    before = set(sys.modules)
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=match):
+        parse_learner(spec, "a")
+    assert time.perf_counter() - t0 < 5
+    assert not {m for m in set(sys.modules) - before if m.startswith(("sklearn", "pytest"))}
+
+
+def test_the_allow_list_is_what_scikit_learn_and_calibsim_declare():
+    from sklearn.utils import all_estimators
+    from calibsim.engine._safe_spec import allowed
+    names = {p.rpartition(".")[2] for p in allowed()}
+    for name, _ in all_estimators(type_filter=["classifier", "transformer"]):
+        assert name in names, name
+    assert {"C45", "IB1", "NaiveBayes", "TAN", "VotedPerceptron", "NominalOneHot",
+            "make_pipeline", "Pipeline"} <= names
+    assert not {n for n, _ in all_estimators(type_filter="regressor")
+                if n not in {c for c, _ in all_estimators(type_filter=["classifier",
+                                                                       "transformer"])}} & names
+
+
+def test_a_study_file_with_a_file_parameter_is_refused(tmp_path, capsys):
+    study = tmp_path / "s.toml"
+    study.write_text(f"""
+[study]
+name = "s"
+seed = 1
+[sources.null]
+kind = "null"
+n_datasets = 2
+n_instances = 40
+n_attributes = 3
+[schemes.cv]
+kind = "repeated_kfold"
+n_folds = 2
+n_runs = 2
+[learners]
+names = ["naive_bayes", "x"]
+[learners.x]
+estimator = "sklearn.ensemble.RandomForestClassifier"
+n_estimators = 5
+memory = "{tmp_path / 'cache'}"
+[[analysis]]
+kind = "accuracy"
+""")
+    assert main(["run", str(study), "--out", str(tmp_path / "out"), "--workers", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "`learners.x` cannot be made" in err and "`memory`" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
+@pytest.mark.parametrize("content, match", [
+    ("a,b,cls\n" + "?,?,?\n" * 30, "class column 'cls' .* must not hold missing values"),
+    ("a,b,cls\n" + "?,?,p\n" * 30, "must hold at least two classes .* class 'p'"),
+    ("a,b,cls\n" + "1,2,p\n" * 30, "must hold at least two classes"),
+    ("a,b,a,cls\n" + "1,2,3,p\n4,5,6,q\n" * 10, "columns 0 and 2 share the header 'a'"),
+    ("a,b,cls\n" + "1,x\x00y,p\n2,z,q\n" * 10, "NUL byte at offset"),
+])
+def test_compare_on_a_csv_answers_within_seconds(content, match, tmp_path):
+    import time
+    from calibsim import compare
+    from calibsim.cli._compare import load_data
+    path = tmp_path / "x.csv"
+    path.write_text(content)
+    t0 = time.perf_counter()
+    with capped(30), pytest.raises(ValueError, match=match):
+        compare("naive_bayes", "c45", load_data(str(path)), design="2x2")
+    assert time.perf_counter() - t0 < 10
+
+
+def test_question_marks_in_a_csv_are_missing_values(tmp_path):
+    from calibsim.datasets import load_csv
+    path = tmp_path / "x.csv"
+    path.write_text("a,b,cls\n1,x,p\n?,?,q\n3,y,p\n")
+    ds = load_csv(path)
+    assert ds.has_missing and ds.n_values.tolist() == [0, 2] and np.isnan(ds.X[1]).all()
+
+
+def test_a_one_class_data_set_is_refused_by_compare_in_every_form(tmp_path):
+    from calibsim import compare
+    from calibsim.datasets import from_arrays, load_arff
+    arff = tmp_path / "x.arff"
+    arff.write_text("@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n"
+                    + "".join(f"{i},p\n" for i in range(20)))
+    for X, y in ((load_arff(arff), None), (from_arrays(np.ones((20, 2)), np.zeros(20)), None),
+                 (np.ones((20, 2)), np.zeros(20))):
+        with pytest.raises(ValueError, match="at least two classes"):
+            compare("naive_bayes", "c45", X, y, design="2x2")
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: __import__("calibsim").stats.posthoc_from_ranks(np.linspace(1, 3000, 3000), 10,
+                                                             method="shaffer"),
+     "average_ranks"),
+    (lambda: __import__("calibsim").calibration.type1_error_curve(
+        "use_all_data", np.zeros((200, 10, 10)), alphas=0.05, dfs=np.arange(2, 10**7)), "dfs"),
+    (lambda: __import__("calibsim").tuning.sum_pmf(*[[0.5, 0.5]] * 10**6), "pmfs"),
+    (lambda: __import__("calibsim").tuning.sum_pmf(np.full(10**6, 1e-6), [0.5, 0.5]), "pmfs"),
+    (lambda: __import__("calibsim").tuning.labels_needed(10**12, 1, 0.9, 0.95), "m"),
+    (lambda: __import__("calibsim").calibration.type1_error_curve(
+        "use_all_data", np.zeros((20, 2, 2)), alphas="0.05"), "alphas"),
+    (lambda: __import__("calibsim").calibration.calibrated_df([2, 3], [1.5, 2.0], 0.05),
+     "type1"),
+    (lambda: __import__("calibsim").calibration.calibrated_df([2, 3], [-0.1, 0.0], 0.05),
+     "type1"),
+    (lambda: __import__("calibsim").stats.friedman_from_ranks([1.0, 1.0, 1.0], 5),
+     "average_ranks"),
+    (lambda: __import__("calibsim").stats.posthoc_from_ranks([1.0, 1.0, 4.0], 5,
+                                                             method="holm"), "average_ranks"),
+    (lambda: __import__("calibsim").stats.posthoc_from_ranks([1.0, 3.0, 2.0], 1,
+                                                             method="holm"), "n_datasets"),
+    (lambda: __import__("calibsim").stats.holm_test([[0.8, 0.7, 0.6]]), "scores"),
+    (lambda: __import__("calibsim").stats.nemenyi_test([[0.8, 0.7, 0.6]]), "scores"),
+    (lambda: __import__("calibsim").stats.critical_difference(3, 1), "n_datasets"),
+    (lambda: __import__("calibsim").calibration.calibrate_rho(np.zeros((5, 2, 2)) > 0), "x"),
+    (lambda: __import__("calibsim").calibration.calibrate_rho(np.zeros((5, 2, 2)) + 1j), "x"),
+    (lambda: __import__("calibsim").measures.rejection_rate(np.full(5, 0.5) + 0j, 0.05),
+     "pvalue"),
+    (lambda: __import__("calibsim").measures.rejection_rate(
+        np.full(5, np.datetime64("2020-01-01")), 0.05), "pvalue"),
+    (lambda: __import__("calibsim").tuning.poisson_binomial_pmf(np.ones(4, bool)), "p"),
+    (lambda: __import__("calibsim").tuning.poisson_binomial_pmf(np.full(4, 0.5) + 0j), "p"),
+    (lambda: __import__("calibsim").stats.bayesian_signed_rank_test(
+        np.arange(5.0), n_samples=10, random_state=True), "random_state"),
+    (lambda: __import__("calibsim").stats.bayesian_signed_rank_test(
+        np.arange(5.0), n_samples=10, random_state=-1), "random_state"),
+    (lambda: __import__("calibsim").stats.bayesian_signed_rank_test(
+        np.arange(5.0), n_samples=10, random_state=1.5), "random_state"),
+    (lambda: __import__("calibsim").stats.bayesian_signed_rank_test(
+        np.arange(5.0), n_samples=10, random_state="a"), "random_state"),
+    (lambda: __import__("calibsim").ranking.bayesian_pairs(
+        __import__("pandas").DataFrame(np.eye(4)[:, :3] + 0.5), n_samples=10,
+        random_state=True), "random_state"),
+    (lambda: __import__("calibsim").sources.NullSource(20, 2).sample(True), "rng"),
+    (lambda: __import__("calibsim").schemes.Holdout(random_state=-1), "random_state"),
+])
+def test_issue_33_api_cases_are_refused_naming_the_parameter(call, param):
+    with capped(20):
+        with pytest.raises((ValueError, TypeError)) as info:
+            call()
+    assert f"`{param}`" in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("table, match", [
+    (lambda pd: pd.DataFrame(np.ones((5, 3), bool)), "column 0 has dtype bool"),
+    (lambda pd: pd.DataFrame(np.ones((5, 3), complex)), "column 0 has dtype complex128"),
+    (lambda pd: pd.DataFrame(np.random.default_rng(0).random((5, 3)), columns=list("aba")),
+     "two learner columns named 'a'"),
+    (lambda pd: pd.DataFrame(np.random.default_rng(0).random((4, 3)), index=list("aabc")),
+     "two data sets \\(rows\\) named 'a'"),
+    (lambda pd: pd.DataFrame({"dataset": list("aabbcc"), "learner": list("xyxyxy"),
+                              "score": [True, False] * 3}), "must hold real numbers"),
+])
+def test_rank_refuses_tables_it_would_misread(table, match):
+    import pandas as pd
+    from calibsim import rank
+    with pytest.raises((ValueError, TypeError), match=match):
+        rank(table(pd))
+
+
+def test_learners_sharing_a_label_are_named_in_a_warning():
+    from calibsim import compare
+    from calibsim.comparison._scoring import LabelWarning
+    from calibsim.datasets import load_uci
+    with pytest.warns(LabelWarning, match="'c45' -> 'c45_1', 'c45' -> 'c45_2'"):
+        res = compare("c45", "c45", load_uci("contact-lenses"), design="2x2")
+    assert (res.learner_a, res.learner_b) == ("c45_1", "c45_2")
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["run", ""], "must name a file .* got an empty string"),
+    (["run", "x" * 5000], "File name too long"),
+    (["rank", "--scores", "{scores}", "--cd-diagram", "/dev/full"], "'/dev/full' is not a "
+                                                                    "regular file"),
+    (["rank", "--scores", "{scores}", "--graph", "/dev/full"], "is not a regular file"),
+    (["rank", "--scores", "{dup}"], "columns 1 and 3 share the header 'L0'"),
+    (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--test", ""],
+     "`--test` must name a test"),
+    (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--cd-diagram",
+      "{tmp}/cd.png"], "`--cd-diagram` needs two or more data sets"),
+    (["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45", "--scores",
+      "/dev/full"], "is not a regular file"),
+    (["run", "studies/example_ban_tan_ib1_5x2cv.toml", "--out", "pyproject.toml/x"],
+     "above it is a file"),
+])
+def test_issue_33_cli_cases_end_in_one_line_before_any_work(argv, match, tmp_path, capsys):
+    scores = tmp_path / "s.csv"
+    scores.write_text("dataset,L0,L1,L2\nd1,.8,.7,.6\nd2,.7,.75,.6\nd3,.9,.8,.7\n")
+    dup = tmp_path / "d.csv"
+    dup.write_text("dataset,L0,L1,L0\nd1,.8,.7,.6\nd2,.7,.75,.6\nd3,.9,.8,.7\n")
+    argv = [a.format(scores=scores, dup=dup, tmp=tmp_path) for a in argv]
+    with capped(60):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "Traceback" not in err and re.search(match, err), err
+    assert not (tmp_path / "cd.png").exists()
+
+
+@pytest.mark.parametrize("how", ["huge_header", "object_dtype", "truncated", "memory"])
+def test_the_store_quarantines_a_block_whatever_the_error(how, tmp_path, monkeypatch, caplog):
+    import io
+    import zipfile
+    from calibsim.engine import store as S
+    st = S.Store(tmp_path)
+    key = S.fingerprint({"x": 1})
+    path = st.save(key, 0, 3, {"s": np.arange(3.0)}, identity={"x": 1})
+    with zipfile.ZipFile(path) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist()}
+    head = io.BytesIO()
+    shape, descr = ((2**40,), "<f8") if how == "huge_header" else ((3,), "|O")
+    np.lib.format.write_array_header_1_0(head, {"descr": descr, "fortran_order": False,
+                                                "shape": shape})
+    members["s.npy"] = head.getvalue() + np.arange(3.0).tobytes()
+    if how == "truncated":
+        path.write_bytes(path.read_bytes()[:50])
+    elif how == "memory":                  # whatever np.load raises is caught, MemoryError too
+        def boom(*a, **k):
+            raise MemoryError("Unable to allocate 8.00 TiB")
+        monkeypatch.setattr(S.np, "load", boom)
+    else:
+        with zipfile.ZipFile(path, "w") as zf:
+            for k, v in members.items():
+                zf.writestr(k, v)
+    with capped(20):
+        fresh = S.Store(tmp_path)
+        assert fresh.available(key).size == 0
+    assert (fresh.folder(key) / "quarantine" / path.name).is_file()
+    lines = [r.getMessage() for r in caplog.records if "quarantine" in r.getMessage()]
+    assert len(lines) == 1 and "\n" not in lines[0] and "cannot be read" in lines[0]
+
+
+@pytest.mark.parametrize("name", ["NaiveBayes", "C45", "IB1", "TAN", "VotedPerceptron"])
+@pytest.mark.parametrize("kind", ["int", "float", "float with NaN", "DataFrame"])
+def test_one_rule_for_zero_rows_across_the_five_learners(name, kind):
+    """As scikit-learn (learners/__init__.py): fit, predict and predict_proba raise on 0 rows."""
+    import pandas as pd
+    from calibsim import learners
+    X = np.random.default_rng(0).integers(0, 2, (20, 3))
+    X = X if kind == "int" else X.astype(float)
+    if kind == "float with NaN":
+        X[0, 0] = np.nan
+    if kind == "DataFrame":
+        X = pd.DataFrame(X, columns=list("abc"))
+    est = getattr(learners, name)().fit(X, np.arange(20) % 2)
+    for method in ("predict", "predict_proba"):
+        with pytest.raises(ValueError, match="`X` must have at least one row"):
+            getattr(est, method)(X[:0])
+    with pytest.raises(ValueError, match="`X` must have at least one row"):
+        getattr(learners, name)().fit(X[:0], np.arange(20)[:0])

@@ -170,7 +170,7 @@ def test_bad_input_fails_clearly(vote, kwargs, match):
 def test_bad_learners_and_data_fail_clearly(vote):
     with pytest.raises(ValueError, match="neither a literal"):
         parse_learner("sklearn.svm.SVC(C=foo)", "a")
-    with pytest.raises(ValueError, match="cannot be imported"):
+    with pytest.raises(ValueError, match="not a classifier or transformer that scikit-learn"):
         parse_learner("sklearn.nothing.Here", "a")
     with pytest.raises(ValueError, match="`fit`"):
         parse_learner(42, "a")

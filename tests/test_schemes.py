@@ -226,7 +226,7 @@ def test_unstratified_split_needs_only_X():
      "`X` and `y` must have the same number of rows; got 5 and 6"),
     (lambda: StratifiedRepeatedCV(random_state=np.random.RandomState(0)), TypeError,
      "`random_state` must be None, a non-negative int, a numpy SeedSequence or Generator"),
-    (lambda: Holdout(random_state=-1), TypeError, "`random_state` must be None"),
+    (lambda: Holdout(random_state=-1), ValueError, "`random_state` must be None"),
     (lambda: RandomSubsampling(random_state=1.5), TypeError, "`random_state` must be None"),
 ])
 def test_split_bad_input(call, exc, match):

@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_alpha, check_finite_array, check_probability
+from .._validation import (check_alpha, check_finite_array, check_probability,
+                           check_real_dtype)
 from ..stats import TestSpec
 from ._common import _check_pvalues, _pvalues_of, _resolve_test
 
@@ -47,9 +48,13 @@ def _iv_dfs(dfs) -> np.ndarray:
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
         raise ValueError("`dfs` must be finite and positive (df > 0); got "
                          f"{arr[~(np.isfinite(arr) & (arr > 0))][0]!r}.")
+    if arr.size > MAX_DFS:
+        raise ValueError(f"`dfs` must hold at most {MAX_DFS:,} degrees of freedom (each costs "
+                         f"a p-value per data set); got {arr.size:,}.")
     if np.any(np.diff(arr) <= 0):
+        bad = int(np.argmax(np.diff(arr) <= 0))
         raise ValueError("`dfs` must be sorted ascending without duplicates; got "
-                         f"{arr.tolist()!r}.")
+                         f"{arr[bad]!r} before {arr[bad + 1]!r}.")
     return arr
 
 
@@ -145,8 +150,17 @@ def type1_error_curve(test, x, *, alphas, dfs=_DEFAULT_DFS, vectorized=True):
     alphas = check_alpha("alphas", alphas)
     dfs = _iv_dfs(dfs)
     x = _iv_data(x, spec)
+    _check_size(x, dfs, alphas, "type1_error_curve")
     p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
     return _type1(p, alphas)
+
+
+def _check_size(x, dfs, alphas, what):
+    """The one memory estimate of a p-value matrix (n_df, N) and its rejection rates."""
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(16.0 * x.shape[0] * dfs.size, "dfs", f"{dfs.size} values", 1),
+                           (8.0 * x.shape[0] * dfs.size * alphas.size, "alphas",
+                            f"{alphas.size} levels", 1)], what=what)
 
 
 def _type1(p, alphas):
@@ -178,6 +192,12 @@ def calibrated_df(dfs, type1, alpha):
         Calibrated df (dtype of ``dfs``), 0 where no df qualifies. A scalar
         when ``type1`` is 1-D.
 
+    Raises
+    ------
+    ValueError
+        If ``type1`` holds NaN or values outside [0, 1], or its shape does not fit
+        ``dfs`` and ``alpha``.
+
     Examples
     --------
     >>> from calibsim.calibration import calibrated_df
@@ -190,6 +210,7 @@ def calibrated_df(dfs, type1, alpha):
     0
     """
     dfs = _iv_dfs(dfs)
+    check_real_dtype("type1", type1)
     t = np.asarray(type1, dtype=float)
     scalar = t.ndim == 1
     t = np.atleast_2d(t)
@@ -198,6 +219,9 @@ def calibrated_df(dfs, type1, alpha):
                          f"n_df = {dfs.size}; got shape {np.shape(type1)}.")
     if np.any(np.isnan(t)):
         raise ValueError("`type1` must not contain NaN.")
+    if np.any((t < 0) | (t > 1)):
+        raise ValueError("`type1` must hold Type I errors (rejection rates) in [0, 1]; got "
+                         f"{t[(t < 0) | (t > 1)][0]!r}.")
     alpha = check_alpha("alpha", alpha)
     if alpha.size != t.shape[0]:
         raise ValueError(f"`alpha` must give one level per row of `type1`; got "
@@ -332,16 +356,16 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
                          f"{alphas.size:,}.")
     dfs = _iv_dfs(dfs)
     x = _iv_data(x, spec)
-    from .._validation import check_memory_estimate
-    check_memory_estimate([(16.0 * x.shape[0] * dfs.size, "dfs", f"{dfs.size} values", 1),
-                           (8.0 * x.shape[0] * dfs.size * alphas.size, "alphas",
-                            f"{alphas.size} levels", 1)], what="calibrate")
+    _check_size(x, dfs, alphas, "calibrate")
     p = _pvalue_matrix(func, x, dfs, vectorized, spec is not None)
     return _calibration_result(name, p, dfs, alphas, cl)
 
 
 #: Most significance levels one calibration takes.
 MAX_ALPHAS = 1000
+
+#: Most degrees of freedom one calibration grid takes (the shipped table's is 2..100).
+MAX_DFS = 100_000
 
 
 def _calibration_result(name, p, dfs, alphas, cl):

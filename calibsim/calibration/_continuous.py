@@ -94,8 +94,9 @@ def threshold_df(test, x, alpha: float, *, df_bounds=(0.01, 1e6), rtol: float = 
     >>> bool(np.all((p_at <= 0.05) | np.isinf(t)))
     True
     """
+    from ._calibrate import _iv_data
     from ._common import _resolve_test
-    _, func, _ = _resolve_test(test)
+    spec, func, _ = _resolve_test(test)
     alpha = check_probability("alpha", alpha)
     lo_b, hi_b = _iv_bounds(df_bounds)
     if isinstance(rtol, bool) or not isinstance(rtol, (int, float)) or not 0 < rtol < 1:
@@ -103,6 +104,7 @@ def threshold_df(test, x, alpha: float, *, df_bounds=(0.01, 1e6), rtol: float = 
     max_iter = check_int("max_iter", max_iter, min_value=1, max_value=10_000)
     from .._validation import check_finite_array
     x = check_finite_array("x", x, min_ndim=2)
+    x = _iv_data(x, spec)                      # a registered test's layout: (N, r, k) or (N, n)
     n = x.shape[0]
     first = func(x, np.full(n, lo_b))
     return _bisect(_pvalue_function(first, func, x), _first_pvalues(first, x), n, alpha,

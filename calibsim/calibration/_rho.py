@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_probability
+from .._validation import check_finite_array, check_probability
 from ._continuous import quantile_interval
 
 __all__ = ["RhoCalibration", "calibrate_rho", "decision_rate"]
@@ -69,6 +69,9 @@ def decision_rate(x, *, rho=None, rope=0.0, threshold=0.95) -> float:
     float in [0, 1]
     """
     from ..stats import correlated_bayesian_ttest
+    x = check_finite_array("x", x)
+    if x.ndim != 3 or x.shape[0] < 1:
+        raise ValueError(f"`x` must have shape (N, r, k) with N >= 1; got {x.shape}.")
     d = correlated_bayesian_ttest(x, rho=rho, rope=rope, threshold=threshold).decision
     return float(np.mean(np.isin(d, ["left", "right"])))
 
@@ -90,8 +93,11 @@ def calibrate_rho(x, *, threshold=0.95, rope=0.0, confidence_level=0.95) -> RhoC
 
     Raises
     ------
+    TypeError
+        If ``x`` holds anything but real numbers (booleans, complex numbers, dates).
     ValueError
-        If ``x`` is not (N, r, k) with N >= 1, or the parameters are out of range.
+        If ``x`` is not (N, r, k) with N >= 1, holds NaN or inf, or the parameters are
+        out of range.
 
     Examples
     --------
@@ -105,7 +111,7 @@ def calibrate_rho(x, *, threshold=0.95, rope=0.0, confidence_level=0.95) -> RhoC
     (0.14, True)
     """
     from ..stats import correlated_t_rho_threshold
-    x = np.asarray(x, dtype=float)
+    x = check_finite_array("x", x)            # real numbers only: no bool, complex, dates
     if x.ndim != 3 or x.shape[0] < 1:
         raise ValueError(f"`x` must have shape (N, r, k) with N >= 1; got {x.shape}.")
     level = check_probability("confidence_level", confidence_level)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 __all__ = ["int_type", "alpha_type", "add_execution", "add_outputs", "add_verbose",
@@ -32,20 +33,46 @@ def alpha_type(text):
     return value
 
 
+def _stat_errors(func):
+    """An argument type whose OS errors (a name too long, a loop of links) are one line."""
+    import functools
+
+    @functools.wraps(func)
+    def checked(text):
+        try:
+            return func(text)
+        except OSError as exc:
+            raise argparse.ArgumentTypeError(f"cannot use {_clip(text)!r}: "
+                                             f"{exc.strerror or exc}") from None
+    return checked
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 120 else text[:80] + "..." + text[-30:]
+
+
+@_stat_errors
 def output_file(text):
-    """A file to write, checked at once rather than after the computation: not a folder;
-    its folder is created now if missing, and must not be a file."""
+    """A file to write, checked at once rather than after the computation: not a folder,
+    not a device, FIFO or socket (``/dev/full`` would take the bytes and lose them), and
+    writable; its folder is created now if missing, and must not be a file."""
     path = Path(text)
     if not text or path.is_dir():
-        raise argparse.ArgumentTypeError(f"must be a file name, not a folder; got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a file name, not a folder; got {_clip(text)!r}")
+    if path.exists() and not path.is_file():
+        raise argparse.ArgumentTypeError(f"{_clip(text)!r} is not a regular file (a device, "
+                                         "FIFO or socket); give a file name to write")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise argparse.ArgumentTypeError(f"must be in a folder; {str(path.parent)!r} (or a "
-                                         f"folder above it) is a file (got {text!r})") from None
+        raise argparse.ArgumentTypeError(f"must be in a folder; {_clip(str(path.parent))!r} (or "
+                                         f"a folder above it) is a file (got {_clip(text)!r})"
+                                         ) from None
     except OSError as exc:
-        raise argparse.ArgumentTypeError(f"its folder {str(path.parent)!r} cannot be created "
-                                         f"({exc.strerror}); got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"its folder {_clip(str(path.parent))!r} cannot be "
+                                         f"created ({exc.strerror}); got {_clip(text)!r}") from None
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{_clip(text)!r} cannot be written (no permission)")
     return path
 
 
@@ -86,23 +113,39 @@ def command_line(args) -> str:
     return "calibsim " + shlex.join(argv) if argv is not None else ""
 
 
+@_stat_errors
 def output_dir(text):
     """A folder to write into: it may be created, but must not be an existing file."""
     path = Path(text)
-    if not text or (path.exists() and not path.is_dir()):
-        raise argparse.ArgumentTypeError(f"must be a folder; {text!r} is an existing file")
+    if not text:
+        raise argparse.ArgumentTypeError("must be a folder; got an empty string")
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"must be a folder; {_clip(text)!r} is an existing file")
+    nearest = path.absolute()
+    while not nearest.exists():                # the folder it would be made in
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise argparse.ArgumentTypeError(f"must be a folder; {_clip(str(nearest))!r} above it is "
+                                         "a file")
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"{_clip(text)!r} cannot be written (no permission on "
+                                         f"{_clip(str(nearest))!r})")
     return path
 
 
+@_stat_errors
 def input_file(text):
     """A file to read: it must exist and be a regular file (not a folder, FIFO or device)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must name a file (or a folder of study files); got "
+                                         "an empty string")
     path = Path(text)
     if path.is_dir():
         return path                    # a folder of study files, where a command takes one
     if not path.exists():
-        raise argparse.ArgumentTypeError(f"{text!r} does not exist")
+        raise argparse.ArgumentTypeError(f"{_clip(text)!r} does not exist")
     if not path.is_file():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a regular file (a device, FIFO "
+        raise argparse.ArgumentTypeError(f"{_clip(text)!r} is not a regular file (a device, FIFO "
                                          "or socket)")
     return path
 

@@ -134,6 +134,9 @@ def _rho_arg(text):
 
 def cmd_compare(args) -> int:
     from ..comparison import compare, compare_all
+    if args.test is not None and not args.test.strip():
+        raise ValueError("`--test` must name a test (calibsim list tests); got an empty "
+                         "string (leave the flag out for the design's default).")
     if args.design is not None and not args.design.strip():
         raise ValueError("`--design` must be 'RxK', '5x2cv' or 'subsampling:N'; got an empty "
                          "string (leave the flag out for the default).")
@@ -145,6 +148,15 @@ def cmd_compare(args) -> int:
     learners = args.learners or []
     if len(learners) < 2:
         raise ValueError(f"give at least two learners (--a and --b); got {len(learners)}.")
+    from statsmodels.stats.multitest import multipletests
+    try:                                      # checked even when two learners need none
+        multipletests([0.5], method=args.correction)
+    except ValueError:
+        raise ValueError(f"`--correction` must be a method of statsmodels' multipletests "
+                         f"(holm, bonferroni, fdr_bh, ...); got {args.correction!r}.") from None
+    if args.cd_diagram is not None and len(args.data) < 2:
+        raise ValueError("`--cd-diagram` needs two or more data sets (repeat --data): a "
+                         "critical-difference diagram ranks learners over data sets.")
     t0 = time.perf_counter()
     if len(args.data) > 1:
         return _over_datasets(args, learners, t0)

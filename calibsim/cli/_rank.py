@@ -56,7 +56,8 @@ def add_parser(subparsers):
                         "cv with --study; paired_t treats folds as independent and rejects "
                         "too often; any registered test that fits the folds, see calibsim "
                         "list tests)")
-    p.add_argument("--folds-per-run", type=int, default=None,
+    from ._args import int_type
+    p.add_argument("--folds-per-run", type=int_type(2), default=None,
                    help="k for an r x k cv --pairwise-test (e.g. corrected_repeated_cv) with "
                         "--scores (a study knows its own)")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
@@ -90,7 +91,17 @@ def _table(args):
     if not args.scores.is_file():
         raise FileNotFoundError(f"`--scores` {str(args.scores)!r} is a folder; give a CSV "
                                 "file of scores.")
-    frame = pd.read_csv(args.scores)
+    from ..datasets._csv import _refuse_duplicate_headers, _refuse_nul
+    _refuse_nul(args.scores)
+    try:
+        frame = pd.read_csv(args.scores, encoding="utf-8")
+        _refuse_duplicate_headers(args.scores, f"`--scores` {str(args.scores)!r}")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"`--scores` {str(args.scores)!r} is not UTF-8 text (byte "
+                         f"{exc.start}: {exc.reason}).") from None
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise ValueError(f"`--scores` {str(args.scores)!r} cannot be read as CSV: "
+                         f"{str(exc).strip()}") from None
     if "dataset" not in frame.columns or "learner" not in frame.columns:
         frame = frame.set_index(frame.columns[0])          # wide: first column = data set
     return frame
@@ -118,6 +129,15 @@ def run(args) -> int:
         print(f"pairwise test: {test} with k = {k} folds per run (the study's r x k cv; "
               "Bouckaert & Frank's corrected t replicates best, the plain paired t on "
               "dependent folds rejects too often)")
+    has_folds = args.study is not None or "fold" in table.columns
+    if not has_folds:
+        for flag, value in (("--pairwise-test", args.pairwise_test),
+                            ("--folds-per-run", args.folds_per_run)):
+            if value is not None:
+                raise ValueError(f"`{flag}` needs per-fold scores (a long table with columns "
+                                 "dataset, learner, fold and the score); this table has one "
+                                 f"score per data set and learner, so {flag} {value} would "
+                                 "be ignored.")
     pairwise = args.pairwise_test or test or "cv5x2_f"
     k = args.folds_per_run or k
     cost = args.cost_column
@@ -137,7 +157,7 @@ def run(args) -> int:
         res = rank(table, score=args.score_column, higher_is_better=not args.lower_is_better,
                    cost=cost, posthoc=args.posthoc, alpha=args.alpha, pairwise_test=pairwise,
                    correction=args.correction, folds_per_run=k)
-    except ValueError as exc:            # name the CLI flags, not the Python keywords
+    except (ValueError, TypeError) as exc:   # name the CLI flags, not the Python keywords
         text = str(exc)
         for kw, flag in (("pairwise_test=", "--pairwise-test "), ("`pairwise_test`", "--pairwise-test"),
                          ("folds_per_run=", "--folds-per-run "), ("`folds_per_run`", "--folds-per-run"),

@@ -111,6 +111,9 @@ def _tests_of(test, design, method) -> list:
                              f"for r x k cv designs; got design {design.name!r}.")
         return ["bayes_correlated_t"]
     names = [test] if isinstance(test, str) or test is None else list(test)
+    if any(isinstance(n, str) and not n.strip() for n in names):
+        raise ValueError(f"`test` must name a registered test (calibsim list tests); got an "
+                         f"empty name in {test!r} (leave `test` out for the design's default).")
     if not names:
         raise ValueError("`test` must name at least one test; got an empty list.")
     out = []
@@ -595,6 +598,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         from ..stats._bayes import _iv_common
         for a in alphas:
             _iv_common(rope, 1 - a)
+    from .._validation import check_int
+    n_datasets = check_int("n_datasets", n_datasets, min_value=1)   # not int(True), int(3.5)
+    seed = check_int("seed", seed, min_value=0)
     d = parse_design(design)
     tests = _tests_of(test, d, method)
     doc = _study_doc(data, learners, d, tests, alphas, n_datasets, seed, results, method,

@@ -564,7 +564,7 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     from ..stats import check_fits_design, get_test
     alpha = check_probability("alpha", alpha)
     d = parse_design(design)
-    spec = get_test(test or d.default_test())
+    spec = get_test(d.default_test() if test is None else test)   # '' is not the default
     check_fits_design(spec, d.kind, d.n_runs, d.n_folds, d.name)
     if replicability not in ("bootstrap", "rerun", None):
         raise ValueError("`replicability` must be 'bootstrap', 'rerun' or None; got "

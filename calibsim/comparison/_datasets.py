@@ -131,12 +131,15 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     learners = [parse_learner(e, "x") for _, e in items]
     names = _unique([k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)])
     d = parse_design(design)
+    from .._validation import check_random_state
+    root = check_random_state("random_state", random_state)
+    root = root if isinstance(root, np.random.SeedSequence) else np.random.SeedSequence(root)
     from ..engine.learners import LearnerFailed
     frames, failed = [], []
     for i, (name, ds) in enumerate(sets):
         try:
-            acc = accuracies(learners, ds, None, d,
-                             np.random.SeedSequence(random_state, spawn_key=(2, i)), 1,
+            acc = accuracies(learners, ds, None, d, np.random.SeedSequence(
+                                 root.entropy, spawn_key=tuple(root.spawn_key) + (2, i)), 1,
                              n_jobs=n_jobs, scheduler=scheduler, progress=progress,
                              what=f"data set {name}")[0]
         except LearnerFailed as exc:        # keep the other data sets' work

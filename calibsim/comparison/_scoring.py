@@ -64,7 +64,8 @@ def parse_learner(spec, default_label: str):
                              f"{list(BUILTIN_LEARNERS)} or 'module.Class(param=value, ...)' "
                              "(scikit-learn estimators, pipelines written with "
                              "make_pipeline(...)); nothing was run.")
-        from ..engine._safe_spec import build_estimator, parse_spec, resolve_class
+        from ..engine._safe_spec import (build_estimator, check_estimator, parse_spec,
+                                          resolve_class)
         near = difflib.get_close_matches(text, list(BUILTIN_LEARNERS), n=2, cutoff=0.75)
         if near and "(" not in text and "." not in text:
             raise ValueError(f"unknown learner {text!r}; did you mean {' or '.join(near)}? "
@@ -75,7 +76,6 @@ def parse_learner(spec, default_label: str):
             for n in ast.walk(a))
         if nested or (isinstance(node, ast.Call) and node.args) or "." not in m.group(1):
             est = build_estimator(text)          # a pipeline or an unqualified class name
-            _refuse_regressor(est)
             return GivenLearner(_label_of(est) or default_label, est)
         path, args = m.group(1), m.group(2) or ""
         resolve_class(path, spec)                # refuse before anything is imported
@@ -85,7 +85,7 @@ def parse_learner(spec, default_label: str):
         else:
             lrn = LearnerSpec(path.rpartition(".")[2], "estimator", estimator=path,
                               params=tuple(sorted(params.items())))
-        _refuse_regressor(lrn.make())  # fail now, with the learner's name, if it cannot be built
+        check_estimator(lrn.make(), text)  # files, work and role, before anything is fitted
         return lrn
     if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
         raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
@@ -415,6 +415,11 @@ def prepare_data(X, y):
         if y is not None:
             raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its class).")
         ds = X
+        present = np.unique(ds.y)
+        if present.size < 2:
+            raise ValueError(f"`X` (data set {ds.name!r}) must hold at least two classes to "
+                             f"compare classifiers; all {ds.y.size} instances are of class "
+                             f"{ds.class_values[int(present[0])]!r}.")
         nominal = not (ds.is_numeric.any() or ds.has_missing)
         Xa = ds.nominal_codes() if nominal else np.asarray(ds.X)
         return Xa, np.asarray(ds.y, np.int64), ds.n_values, ds.n_classes, nominal
@@ -468,7 +473,12 @@ def interval(res, alpha):
 
 
 def bootstrap_p_reject(spec, diff, df, d: Design, alpha, n_boot, random_state):
-    rng = np.random.default_rng(np.random.SeedSequence(random_state, spawn_key=(1,)))
+    if isinstance(random_state, np.random.SeedSequence):        # its own child stream
+        ss = np.random.SeedSequence(random_state.entropy,
+                                    spawn_key=tuple(random_state.spawn_key) + (1,))
+    else:
+        ss = np.random.SeedSequence(random_state, spawn_key=(1,))
+    rng = np.random.default_rng(ss)
     idx = rng.integers(0, d.n_runs, size=(n_boot, d.n_runs))
     return float(np.mean(run_test(spec, diff[idx], df, d).pvalue <= alpha))
 
@@ -563,11 +573,24 @@ def holdout_counts(holdout, i: int, j: int) -> np.ndarray:
     return np.stack([m.sum(-1) - n11 - n01 - n10, n01, n10, n11], axis=-1)
 
 
+class LabelWarning(UserWarning):
+    """Two learners share a label; they are reported under numbered labels."""
+
+
 def unique_labels(labels):
-    """Labels made distinct by a suffix where two learners share one."""
+    """Labels made distinct by a suffix where two learners share one, with a warning that
+    names them (give a dict of learners to choose the labels)."""
+    labels = list(labels)
     if len(set(labels)) < len(labels):
-        labels = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
-                  for i, lab in enumerate(labels)]
+        import warnings
+        new = [f"{lab}_{i + 1}" if labels.count(lab) > 1 else lab
+               for i, lab in enumerate(labels)]
+        dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+        renamed = ", ".join(f"{a!r} -> {b!r}" for a, b in zip(labels, new) if a != b)
+        warnings.warn(f"learners share the label(s) {', '.join(map(repr, dup))}; they are "
+                      f"reported as {renamed} (give a dict of learners to name them).",
+                      LabelWarning, stacklevel=3)
+        labels = new
     return labels
 
 

@@ -14,8 +14,8 @@ def load_csv(path, *, class_attribute=None):
 
     Columns that pandas reads as numbers are numeric attributes; any other column is a
     nominal attribute whose values, in sorted order, get the codes 0, 1, ... . Empty
-    cells and pandas' default NA markers (``NA``, ``NaN``, ...) are missing values;
-    Weka's ``?`` is not one (read such files as ARFF).
+    cells, pandas' default NA markers (``NA``, ``NaN``, ...) and ``?`` (Weka's and the
+    UCI repository's marker) are missing values.
 
     Parameters
     ----------
@@ -32,8 +32,9 @@ def load_csv(path, *, class_attribute=None):
     FileNotFoundError
         If the file does not exist.
     ValueError
-        If the class column is unknown or holds a missing value, or the file has no
-        attribute column or no row.
+        If the class column is unknown or holds a missing value, two columns share a
+        header, a value or header holds a NUL character, or the file has no attribute
+        column or no row.
 
     Examples
     --------
@@ -51,8 +52,10 @@ def load_csv(path, *, class_attribute=None):
         raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")
     if not p.is_file():
         raise ValueError(f"`path` {str(p)!r} is not a regular file (a folder, device or FIFO).")
+    _refuse_nul(p)
     try:
-        frame = pd.read_csv(p, encoding="utf-8")
+        frame = pd.read_csv(p, encoding="utf-8", na_values=["?"])
+        _refuse_duplicate_headers(p, f"CSV file {p}")
     except UnicodeDecodeError as exc:
         raise ValueError(f"CSV file {p} is not UTF-8 text (byte {exc.start}: "
                          f"{exc.reason}); is it a binary file?") from None
@@ -86,3 +89,28 @@ def load_csv(path, *, class_attribute=None):
     X = np.column_stack(columns)
     return _make(p.stem, X, y.reshape(-1), np.asarray(n_values, np.int64),
                  [str(c) for c in frame.columns], labels, str(cls), class_values)
+
+
+def _refuse_nul(p: Path) -> None:
+    """Refuse a file holding a NUL byte (pandas would cut or keep it silently)."""
+    with open(p, "rb") as fh:
+        offset = 0
+        while chunk := fh.read(1 << 20):
+            at = chunk.find(b"\x00")
+            if at >= 0:
+                raise ValueError(f"CSV file {p} holds a NUL byte at offset {offset + at} (is it "
+                                 "a binary file?); values must be text without NUL.")
+            offset += len(chunk)
+
+
+def _refuse_duplicate_headers(p: Path, what: str) -> None:
+    """Refuse two columns of one name (pandas would rename the second ``a.1`` silently)."""
+    import pandas as pd
+    header = pd.read_csv(p, encoding="utf-8", header=None, nrows=1, dtype=str,
+                         keep_default_na=False).iloc[0].tolist()
+    seen: dict = {}
+    for j, name in enumerate(header):
+        if name in seen:
+            raise ValueError(f"{what}: columns {seen[name]} and {j} share the header "
+                             f"{name!r}; give every column its own name.")
+        seen[name] = j

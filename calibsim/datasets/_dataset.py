@@ -166,8 +166,9 @@ def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
     Raises
     ------
     ValueError
-        If the data set is empty, has no attributes, holds an infinite value,
-        a nominal code outside ``0 .. n_values[j]-1`` or a non-integer code.
+        If the data set is empty, has no attributes, two attributes share a name, it
+        holds an infinite value, a nominal code outside ``0 .. n_values[j]-1`` or a
+        non-integer code.
     """
     X = np.array(X, dtype=np.float64, order="C")
     y_codes = np.ascontiguousarray(y_codes, dtype=np.int64)
@@ -177,6 +178,11 @@ def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
                          f"got `X` with shape {X.shape}.")
     if X.shape[1] == 0:
         raise ValueError(f"data set {name!r} has no attributes besides the class.")
+    names = [str(a) for a in attribute_names]
+    if len(set(names)) < len(names):
+        dup = next(a for a in names if names.count(a) > 1)
+        raise ValueError(f"data set {name!r}: attribute names must be distinct; {dup!r} names "
+                         f"columns {[j for j, a in enumerate(names) if a == dup]}.")
     if np.isinf(X).any():
         i, j = np.argwhere(np.isinf(X))[0]
         raise ValueError(f"data set {name!r}: attribute {attribute_names[j]!r} holds an infinite "

@@ -286,10 +286,13 @@ def _learners(c, table):
         if label not in names:
             c.fail(f"learners.{label}", "is declared but not listed in `learners.names`",
                    names)
+    from ._safe_spec import check_estimator, check_params
     for spec in specs:
         try:
             for one in spec.settings():             # (spec,) unless tuned
-                one.make()
+                check_params(dict(one.params), one.identity())   # before anything is built
+                check_estimator(one.make(), one.identity(),
+                                classifier=one.kind == "estimator")
         except (TypeError, ValueError, ImportError) as exc:  # a bad parameter or import path
             c.fail(f"learners.{spec.group or spec.label}", f"cannot be made: {exc}",
                    show_value=False)

@@ -14,9 +14,11 @@ Rules:
   leaves half a block; a leftover temporary file is ignored, and removed by
   :meth:`Store.clean` (``calibsim clean``; every run removes those of finished
   processes);
-- a block that cannot be read, whose range disagrees with its name or whose
-  checksum does not match is moved to ``K/quarantine/`` with a warning, and its data
-  sets are recomputed: a damaged block is never used;
+- a block that cannot be read (whatever the error, MemoryError included: an array
+  header that claims more bytes than the block holds is refused before numpy
+  allocates them), whose range disagrees with its name or whose checksum does not
+  match is moved to ``K/quarantine/`` with a one-line warning, and its data sets are
+  recomputed: a damaged block is never used;
 - a block records its own key; found in another key's folder (copied or moved
   there) it is moved to ``quarantine/`` and never used for that key;
 - a block computed by another code version is moved to ``K/stale/`` with a warning
@@ -52,7 +54,6 @@ import os
 import operator
 import re
 import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -63,9 +64,6 @@ logger = logging.getLogger(__name__)
 
 _BLOCK_NAME = re.compile(r"^(\d{8,})-(\d{8,})\.npz$")
 _KEY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
-# everything reading a damaged block can raise (never used; the block is quarantined)
-_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError,
-                TypeError, NotImplementedError, UnicodeDecodeError)
 
 #: Folders whose every ``.py`` file determines the score arrays, and single files that do.
 _SCORE_DIRS = ("learners", "sources", "evaluate", "schemes", "datasets")
@@ -280,11 +278,13 @@ class Store:
         if token in self._valid:
             return self._valid[token]
         try:
+            _check_headers(path)             # before numpy allocates what a header claims
             with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
                 meta = json.loads(bytes(z["__meta__"]).decode())
                 arrays = {k: z[k] for k in meta["arrays"]}
-        except _READ_ERRORS as exc:          # json.JSONDecodeError is a ValueError
-            self._move(path, "quarantine", f"cannot be read ({type(exc).__name__}: {exc})")
+        except Exception as exc:             # whatever a damaged block raises, MemoryError too
+            why = (str(exc).splitlines() or [""])[0][:200]
+            self._move(path, "quarantine", f"cannot be read ({type(exc).__name__}: {why})")
             return None
         start, stop = (int(x) for x in path.name[:-4].split("-"))
         if not isinstance(meta, dict) or (meta.get("start"), meta.get("stop")) != (start, stop):
@@ -451,6 +451,38 @@ class Store:
             for k, a in arrays.items():
                 out[k][idx] = a[idx + start - m["start"]]
         return out
+
+
+def _check_headers(path: Path) -> None:
+    """Refuse a block whose ``.npy`` headers claim more bytes than the block holds.
+
+    Each member's header (shape, dtype) is read without reading the array; a header
+    claiming, say, shape (2**40,) under a real block's name is refused here rather than
+    making numpy allocate 8 TiB.
+
+    Raises
+    ------
+    ValueError
+        If a member is not a ``.npy`` array, holds Python objects, or its header's
+        shape and dtype do not match the member's size.
+    """
+    from numpy.lib import format as npformat
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            with zf.open(info) as f:
+                version = npformat.read_magic(f)
+                reader = (npformat.read_array_header_1_0 if version == (1, 0)
+                          else npformat.read_array_header_2_0)
+                shape, _, dtype = reader(f)
+                data = info.file_size - f.tell()
+            if dtype.hasobject:
+                raise ValueError(f"array {info.filename} holds Python objects")
+            need = dtype.itemsize
+            for n in shape:
+                need *= int(n)
+            if need != data:
+                raise ValueError(f"array {info.filename} claims shape {tuple(shape)} of "
+                                 f"{dtype.str} ({need:,} bytes) but holds {data:,} bytes")
 
 
 def _pid_alive(pid: int) -> bool:

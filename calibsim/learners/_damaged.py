@@ -340,7 +340,9 @@ class RandomErrors:
         check_probability("rate", self.rate_, open_low=False, open_high=False)
         self.estimator_ = estimator
         self.classes_ = self.estimator_.classes_
-        self._rng = np.random.default_rng(self.random_state)
+        from .._validation import check_random_state
+        self._rng = np.random.default_rng(check_random_state("random_state", self.random_state,
+                                                            generator=True))
         return self
 
     def predict(self, X):

@@ -313,7 +313,7 @@ def _iv_general_X(arr, n_values, *, fitted=False):
     if arr.ndim != 2:
         raise ValueError(f"`X` must be a 2-D array of shape (n_samples, n_features); "
                          f"got an array with shape {arr.shape}.")
-    if arr.shape[0] < 1 and not fitted:
+    if arr.shape[0] < 1:                   # fit and predict alike (learners/__init__.py)
         raise ValueError(f"`X` must have at least one row; got shape {arr.shape}.")
     if arr.dtype == bool:
         arr = arr.astype(np.int64)

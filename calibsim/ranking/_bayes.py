@@ -48,7 +48,12 @@ def bayesian_pairs(table, *, rope=0.0, threshold=0.95, higher_is_better=True, sc
     from ._table import read_scores
     t = read_scores(table, score=score)
     sign = 1.0 if higher_is_better else -1.0
-    seeds = np.random.SeedSequence(random_state).spawn(len(t.learners) ** 2)
+    from .._validation import check_random_state
+    random_state = check_random_state("random_state", random_state)
+    root = (np.random.SeedSequence(random_state.entropy, spawn_key=random_state.spawn_key)
+            if isinstance(random_state, np.random.SeedSequence)     # a copy: not advanced
+            else np.random.SeedSequence(random_state))
+    seeds = root.spawn(len(t.learners) ** 2)
     rows = []
     for i, a in enumerate(t.learners):
         for j in range(i + 1, len(t.learners)):

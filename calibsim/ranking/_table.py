@@ -25,10 +25,23 @@ class ScoreTable:
 
 def _numeric(frame, column, what):
     try:
-        return pd.to_numeric(frame[column]).to_numpy(dtype=float)
+        values = pd.to_numeric(frame[column])
     except (TypeError, ValueError):
         raise ValueError(f"the {what} column {column!r} must hold numbers; got e.g. "
                          f"{frame[column].iloc[0]!r}.") from None
+    if values.dtype.kind not in "iuf":      # booleans, complex numbers: not read as scores
+        raise TypeError(f"the {what} column {column!r} must hold real numbers; got dtype "
+                        f"{values.dtype}.")
+    return values.to_numpy(dtype=float)
+
+
+def _distinct(labels, what):
+    """Refuse duplicated names (pandas would keep both, or rename one 'a.1')."""
+    seen = set()
+    for lab in labels:
+        if lab in seen:
+            raise ValueError(f"`table` has two {what} named {lab!r}; give each its own name.")
+        seen.add(lab)
 
 
 def _cube(frame, value, dataset, learner, fold, datasets, learners, folds):
@@ -59,10 +72,20 @@ def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="lea
     if table.empty:
         raise ValueError("`table` is empty.")
     if dataset not in table.columns or learner not in table.columns:       # wide: S x L
+        if score is not None:
+            raise ValueError(f"`score` names the score column of a long table ({score!r}), "
+                             f"but the table is wide (no {dataset!r} and {learner!r} "
+                             "columns): every column is a learner's scores.")
         if isinstance(cost, str):
             raise ValueError(f"`cost` names a column ({cost!r}), but the table is wide "
                              f"(no {dataset!r} and {learner!r} columns); give one cost per "
                              "learner as a mapping or list.")
+        _distinct(map(str, table.columns), "learner columns")
+        _distinct(map(str, table.index), "data sets (rows)")
+        for c, dtype in table.dtypes.items():
+            if dtype.kind in "bcmM":          # booleans, complex numbers, dates
+                raise TypeError(f"a wide `table` must hold real numbers; column {c!r} has "
+                                f"dtype {dtype}.")
         try:
             x = table.to_numpy(dtype=float)
         except (TypeError, ValueError):

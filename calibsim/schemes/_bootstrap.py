@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_memory_estimate, check_random_state
 
 __all__ = ["WEIGHT_OUT_OF_BAG", "Bootstrap632", "bootstrap632_accuracy"]
 
@@ -77,12 +77,7 @@ def bootstrap632_accuracy(resubstitution, out_of_bag):
 
 
 def _check_random_state(value) -> None:
-    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator,
-                                              np.random.BitGenerator))
-          or (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0))
-    if not ok:
-        raise TypeError("`random_state` must be None, a non-negative int, a numpy SeedSequence "
-                        f"or Generator; got {value!r}.")
+    check_random_state("random_state", value, generator=True)   # the one check
 
 
 @dataclass(frozen=True)
@@ -143,7 +138,10 @@ class Bootstrap632:
             If ``n`` is not an integer >= 1.
         """
         n = check_int("n", n, min_value=1)
-        rng = np.random.default_rng(self.random_state if rng is None else rng)
+        check_memory_estimate([(32.0 * self.n_bootstrap * n, "n_bootstrap", self.n_bootstrap,
+                                1)], what=f"the bootstrap samples of {n:,} instances")
+        rng = np.random.default_rng(self.random_state if rng is None else
+                                    check_random_state("rng", rng, generator=True))
         return rng.integers(0, n, size=(self.n_bootstrap, n), dtype=np.int64)
 
     def counts(self, n: int, rng=None) -> np.ndarray:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_int, check_probability
+from .._validation import (check_int, check_memory_estimate, check_probability,
+                           check_random_state)
 
 __all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
 
@@ -35,12 +36,7 @@ def _check_bool(name, value) -> None:
 
 
 def _check_random_state(value) -> None:
-    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator,
-                                              np.random.BitGenerator))
-          or (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 0))
-    if not ok:
-        raise TypeError(f"`random_state` must be None, a non-negative int, a numpy SeedSequence "
-                        f"or Generator; got {value!r}.")
+    check_random_state("random_state", value, generator=True)   # the one check
 
 
 def _n_rows(X) -> int | None:
@@ -59,7 +55,9 @@ class _Splitter:
 
     def _rng(self, rng) -> np.random.Generator:
         """The call's ``rng`` if given, else the scheme's ``random_state``, as a Generator."""
-        return np.random.default_rng(self.random_state if rng is None else rng)
+        if rng is None:
+            return np.random.default_rng(self.random_state)
+        return np.random.default_rng(check_random_state("rng", rng, generator=True))
 
     def split(self, X, y=None, groups=None, *, rng=None):
         """Yield ``(train_index, test_index)`` pairs, run by run (and fold by fold).
@@ -111,7 +109,7 @@ def _random_test_masks(y, n_test, n_runs, stratified, rng) -> np.ndarray:
     key) and dealt like k-fold cv with k = n / n_test; the first "fold" is
     tested.
     """
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
     keys = rng.random((n_runs, y.size))
     if stratified:
         order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
@@ -204,6 +202,12 @@ class StratifiedRepeatedCV(_Splitter):
         """Number of train/test splits, ``n_runs * n_folds`` (the arguments are ignored)."""
         return self.n_runs * self.n_folds
 
+    def _check_size(self, n: int) -> None:
+        """The memory estimate of the keys, folds and masks of n instances (before drawing)."""
+        check_memory_estimate([(40.0 * self.n_runs * n, "n_runs", self.n_runs, 1),
+                               (1.0 * self.n_runs * self.n_folds * n, "n_folds", self.n_folds,
+                                1)], what=f"the {type(self).__name__} folds of {n:,} instances")
+
     def fold_of(self, y, rng=None) -> np.ndarray:
         """Fold index of every instance in every run.
 
@@ -229,6 +233,7 @@ class StratifiedRepeatedCV(_Splitter):
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
                              f"got {y.size}.")
+        self._check_size(y.size)
         keys = self._rng(rng).random((self.n_runs, y.size))
         order = np.lexsort((keys, np.broadcast_to(y, keys.shape)), axis=-1)
         fold = np.empty_like(order)
@@ -272,6 +277,7 @@ class RepeatedCV(StratifiedRepeatedCV):
         if y.size < self.n_folds:
             raise ValueError(f"`y` must hold at least `n_folds` = {self.n_folds} instances; "
                              f"got {y.size}.")
+        self._check_size(y.size)
         keys = self._rng(rng).random((self.n_runs, y.size))
         order = np.argsort(keys, axis=-1, kind="stable")
         fold = np.empty_like(order)
@@ -328,6 +334,8 @@ class _RandomSplits(_Splitter):
             If ``y`` is not 1-D, or the split would leave a side empty.
         """
         y = _check_y(y)
+        check_memory_estimate([(25.0 * self.n_runs * y.size, "n_runs", self.n_runs, 1)],
+                              what=f"the {type(self).__name__} masks of {y.size:,} instances")
         return _random_test_masks(y, self.n_test(y.size), self.n_runs, self.stratified,
                                   self._rng(rng))
 

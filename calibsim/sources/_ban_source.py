@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_random_state
 from ._ban import CLASS, _check_network, _natural_key, _pgmpy, read_network
 from ._kernels_ban import _forward_sample
 
@@ -212,7 +212,7 @@ class BANSource:
         return model
 
     def _draw(self, rng, n_instances: int):
-        rng = np.random.default_rng(rng)
+        rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
         net = self._net
         u = rng.random((n_instances, len(net.names)))
         values = _forward_sample(net.order, net.card, net.parent_ptr, net.parents, net.strides,

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import check_random_state
+
 __all__ = ["DatasetSource"]
 
 
@@ -148,7 +150,8 @@ class DatasetSource:
                 raise ValueError("`rng` is required to permute the class labels.")
             if self.balance_class:
                 y = (np.arange(y.size) % self.n_classes).astype(y.dtype)
-            y = np.random.default_rng(rng).permutation(y)
+            y = np.random.default_rng(
+                check_random_state("rng", rng, generator=True)).permutation(y)
         return np.array(self.dataset.X), y
 
     def __eq__(self, other):

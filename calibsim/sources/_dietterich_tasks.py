@@ -29,7 +29,7 @@ from functools import cached_property
 import numpy as np
 
 from .._rng import source_key
-from .._validation import check_int
+from .._validation import check_int, check_random_state
 
 __all__ = ["DietterichTaskSource", "exp6_class", "TASKS"]
 
@@ -165,7 +165,7 @@ class DietterichTaskSource:
         y : ndarray of shape (n_instances,), int64
         X_cal, y_cal : the task's calibration examples (Pima: the rest of the 768).
         """
-        rng = np.random.default_rng(rng)
+        rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
         X, y, Xc, yc = self._pool
         if self.task == "exp6":
             Xs = rng.random((self.n_instances, 2)) * 15.0

@@ -336,6 +336,16 @@ class EpsilonPointSource:
         n_resamples = check_int("n_resamples", n_resamples, min_value=1)
         if isinstance(trials, numbers.Integral) and not isinstance(trials, bool):
             trials = range(check_int("trials", trials, min_value=0))
+        n_trials = len(trials) if hasattr(trials, "__len__") else 1
+        row = 16.0 * (self.n_points + 2 * self.n_test + 1)       # the uniforms of one split
+        from .._validation import check_memory_estimate
+        check_memory_estimate([(n_trials * (self.n_folds + 12 + min(n_resamples, 30)) * row,
+                                "n_points", self.n_points, 1)], what="the ε-point trials")
+        check_memory_estimate([(n_trials * n_resamples * row, "n_resamples", n_resamples, 1),
+                               (n_trials * (self.n_folds + 12) * row, "n_points",
+                                self.n_points, 1),
+                               (8.0 * n_trials, "trials", n_trials, 1)],
+                              what="the ε-point trials")
         trials = np.asarray(list(trials), dtype=np.int64).reshape(-1)
         if trials.size and trials.min() < 0:
             raise ValueError(f"`trials` must be indices >= 0; got {int(trials.min())}.")

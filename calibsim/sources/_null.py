@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int, check_probability
+from .._validation import check_int, check_probability, check_random_state
 
 __all__ = ["NullSource"]
 
@@ -97,7 +97,11 @@ class NullSource:
         y : ndarray of shape (n_instances,), int64
             Class values in {0, 1}.
         """
-        rng = np.random.default_rng(rng)
+        n, m = self.n_instances, self.n_attributes
+        from .._validation import check_memory_estimate   # one data set: floats, then codes
+        check_memory_estimate([(16.0 * n * m, "n_instances", n, 1),
+                               (16.0 * n * m, "n_attributes", m, 1)], what="a null data set")
+        rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
         p_one = rng.random(self.n_attributes)
         X = (rng.random((self.n_instances, self.n_attributes)) < p_one).astype(np.int64)
         y = (rng.random(self.n_instances) < self.class_prior).astype(np.int64)

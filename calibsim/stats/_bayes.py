@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .._validation import check_finite_array, check_probability
+from .._validation import check_finite_array, check_probability, check_random_state
 
 __all__ = ["BayesianResult", "correlated_bayesian_ttest", "bayesian_signed_rank_test",
            "correlated_t_rho_threshold"]
@@ -307,7 +307,8 @@ def bayesian_signed_rank_test(x, *, rope=0.0, prior=0.5, threshold=0.95,
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) \
             or not 1 <= n_samples <= 10 ** 7:
         raise ValueError(f"`n_samples` must be an integer in [1, 10**7]; got {n_samples!r}.")
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_random_state("random_state", random_state,
+                                                   generator=True))
     d = np.concatenate([[0.0], z])
     sums = d[:, None] + d[None, :]
     def heav(a, t):

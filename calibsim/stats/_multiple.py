@@ -103,8 +103,10 @@ def _iv_scores(scores, *, min_datasets=1) -> np.ndarray:
     if x.shape[1] < 2:
         raise ValueError(f"`scores` must have at least 2 learners (columns); got {x.shape}.")
     if x.shape[0] < min_datasets:
-        raise ValueError(f"`scores` must have at least {min_datasets} data set(s) (rows); "
-                         f"got {x.shape}.")
+        why = (" (the rank tests and post-hoc procedures compare average ranks over data "
+               "sets, as Friedman's test)" if min_datasets > 1 else "")
+        raise ValueError(f"`scores` must have at least {min_datasets} data set(s) (rows)"
+                         f"{why}; got {x.shape}.")
     if x.shape[1] > MAX_LEARNERS:
         raise ValueError(f"`scores` must have at most {MAX_LEARNERS} learners (columns): the "
                          f"pairwise procedures handle L(L-1)/2 pairs; got {x.shape}. Is the "
@@ -285,7 +287,7 @@ def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
     """
     hib = _iv_bool("higher_is_better", higher_is_better)
     alpha = check_probability("alpha", alpha)
-    x = _iv_scores(scores)
+    x = _iv_scores(scores, min_datasets=2)
     R = _ranks(x, hib).mean(axis=0)
     z, p = _rank_z(R, x.shape[0])
     reject = p <= alpha

@@ -137,8 +137,9 @@ def normalised_cost(cost):
     array([0.375, 0.625])
     """
     c = check_finite_array("cost", cost)
-    if c.ndim != 2:
-        raise ValueError(f"`cost` must be 2-D (n_datasets, n_learners); got shape {c.shape}.")
+    if c.ndim != 2 or 0 in c.shape:
+        raise ValueError(f"`cost` must be 2-D (n_datasets, n_learners) with at least one of "
+                         f"each; got shape {c.shape}.")
     if (c < 0).any() or (c.sum(axis=1) <= 0).any():
         raise ValueError("`cost` must be non-negative with a positive sum on every data set.")
     return np.mean(c / c.sum(axis=1, keepdims=True), axis=0)

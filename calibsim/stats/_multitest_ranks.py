@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_choice, check_finite_array, check_int, check_probability
-from ._multiple import FriedmanResult, PairwiseRankResult, _rank_se
+from ._multiple import MAX_LEARNERS, FriedmanResult, PairwiseRankResult, _rank_se
 from ._posthoc import (
     BERGMANN_HOMMEL_MAX_LEARNERS,
     _partitions,
@@ -34,15 +34,42 @@ POSTHOC_METHODS = ("bergmann_hommel", "shaffer", "holm", "nemenyi")
 
 
 def _iv_ranks(average_ranks, n_datasets):
+    try:
+        shape = np.shape(average_ranks)        # the memory estimate before any value is read
+    except ValueError:
+        shape = ()
+    if len(shape) >= 1 and shape[-1] > 0:
+        from .._validation import check_memory_estimate
+        n = float(np.prod(shape, dtype=float))
+        check_memory_estimate([(40.0 * n * shape[-1] + 16.0 * n, "average_ranks", shape, 1)],
+                              what="the pairwise statistics")
     R = check_finite_array("average_ranks", average_ranks, min_ndim=1)
     L = R.shape[-1]
     if L < 2:
         raise ValueError(f"`average_ranks` must hold at least 2 learners (last axis); "
                          f"got shape {R.shape}.")
+    if L > MAX_LEARNERS:
+        raise ValueError(f"`average_ranks` must hold at most {MAX_LEARNERS} learners (last "
+                         f"axis), as the rank tests on scores: the procedures handle "
+                         f"L(L-1)/2 pairs; got shape {R.shape}.")
     if (R < 1 - 1e-9).any() or (R > L + 1e-9).any():
         raise ValueError(f"`average_ranks` must lie in [1, {L}] (rank 1 = best); got values "
                          f"from {R.min()} to {R.max()}.")
-    S = check_int("n_datasets", n_datasets, min_value=1)
+    # the j best of L learners hold ranks 1..j on every data set, so their average ranks
+    # sum to at least j(j+1)/2, and all L to exactly L(L+1)/2 (published ranks are rounded:
+    # allow 0.05 per learner, rounding to one decimal)
+    tol = 0.05 * L + 1e-9
+    j = np.arange(1, L + 1)
+    low = np.cumsum(np.sort(R, axis=-1), axis=-1)
+    bad = (low < j * (j + 1) / 2.0 - tol).any(axis=-1) | (
+        np.abs(low[..., -1] - L * (L + 1) / 2.0) > tol)
+    if np.any(bad):
+        row = R[np.unravel_index(int(np.argmax(bad)), bad.shape)] if R.ndim > 1 else R
+        raise ValueError(f"`average_ranks` cannot be average ranks of {L} learners: they must "
+                         f"sum to L(L+1)/2 = {L * (L + 1) / 2:g} and any j of them to at "
+                         f"least j(j+1)/2; got {np.round(row, 4).tolist()[:10]}"
+                         f"{' ...' if L > 10 else ''} (sum {float(row.sum()):g}).")
+    S = check_int("n_datasets", n_datasets, min_value=2, max_value=10**9)
     return R, S, L
 
 
@@ -98,8 +125,6 @@ def friedman_from_ranks(average_ranks, n_datasets):
     (9.28, 3.69)
     """
     R, S, L = _iv_ranks(average_ranks, n_datasets)
-    if S < 2:
-        raise ValueError(f"`n_datasets` must be >= 2 for Friedman's test; got {S}.")
     chi2 = 12.0 * S / (L * (L + 1)) * np.sum((R - (L + 1) / 2.0) ** 2, axis=-1)
     chi2 = np.clip(chi2, 0.0, S * (L - 1.0))
     df = float(L - 1)
@@ -151,7 +176,7 @@ def posthoc_from_ranks(average_ranks, n_datasets, *, method="bergmann_hommel", a
     average_ranks : array_like of shape (..., n_learners)
         Average rank of each learner over S data sets (rank 1 = best).
     n_datasets : int
-        S >= 1.
+        S >= 2, as Friedman's test.
     method : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}, default "bergmann_hommel"
         The procedure; Nemenyi's APV is the studentized-range p-value (as
         :func:`~calibsim.stats.nemenyi_test`). Bergmann-Hommel takes at most
@@ -167,7 +192,9 @@ def posthoc_from_ranks(average_ranks, n_datasets, *, method="bergmann_hommel", a
     Raises
     ------
     ValueError
-        If ranks lie outside [1, L], or Bergmann-Hommel gets more than 12 learners.
+        If ``average_ranks`` cannot be average ranks (outside [1, L], not summing to
+        L(L+1)/2) or holds more than 1000 learners, ``n_datasets`` < 2, or
+        Bergmann-Hommel gets more than 12 learners.
 
     References
     ----------

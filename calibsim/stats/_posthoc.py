@@ -62,7 +62,8 @@ def critical_difference(n_learners, n_datasets, alpha=0.05):
     n_learners : int
         L >= 2.
     n_datasets : int
-        S >= 1.
+        S >= 2 (with one data set there is nothing to average ranks over, and
+        Friedman's test refuses it too).
     alpha : float, default 0.05
         Family-wise level in (0, 1).
 
@@ -83,7 +84,7 @@ def critical_difference(n_learners, n_datasets, alpha=0.05):
     1.254
     """
     L = check_int("n_learners", n_learners, min_value=2, max_value=MAX_LEARNERS)
-    S = check_int("n_datasets", n_datasets, min_value=1, max_value=10**9)
+    S = check_int("n_datasets", n_datasets, min_value=2, max_value=10**9)
     alpha = check_probability("alpha", alpha)
     return float(_q_nemenyi(L, alpha) * _rank_se(L, S))
 
@@ -93,7 +94,7 @@ def critical_difference(n_learners, n_datasets, alpha=0.05):
 def _prepare(scores, higher_is_better, alpha):
     hib = _iv_bool("higher_is_better", higher_is_better)
     alpha = check_probability("alpha", alpha)
-    x = _iv_scores(scores)
+    x = _iv_scores(scores, min_datasets=2)      # as Friedman's test: ranks over data sets
     R = _ranks(x, hib).mean(axis=0)
     z, p = _rank_z(R, x.shape[0])
     return x, R, z, p, alpha

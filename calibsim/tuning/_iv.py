@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_real_dtype
+
 __all__ = ["iv_counts", "iv_fraction", "iv_ints", "iv_positive", "problems"]
 
 
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:100] + " ..."
+
+
 def iv_ints(name, value, *, min_value=0):
+    check_real_dtype(name, value)
     arr = np.asarray(value)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer)
                                  or (np.issubdtype(arr.dtype, np.floating)
                                      and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)))):
-        raise TypeError(f"`{name}` must be an integer or an array of integers; got {value!r}.")
+        raise TypeError(f"`{name}` must be an integer or an array of integers; got "
+                        f"{_short(value)}.")
+    if np.any(np.abs(arr.astype(np.float64)) > 2.0**62):
+        raise ValueError(f"`{name}` must be below 2**62 in size; got {_short(value)}.")
     arr = arr.astype(np.int64)
     if np.any(arr < min_value):
-        raise ValueError(f"`{name}` must be >= {min_value}; got {value!r}.")
+        raise ValueError(f"`{name}` must be >= {min_value}; got {_short(value)}.")
     return arr
 
 
@@ -30,17 +41,20 @@ def iv_counts(m, hits, labels):
 
 
 def iv_fraction(name, value, *, open_low=False):
+    check_real_dtype(name, value)
     arr = np.asarray(value, dtype=float)
     ok = (arr > 0 if open_low else arr >= 0) & (arr <= 1)
     if not np.all(ok):
-        raise ValueError(f"`{name}` must lie in {'(' if open_low else '['}0, 1]; got {value!r}.")
+        raise ValueError(f"`{name}` must lie in {'(' if open_low else '['}0, 1]; got "
+                         f"{_short(value)}.")
     return arr
 
 
 def iv_positive(name, value):
+    check_real_dtype(name, value)
     arr = np.asarray(value, dtype=float)
     if np.any(~(arr > 0)):
-        raise ValueError(f"`{name}` must be > 0; got {value!r}.")
+        raise ValueError(f"`{name}` must be > 0; got {_short(value)}.")
     return arr
 
 

@@ -63,7 +63,7 @@ def class_entropy(counts, *, axis: int = -1):
     0.991
     """
     from .._validation import check_finite_array
-    c = check_finite_array("counts", counts)
+    c = check_finite_array("counts", counts, min_ndim=1)
     if np.any(c < 0) or np.any(c.sum(axis=axis) <= 0):
         raise ValueError(f"`counts` must be non-negative with a positive sum; got {counts!r}.")
     return stats.entropy(c, base=2, axis=axis)
@@ -343,8 +343,14 @@ def labels_needed(m, hits, accuracy, probability, *, n_problems: int = 1,
     acc = iv_fraction("accuracy", accuracy)
     prob = iv_fraction("probability", probability, open_low=True)
     m, hits, acc, prob = np.broadcast_arrays(m, hits, acc, prob)
+    if m.size == 0:
+        raise ValueError("`m`, `hits`, `accuracy` and `probability` must broadcast to at least "
+                         f"one problem; got the empty shape {m.shape}.")
     z = needed_hits(m, acc) - hits
     cap = m // n_problems
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(32.0 * m.size * (float(cap.max()) + 1), "m", _scalar(m), 1)],
+                          what="labels_needed (one probability per possible label count)")
     grid = np.arange(int(cap.max()) + 1)
     with np.errstate(invalid="ignore"):
         p = _reach(m[..., None], hits[..., None], np.minimum(grid, cap[..., None]),
@@ -359,3 +365,8 @@ def labels_needed(m, hits, accuracy, probability, *, n_problems: int = 1,
     return LabelsNeededResult(labels=labels[()] if labels.ndim == 0 else labels,
                               probability=reached[()] if reached.ndim == 0 else reached,
                               extra_hits=int(z) if z.ndim == 0 else z)
+
+
+def _scalar(a):
+    """An int for a one-value array (for messages), else the array's largest value."""
+    return int(a.max()) if a.size else 0

@@ -16,9 +16,17 @@ from functools import reduce
 import numpy as np
 from scipy.special import logsumexp
 
+from .._validation import check_real_dtype
 from ._iv import iv_fraction
 
 __all__ = ["log_sum_pmf", "poisson_binomial_logpmf", "poisson_binomial_pmf", "sum_pmf"]
+
+#: Most elementary steps (entries of the convolutions' (a + b - 1, a) arrays, summed)
+#: one :func:`sum_pmf` call may take.
+MAX_SUM_PMF_WORK = 2 * 10**8
+
+#: Most pmfs one :func:`sum_pmf` call takes (each is a convolution step).
+MAX_PMFS = 100_000
 
 
 def poisson_binomial_logpmf(p: np.ndarray) -> np.ndarray:
@@ -91,16 +99,20 @@ def poisson_binomial_pmf(p, *, log: bool = False):
     >>> poisson_binomial_pmf([0.5, 0.5]).round(3).tolist()
     [0.25, 0.5, 0.25]
     """
-    p = iv_fraction("p", p)
-    if p.ndim == 0:
+    try:
+        shape = np.shape(p)                   # sizes first: no value is read before
+    except ValueError:
+        raise ValueError("`p` must be an array of probabilities (not ragged lists).") from None
+    if len(shape) == 0:
         raise ValueError(f"`p` must have at least one axis (one entry per count); got {p!r}.")
-    if p.shape[-1] > 20_000:
+    if shape[-1] > 20_000:
         raise ValueError("`p` must have at most 20,000 counts on its last axis (the exact pmf "
                          f"takes time quadratic in them: 20,000 take about 3 s); got "
-                         f"{p.shape[-1]:,}.")
+                         f"{shape[-1]:,}.")
     from .._validation import check_memory_estimate
-    check_memory_estimate([(8.0 * p.size * (p.shape[-1] + 1), "p", p.shape, 1)],
-                          what="poisson_binomial_pmf")
+    check_memory_estimate([(8.0 * float(np.prod(shape, dtype=float)) * (shape[-1] + 1), "p",
+                            shape, 1)], what="poisson_binomial_pmf")
+    p = iv_fraction("p", p)
     out = poisson_binomial_logpmf(p)
     return out if log else np.exp(out)
 
@@ -119,6 +131,17 @@ def sum_pmf(*pmfs, log: bool = False):
     -------
     ndarray of shape (..., sum(n_i) - len(pmfs) + 1)
 
+    Raises
+    ------
+    TypeError
+        If a pmf holds anything but real numbers.
+    ValueError
+        If there are more than :data:`MAX_PMFS` pmfs, a pmf has no axis, an empty
+        last axis, values outside [0, 1] (log pmfs: above 0) or NaN, or the
+        convolutions would take more than
+        :data:`MAX_SUM_PMF_WORK` elementary steps or more memory than calibsim's
+        limit (:func:`calibsim._validation.check_memory_estimate`).
+
     Examples
     --------
     >>> from calibsim.tuning import sum_pmf
@@ -127,6 +150,43 @@ def sum_pmf(*pmfs, log: bool = False):
     """
     if not pmfs:
         raise ValueError("`pmfs` must hold at least one pmf; got none.")
+    if len(pmfs) > MAX_PMFS:
+        raise ValueError(f"`pmfs` must be at most {MAX_PMFS:,} pmfs; got {len(pmfs):,}.")
+    shapes = []                                   # the work first, before any value
+    for i, x in enumerate(pmfs):
+        try:
+            shapes.append(np.shape(x))
+        except ValueError:
+            raise ValueError(f"`pmfs[{i}]` must be an array of probabilities (not ragged "
+                             "lists).") from None
+    if any(len(sh) == 0 or sh[-1] == 0 for sh in shapes):
+        i = next(i for i, sh in enumerate(shapes) if len(sh) == 0 or sh[-1] == 0)
+        raise ValueError(f"`pmfs[{i}]` must be a pmf with at least one axis and one value; "
+                         f"got shape {shapes[i]}.")
+    try:
+        batch = int(np.prod(np.broadcast_shapes(*(sh[:-1] for sh in shapes)), dtype=float))
+    except ValueError:
+        raise ValueError(f"`pmfs` must have leading axes that broadcast; got shapes "
+                         f"{shapes[:5]}.") from None
+    work, peak, a = 0.0, 0.0, shapes[0][-1]
+    for sh in shapes[1:]:                     # diag of each convolution: (a + b - 1, a)
+        step = float(batch) * (a + sh[-1] - 1) * a
+        work, peak, a = work + step, max(peak, step), a + sh[-1] - 1
+    if work > MAX_SUM_PMF_WORK:
+        raise ValueError(f"`pmfs` ({len(pmfs):,} pmfs, a sum on 0..{a - 1:,}) would take an "
+                         f"estimated {work:.2g} steps of convolution, more than "
+                         f"{MAX_SUM_PMF_WORK:.0e} (tens of seconds); give fewer or shorter "
+                         "pmfs.")
+    from .._validation import check_memory_estimate
+    check_memory_estimate([(24.0 * peak, "pmfs", f"{len(pmfs)} pmfs on 0..{a - 1}", 0.5)],
+                          what="sum_pmf")
+    for i, x in enumerate(pmfs):
+        check_real_dtype(f"pmfs[{i}]", x)
+        v = np.asarray(x, dtype=float)
+        bad = np.isnan(v) | ((v > 0) if log else ((v < 0) | (v > 1)))
+        if bad.any():
+            rule = "log probabilities <= 0" if log else "probabilities in [0, 1]"
+            raise ValueError(f"`pmfs[{i}]` must hold {rule}; got {v[bad].ravel()[0]!r}.")
     with np.errstate(divide="ignore"):
         logs = [np.asarray(x, dtype=float) if log else np.log(np.asarray(x, dtype=float))
                 for x in pmfs]

@@ -271,12 +271,18 @@ def test_two_learners_all_equal_unadjusted(rng, f):
 
 
 def test_single_dataset():
+    """One data set: its ranks are defined, every test over data sets refuses it, as
+    Friedman's does (issue 33: the post-hoc procedures returned p-values)."""
+    from calibsim.stats import (bergmann_hommel_test, bonferroni_dunn_test, nemenyi_test,
+                                posthoc_from_ranks, rank_z_test, shaffer_test)
     x = [[0.9, 0.7, 0.8]]
     assert_array_equal(average_ranks(x), [1, 3, 2])
-    res = holm_test(x)
-    assert np.all((res.pvalue >= 0) & (res.pvalue <= 1))
-    with pytest.raises(ValueError, match="at least 2 data set"):
-        friedman_test(x)
+    for test in (friedman_test, holm_test, shaffer_test, bergmann_hommel_test, nemenyi_test,
+                 bonferroni_dunn_test, rank_z_test):
+        with pytest.raises(ValueError, match="at least 2 data set"):
+            test(x)
+    with pytest.raises(ValueError, match="`n_datasets` must be an integer >= 2"):
+        posthoc_from_ranks([1.0, 3.0, 2.0], 1, method="holm")
 
 
 def test_bergmann_hommel_largest_L(rng):
@@ -322,8 +328,8 @@ def test_wilcoxon_matches_scipy(rng, zm):
     (lambda: shaffer_test([[0.1, 0.2]], higher_is_better="yes"), TypeError,
      "`higher_is_better` must be a bool"),
     (lambda: friedman_test([[0.1, 0.2]] * 3, tie_correction=1), TypeError, "`tie_correction`"),
-    (lambda: bonferroni_dunn_test([[0.1, 0.2]], control=2), ValueError, "`control`"),
-    (lambda: nemenyi_test([[0.1, 0.2]], pvalue="tukey"), ValueError, "`pvalue` must be one of"),
+    (lambda: bonferroni_dunn_test([[0.1, 0.2]] * 2, control=2), ValueError, "`control`"),
+    (lambda: nemenyi_test([[0.1, 0.2]] * 2, pvalue="tukey"), ValueError, "`pvalue` must be one of"),
     (lambda: critical_difference(1, 5), ValueError, "`n_learners`"),
     (lambda: critical_difference(3, 0), ValueError, "`n_datasets`"),
     (lambda: sign_test_datasets([1, 2], [1, 2], ties="half"), ValueError, "`ties` must be one"),
