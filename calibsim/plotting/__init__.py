@@ -6,9 +6,11 @@ error at it (Bouckaert 2003, Figure 2), critical-difference diagrams (Demšar 20
 MultiTest graph and ordering probabilities (Ulaş, Yıldız & Alpaydın 2012).
 """
 
+from ._bayes import plot_posterior_simplex
 from ._calibration import plot_calibrated_df, plot_type1_at_calibrated_df
 from ._ranks import (cd_groups, plot_critical_difference, plot_multitest_graph,
                      plot_ordering_probabilities)
 
 __all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df", "cd_groups",
-           "plot_critical_difference", "plot_multitest_graph", "plot_ordering_probabilities"]
+           "plot_critical_difference", "plot_multitest_graph", "plot_ordering_probabilities",
+           "plot_posterior_simplex"]

@@ -8,6 +8,8 @@ result types, and the registry of tests used for calibration.
 
 from ._bayes import (BayesianResult, bayesian_signed_rank_test, correlated_bayesian_ttest,
                      correlated_t_rho_threshold)
+from ._hierarchical import (HierarchicalDiagnosticWarning, HierarchicalResult,
+                            hierarchical_bayesian_test)
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._multiple import (
     FriedmanResult,
@@ -48,6 +50,9 @@ __all__ = [
     "bayesian_signed_rank_test",
     "correlated_bayesian_ttest",
     "correlated_t_rho_threshold",
+    "hierarchical_bayesian_test",
+    "HierarchicalResult",
+    "HierarchicalDiagnosticWarning",
     "repeated_cv_ttest",
     "kfold_cv_ttest",
     "resampled_ttest",
