@@ -394,6 +394,31 @@ def _diagnostics(draws, divergent):
             float(np.nanmin(ess)) if ess else np.nan, int(np.sum(divergent)))
 
 
+def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmup,
+         target_accept):
+    """Posterior draws of model (1)-(5) for scaled data summarised by each data set's
+    mean ``m``, sum of squares about it ``v`` and standard deviation ``sd`` (for the
+    starting points), with prior ``bounds`` = (δ0 low, δ0 high, σ0 high, σ high, a_lo,
+    a_hi, b_lo, b_hi). Returns ({site: (chains, draws, ...)}, divergent (chains, draws))."""
+    jax = _import_jax()
+    q = m.size
+    seed = random_state if isinstance(random_state, np.random.SeedSequence) else \
+        np.random.SeedSequence(random_state)
+    init_seed, key_seed = seed.spawn(2)
+    z0 = _initial_values(m, sd, bounds, n_chains, np.random.default_rng(init_seed))
+    per_chain = -(-n_samples // n_chains)
+    program = _program(q, n_warmup, per_chain, n_chains, float(target_accept))
+    with _x64(jax):
+        import jax.numpy as jnp
+        key = jax.random.PRNGKey(int(key_seed.generate_state(1, np.uint32)[0]))
+        args = tuple(jnp.asarray(a, dtype=jnp.float64) for a in
+                     (m, v, float(n), rho, *bounds))
+        draws, divergent = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args)
+        draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
+        divergent = np.asarray(divergent)
+    return draws, divergent
+
+
 def _region_probs(loc, scale, df, rope):
     """Masses of (-inf, -rope), [-rope, rope], (rope, inf) under t(df, loc, scale)."""
     left = stats.t.cdf((-rope - loc) / scale, df)
@@ -518,7 +543,7 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
     names = tuple(str(v) for v in names)
     if len(names) != 2:
         raise ValueError(f"`names` must be two learner names; got {names!r}.")
-    jax = _import_jax()
+    _import_jax()                        # the extra's error before any work
 
     flat, scale = _prepare(x)
     raw_means = x.reshape(q, -1).mean(axis=1)
@@ -534,20 +559,8 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
     big = float(np.abs(xs).max())
     bounds = (-big, big, std_upper * std_among, std_upper * std_within, *nu_prior)
 
-    seed = random_state if isinstance(random_state, np.random.SeedSequence) else \
-        np.random.SeedSequence(random_state)
-    init_seed, key_seed = seed.spawn(2)
-    z0 = _initial_values(m, sd, bounds, n_chains, np.random.default_rng(init_seed))
-    per_chain = -(-n_samples // n_chains)
-    program = _program(q, n_warmup, per_chain, n_chains, float(target_accept))
-    with _x64(jax):
-        import jax.numpy as jnp
-        key = jax.random.PRNGKey(int(key_seed.generate_state(1, np.uint32)[0]))
-        args = tuple(jnp.asarray(a, dtype=jnp.float64) for a in
-                     (m, v, float(n), rho, *bounds))
-        draws, divergent = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args)
-        draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
-        divergent = np.asarray(divergent)
+    draws, divergent = _fit(m, v, sd, n, rho, bounds, random_state, n_samples=n_samples,
+                            n_chains=n_chains, n_warmup=n_warmup, target_accept=target_accept)
     rhat, ess, n_div = _diagnostics(draws, divergent)
 
     d0 = draws["delta0"].reshape(-1)
