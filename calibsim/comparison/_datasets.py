@@ -12,7 +12,8 @@ __all__ = ["compare_datasets"]
 
 def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_hommel",
                      alpha=0.05, random_state=0, n_jobs=None, scheduler=None,
-                     progress=False):
+                     progress=False, method="frequentist", rope=0.0, rho=None,
+                     threshold=0.95):
     """Several learners on several data sets, handed over to Friedman, a post-hoc
     procedure and Multi²Test (:func:`calibsim.ranking.rank`).
 
@@ -34,6 +35,13 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     alpha : float, default 0.05
     random_state, n_jobs, scheduler, progress
         As for :func:`calibsim.compare`.
+    method : {"frequentist", "bayes"}, default "frequentist"
+        "bayes" adds the hierarchical Bayesian test (Corani et al. 2017) of every pair
+        on the per-fold accuracies (cv designs; ρ = 1/k by default) or the Bayesian
+        signed-rank test on the mean accuracies (subsampling), see
+        :func:`calibsim.rank`.
+    rope, rho, threshold : float
+        The Bayesian tests' ROPE (accuracy units), correlation and decision threshold.
 
     Returns
     -------
@@ -49,21 +57,33 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", posthoc="bergmann_
     """
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    return rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha)
+    return rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha, method=method,
+                           rope=rope, rho=rho, threshold=threshold, random_state=random_state)
 
 
-def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05):
+def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05,
+                    method="frequentist", rope=0.0, rho=None, threshold=0.95,
+                    random_state=0):
     """:func:`calibsim.rank` on an :func:`accuracy_table`: per-fold scores for 5x2 cv (so
-    Multi²Test's 5x2cv F applies), mean accuracies otherwise; learners in table order."""
+    Multi²Test's 5x2cv F applies) and, with ``method="bayes"``, for r x k cv (so the
+    hierarchical test and the corrected repeated cv t apply), mean accuracies otherwise;
+    learners in table order."""
     from ..ranking import rank
+    from ._scoring import parse_design
     learners = list(dict.fromkeys(table["learner"]))
     table = table[["dataset", "learner", "fold", "accuracy"]]
+    bayes = {"method": method, "rope": rope, "rho": rho, "threshold": threshold,
+             "random_state": random_state}
     if "fold" in table and design == "5x2cv":
         return rank(table, score="accuracy", cost=learners, posthoc=posthoc,
-                                     alpha=alpha)
+                    alpha=alpha, **bayes)
+    d = parse_design(design)
+    if "fold" in table and method == "bayes" and d.kind == "cv":
+        return rank(table, score="accuracy", cost=learners, posthoc=posthoc, alpha=alpha,
+                    pairwise_test="corrected_repeated_cv", folds_per_run=d.n_folds, **bayes)
     means = table.groupby(["dataset", "learner"], sort=False)["accuracy"].mean().reset_index()
     return rank(means, score="accuracy", cost=learners, posthoc=posthoc,
-                                 alpha=alpha)
+                alpha=alpha, **bayes)
 
 
 def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jobs=None,

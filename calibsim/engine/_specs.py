@@ -57,9 +57,13 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
                     "test_set": {"n_test": 10_000}}
 
-ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho")
+ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
+                  "bayes_datasets")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
-                 "alphas", "df", "calibration", "df_min", "df_max", "continuous"}
+                 "alphas", "df", "calibration", "df_min", "df_max", "continuous",
+                 "datasets", "ropes", "rhos", "thresholds"}
+#: The tests of a ``bayes_datasets`` analysis (over groups of data sets, not one data set).
+DATASETS_TESTS = ("hierarchical", "signed_rank")
 _STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
 _TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
 
@@ -198,6 +202,10 @@ class AnalysisSpec:
     df_min: int = 2
     df_max: int = 100
     continuous: bool = False
+    datasets: tuple = ()          # bayes_datasets: data sets per comparison, q
+    ropes: tuple = (0.0,)         # bayes_datasets: ROPE half-widths (accuracy units)
+    rhos: tuple = ("1/k",)        # bayes_datasets: the hierarchical test's rho ("1/k" or a number)
+    thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]

@@ -90,8 +90,8 @@ class HierarchicalResult:
         Posterior mean of the mean difference δ0 (accuracy units, A minus B).
     mean_interval : tuple of float
         Its 95% equal-tailed credible interval.
-    delta0 : ndarray of shape (n_draws,)
-        Posterior draws of δ0 (accuracy units).
+    delta0, std0, nu : ndarray of shape (n_draws,)
+        Posterior draws of δ0 and σ0 (accuracy units) and ν.
     samples : ndarray of shape (n_draws, 3)
         For each draw, the probabilities of left, ROPE and right for the next data set
         (the points of the simplex plot).
@@ -125,6 +125,8 @@ class HierarchicalResult:
     mean: float
     mean_interval: tuple
     delta0: np.ndarray = field(repr=False)
+    std0: np.ndarray = field(repr=False)
+    nu: np.ndarray = field(repr=False)
     samples: np.ndarray = field(repr=False)
     dataset_means: np.ndarray = field(repr=False)
     shrunk_means: np.ndarray = field(repr=False)
@@ -145,6 +147,15 @@ class HierarchicalResult:
         """``1 - max(p_left, p_right)``, as for :class:`BayesianResult`: a difference
         beyond the ROPE is declared exactly when this is ``<= 1 - threshold``."""
         return 1.0 - max(self.p_left, self.p_right)
+
+    def probabilities(self, rope=None):
+        """(P(left), P(rope), P(right)) of the next data set at another ROPE half-width
+        (accuracy units), from the same posterior draws: the posterior does not depend on
+        the ROPE, only the regions do. ``rope=None``: this result's."""
+        if rope is None:
+            return self.p_left, self.p_rope, self.p_right
+        rope, _ = _iv_common(rope, 0.95)
+        return _winner_shares(_region_probs(self.delta0, self.std0, self.nu, rope), rope)
 
     @property
     def diagnostics_ok(self) -> bool:
@@ -419,6 +430,15 @@ def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmu
     return draws, divergent
 
 
+def _winner_shares(samples, rope):
+    """Shares of draws in which left, rope and right is the most probable, (6)."""
+    if rope > 0:
+        winner = np.argmax(samples, axis=1)
+    else:
+        winner = np.where(samples[:, 2] > samples[:, 0], 2, 0)
+    return tuple(float(v) for v in np.bincount(winner, minlength=3) / winner.size)
+
+
 def _region_probs(loc, scale, df, rope):
     """Masses of (-inf, -rope), [-rope, rope], (rope, inf) under t(df, loc, scale)."""
     left = stats.t.cdf((-rope - loc) / scale, df)
@@ -569,19 +589,15 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
     delta = draws["delta"].reshape(-1, q)
     rope_s = rope / scale
     samples = _region_probs(d0, np.maximum(s0, 1e-300), nu, rope_s)          # (6)
-    if rope > 0:
-        winner = np.argmax(samples, axis=1)
-    else:
-        winner = np.where(samples[:, 2] > samples[:, 0], 2, 0)
-    pl, pe, pr = (np.bincount(winner, minlength=3) / winner.size).tolist()
+    pl, pe, pr = _winner_shares(samples, rope)
     dl = (delta < -rope_s).mean(axis=0)
     dr = (delta > rope_s).mean(axis=0)
     mean0 = d0 * scale
     result = HierarchicalResult(
         float(pl), float(pe), float(pr), _decide(pl, pr, pe, threshold), threshold, rope, rho,
         float(mean0.mean()), tuple(float(v) for v in np.percentile(mean0, [2.5, 97.5])),
-        mean0, samples, raw_means, delta.mean(axis=0) * scale, dl, 1.0 - dl - dr, dr,
-        rhat, ess, n_div, int(d0.size), n_chains, datasets, names)
+        mean0, np.maximum(s0, 1e-300) * scale, nu, samples, raw_means,
+        delta.mean(axis=0) * scale, dl, 1.0 - dl - dr, dr, rhat, ess, n_div, int(d0.size), n_chains, datasets, names)
     if warn and not result.diagnostics_ok:
         warnings.warn(f"hierarchical Bayesian test: poor sampler diagnostics "
                       f"({result.diagnostics_text()}); rerun with more n_warmup and "
