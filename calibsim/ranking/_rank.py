@@ -150,7 +150,11 @@ class RankingResult:
         for r in frame.itertuples():
             verdict = {"rope": "practically equivalent", "none": "no decision"}.get(
                 r.decision, f"{r.decision} is better")
-            extra = (f", mean difference {r.mean_difference:+.4f}" if hier else "")
+            extra = ""
+            if hier:
+                res = self.bayesian[(r.learner_a, r.learner_b)]
+                extra = (f", mean difference {r.mean_difference:+.4f} (sampler: R-hat "
+                         f"{res.rhat:.3f}, ESS {res.ess:.0f}, {res.n_divergent} divergent)")
             lines.append(f"  {r.learner_a} vs {r.learner_b}: P({r.learner_a} better) = "
                          f"{r.p_a_better:.3f}, P(equivalent) = {r.p_rope:.3f}, "
                          f"P({r.learner_b} better) = {r.p_b_better:.3f}{extra} -> {verdict}")
