@@ -10,7 +10,8 @@ draws, whose effective sample size (numpyro's estimator, per chain) gives its st
 error; a difference is within error when |Δ| <= 4·sqrt(SE_calibsim² + SE_baycomp²).
 
 Needs PyStan 3 and httpstan (``pip install pystan``; the Stan model compiles once with
-g++, about a minute, and is cached by httpstan). Not part of the test suite.
+g++, about a minute on an idle machine, and is cached by httpstan). Not part of the test
+suite. Tables are rewritten after every input.
 
     python scripts/hierarchical_vs_baycomp.py      # -> figures/bayes/hierarchical_vs_baycomp.csv/.md
 """
@@ -55,7 +56,7 @@ def _shares(samples, rope):
     return [(win == j) for j in range(3)]
 
 
-def run(rope=0.01, chains=4, n_per_chain=10_000, seed=0):
+def run(rope=0.01, chains=4, n_per_chain=2_500, seed=0, checkpoint=None):
     from baycomp.multiple import HierarchicalTest
 
     from calibsim.stats import hierarchical_bayesian_test
@@ -100,6 +101,10 @@ def run(rope=0.01, chains=4, n_per_chain=10_000, seed=0):
                       f"{ind_t[1].mean():.4f}/{ind_t[2].mean():.4f} -> "
                       f"{'ok' if ok else 'DIFFERS'} ({t_ours:.1f} s vs {t_theirs:.1f} s CPU)",
                       flush=True)
+                if checkpoint is not None:
+                    os.chdir(cwd)
+                    checkpoint(pd.DataFrame(rows))
+                    os.chdir(tmp)
         finally:
             os.chdir(cwd)
     return pd.DataFrame(rows)
@@ -109,20 +114,26 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "figures" / "bayes")
     ap.add_argument("--rope", type=float, default=0.01)
+    ap.add_argument("--draws", type=int, default=2500, help="draws per chain (4 chains)")
     args = ap.parse_args(argv)
-    table = run(rope=args.rope)
     args.out.mkdir(parents=True, exist_ok=True)
     csv = args.out / "hierarchical_vs_baycomp.csv"
-    table.to_csv(csv, index=False, float_format="%.6g")
     cols = ["input", "p_b_better_calibsim", "p_b_better_baycomp", "p_rope_calibsim",
             "p_rope_baycomp", "p_a_better_calibsim", "p_a_better_baycomp", "within_error"]
-    csv.with_suffix(".md").write_text(
-        "# calibsim's hierarchical test vs baycomp's HierarchicalTest (PyStan)\n\n"
-        f"{len(table)} inputs of 10 data sets x 10 x 10 cv, ROPE {args.rope:g}, rho = 1/k, "
-        "baycomp's priors; 4 chains x 10,000 draws each. Within error: every "
-        "|difference| <= 4 x the combined Monte Carlo SE (from the winner indicators' "
-        f"ESS). {int(table.within_error.sum())} of {len(table)} within error.\n\n"
-        + table[cols].to_markdown(index=False, floatfmt=".4f") + "\n", encoding="utf-8")
+
+    def write(table):
+        table.to_csv(csv, index=False, float_format="%.6g")
+        csv.with_suffix(".md").write_text(
+            "# calibsim's hierarchical test vs baycomp's HierarchicalTest (PyStan)\n\n"
+            f"{len(table)} inputs of 10 data sets x 10 x 10 cv, ROPE {args.rope:g}, "
+            f"rho = 1/k, baycomp's priors; 4 chains x {args.draws:,} draws each after "
+            "1,000 warm-up iterations. Within error: every |difference| <= 4 x the combined "
+            "Monte Carlo SE (from the winner indicators' ESS). "
+            f"{int(table.within_error.sum())} of {len(table)} within error.\n\n"
+            + table[cols].to_markdown(index=False, floatfmt=".4f") + "\n", encoding="utf-8")
+
+    table = run(rope=args.rope, n_per_chain=args.draws, checkpoint=write)
+    write(table)
     print(f"wrote {csv}; {int(table.within_error.sum())}/{len(table)} within Monte Carlo error")
     return 0 if table.within_error.all() else 1
 

@@ -689,8 +689,9 @@ def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
                         summ = summaries[(a.name, source, tuple(pair), test, q, rho)]
                         p, diag = summ["p"], summ["diag"]
                         n = p.shape[0]
-                        base = _base(study, source, pair, test, sname,
+                        base = _base(study, source, pair, "accuracy", sname,
                                      a.runs[0] if a.runs else None)
+                        base["test"] = test
                         base["label"] = {"hierarchical": "hierarchical test",
                                          "signed_rank": "Bayesian signed-rank test"}[test]
                         for j, rope in enumerate(a.ropes):
@@ -700,9 +701,12 @@ def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
                                 eq = p[:, :, j, 1] >= th
                                 declared = left | right
                                 rate = float(declared[:, 0].mean()) if n else np.nan
+                                hier = test == "hierarchical"      # rho is its alone
                                 row = {**base, "datasets_per_comparison": q,
-                                       "rho": "1/k" if rho == "1/k" else float(rho),
-                                       "rho_value": _rho_value(rho, k), "rope": rope,
+                                       "rho": ("1/k" if rho == "1/k" else float(rho)) if hier
+                                       else "",
+                                       "rho_value": _rho_value(rho, k) if hier else np.nan,
+                                       "rope": rope,
                                        "threshold": th, "n_comparisons": n,
                                        "decision_rate": rate,
                                        "mc_se": float(np.sqrt(rate * (1 - rate) / n)) if n

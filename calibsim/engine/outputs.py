@@ -234,7 +234,7 @@ def _plot_datasets(table):
     """Decision rate against the number of data sets per comparison, one panel per
     source, one series per test, ROPE and threshold at rho = 1/k (2 x 2 x 2 = 8), with
     ±2 Monte Carlo SE."""
-    t = table[table["rho"].astype(str) == "1/k"]
+    t = table[(table["rho"].astype(str) == "1/k") | (table["test"] != "hierarchical")]
     sources = list(dict.fromkeys(t["source"]))
     fig, axes = _facets(len(sources), sharey=True)
     for ax, src in zip(axes, sources):
