@@ -41,7 +41,10 @@ KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error
         "replicability": "replicability R and consistency over repeats with new partitions",
         "accuracy": "mean accuracy (%) per learner and source, ± standard error",
         "calibrate_rho": "calibrated ρ of the correlated Bayesian t with its interval, and "
-                         "decision rates at the default and the calibrated ρ on fresh data"}
+                         "decision rates at the default and the calibrated ρ on fresh data",
+        "bayes_datasets": "decision rate (%) of the hierarchical and signed-rank tests over "
+                          "comparisons of q data sets, per ROPE, threshold and ρ, with "
+                          "replicability"}
 EXT = {".md": "table", ".csv": "table (CSV)", ".png": "figure", ".pdf": "figure (PDF)"}
 
 

@@ -74,7 +74,7 @@ def test_data_source_names():
     ({"kind": "rejection_rate", "tests": ["use_all_data"], "fresh_check": True},
      "applies only to a calibrate analysis"),
     ({"kind": "calibrate", "tests": ["use_all_data"], "ropes": [0.01]},
-     "applies only to a calibrate_rho"),
+     "applies only to a calibrate_rho or bayes_datasets"),
 ])
 def test_null_keys_are_checked(tmp_path, extra, match):
     doc = _doc(True)

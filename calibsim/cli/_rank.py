@@ -71,13 +71,24 @@ def add_parser(subparsers):
                   "learner), effect sizes against the best, the CD diagram, the Multi²Test "
                   "order")
     p.add_argument("--method", choices=("frequentist", "bayes"), default="frequentist",
-                   help="'bayes': also the Bayesian signed-rank test (Benavoli et al. 2014) "
-                        "on every pair, with --rope")
+                   help="'bayes': also a Bayesian test on every pair: the hierarchical test "
+                        "(Corani et al. 2017) when the table has per-fold scores (a fold "
+                        "column; needs calibsim[bayes]), else the Bayesian signed-rank test "
+                        "(Benavoli et al. 2014) on the mean scores; with --rope")
     p.add_argument("--rope", type=float, default=0.0,
                    help="with --method bayes: region of practical equivalence in score units "
                         "(e.g. 0.01 = 1 point of accuracy; default 0)")
+    p.add_argument("--rho", type=float, default=None,
+                   help="with --method bayes and per-fold scores: the correlation of the "
+                        "folds (default 1/k, k = --folds-per-run, or the number of folds "
+                        "when not given; a calibrated rho may be given)")
+    p.add_argument("--threshold", type=float, default=0.95,
+                   help="with --method bayes: posterior probability needed for a decision "
+                        "(default 0.95)")
     p.add_argument("--posterior-plot", type=output_file, default=None,
-                   help="with --method bayes: write the posterior probabilities per pair here")
+                   help="with --method bayes: write the posterior here: the simplex of the "
+                        "hierarchical test (one file per pair, suffixed _<a>_vs_<b> when "
+                        "there are several) or the signed-rank probabilities per pair")
     return p
 
 
@@ -105,6 +116,27 @@ def _table(args):
     if "dataset" not in frame.columns or "learner" not in frame.columns:
         frame = frame.set_index(frame.columns[0])          # wide: first column = data set
     return frame
+
+
+def _has_folds(table) -> bool:
+    return "fold" in getattr(table, "columns", ()) and "dataset" in table.columns
+
+
+def _write_posteriors(res, path):
+    """The posterior plot(s) of ``rank --method bayes``: one simplex per pair for the
+    hierarchical test (suffixed when several), one bar chart for the signed-rank test."""
+    import matplotlib.pyplot as plt
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pairs = list(res.bayesian)
+    hier = hasattr(res.bayesian[pairs[0]], "shrunk_means")
+    targets = [(None, path)] if not hier else [
+        (pair, path if len(pairs) == 1 else
+         path.with_name(f"{path.stem}_{pair[0]}_vs_{pair[1]}{path.suffix}")) for pair in pairs]
+    for pair, out in targets:
+        fig = res.plot_posterior(pair)
+        fig.savefig(out, dpi=150)
+        plt.close(fig)
+        print(f"wrote {out}")
 
 
 def _study_design(args):
@@ -138,6 +170,9 @@ def run(args) -> int:
                                  "dataset, learner, fold and the score); this table has one "
                                  f"score per data set and learner, so {flag} {value} would "
                                  "be ignored.")
+    if args.pairwise_test is None and test is None and args.folds_per_run is not None \
+            and args.folds_per_run != 2:
+        test = "corrected_repeated_cv"        # r x k cv: MultiTest's corrected t (k given)
     pairwise = args.pairwise_test or test or "cv5x2_f"
     k = args.folds_per_run or k
     cost = args.cost_column
@@ -153,31 +188,32 @@ def run(args) -> int:
         print(f"no cost column and no --prior-order: Multi²Test breaks ties by the table's "
               f"learner order, cheapest first: {', '.join(map(str, order))} (give "
               "--prior-order or --cost-column to change it)")
+    bayes = {}
+    if args.method == "bayes":
+        bayes = {"method": "bayes", "rope": args.rope, "rho": args.rho,
+                 "threshold": args.threshold}
+        n = table["fold"].nunique() if _has_folds(table) else 0
+        if args.rho is None and n and k is None and not (n == 10 and pairwise.startswith("cv5x2")):
+            print(f"hierarchical test: rho = 1/{n}, taking each data set's {n} folds as one "
+                  "run of cv; give --folds-per-run k for r runs of k-fold cv (rho = 1/k) "
+                  "or --rho")
     try:
         res = rank(table, score=args.score_column, higher_is_better=not args.lower_is_better,
                    cost=cost, posthoc=args.posthoc, alpha=args.alpha, pairwise_test=pairwise,
-                   correction=args.correction, folds_per_run=k)
+                   correction=args.correction, folds_per_run=k, **bayes)
     except (ValueError, TypeError) as exc:   # name the CLI flags, not the Python keywords
         text = str(exc)
         for kw, flag in (("pairwise_test=", "--pairwise-test "), ("`pairwise_test`", "--pairwise-test"),
                          ("folds_per_run=", "--folds-per-run "), ("`folds_per_run`", "--folds-per-run"),
                          ("`cost`", "--cost-column/--prior-order"), ("`alpha`", "--alpha"),
-                         ("`posthoc`", "--posthoc"), ("`score`", "--score-column")):
+                         ("`posthoc`", "--posthoc"), ("`score`", "--score-column"),
+                         ("`rope`", "--rope"), ("`rho`", "--rho"), ("`threshold`", "--threshold")):
             text = text.replace(kw, flag)
         raise ValueError(text) from None
     print(res.to_markdown() if args.markdown else res)
-    pairs = None
-    if args.method == "bayes":
-        from ..ranking import bayesian_pairs, plot_bayesian_pairs
-        pairs = bayesian_pairs(table, rope=args.rope, score=args.score_column,
-                               higher_is_better=not args.lower_is_better)
-        print(f"Bayesian signed-rank test (Benavoli et al. 2014), ROPE {args.rope:g}, "
-              f"decision at posterior probability 0.95:")
-        print(pairs.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-        if args.posterior_plot is not None:
-            args.posterior_plot.parent.mkdir(parents=True, exist_ok=True)
-            plot_bayesian_pairs(pairs).figure.savefig(args.posterior_plot, dpi=150)
-            print(f"wrote {args.posterior_plot}")
+    if args.method == "bayes" and args.posterior_plot is not None:
+        _write_posteriors(res, args.posterior_plot)
+    pairs = res.bayesian_frame() if getattr(res, "bayesian", None) else None
     for path, draw in ((args.cd_diagram, res.plot_cd_diagram), (args.graph, res.plot_graph)):
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)

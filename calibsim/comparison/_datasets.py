@@ -12,7 +12,8 @@ __all__ = ["compare_datasets"]
 
 def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
                      posthoc="bergmann_hommel", alpha=0.05, random_state=0, n_jobs=None,
-                     scheduler=None, progress=True):
+                     scheduler=None, progress=True, method="frequentist", rope=0.0,
+                     rho=None, threshold=0.95):
     """Several learners on several data sets, handed over to Friedman, a post-hoc
     procedure and Multi²Test (:func:`calibsim.ranking.rank`).
 
@@ -39,6 +40,13 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
     alpha : float, default 0.05
     random_state, n_jobs, scheduler, progress
         As for :func:`calibsim.compare` (a bar per data set).
+    method : {"frequentist", "bayes"}, default "frequentist"
+        "bayes" adds the hierarchical Bayesian test (Corani et al. 2017) of every pair
+        on the per-fold accuracies (cv designs; ρ = 1/k by default) or the Bayesian
+        signed-rank test on the mean accuracies (subsampling), see
+        :func:`calibsim.rank`.
+    rope, rho, threshold : float
+        The Bayesian tests' ROPE (accuracy units), correlation and decision threshold.
 
     Returns
     -------
@@ -63,14 +71,18 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
         registry_pairwise(test, int(np.prod(d.shape)), d.n_folds or None, alpha)
     table = accuracy_table(estimators, datasets, design=design, random_state=random_state,
                            n_jobs=n_jobs, scheduler=scheduler, progress=progress)
-    res = rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha, test=test)
+    res = rank_accuracies(table, design=design, posthoc=posthoc, alpha=alpha, test=test,
+                          method=method, rope=rope, rho=rho, threshold=threshold,
+                          random_state=random_state)
     from dataclasses import replace
 
     from ..reports._words import call_text
     from ._report import learners_text
     call = call_text("compare_datasets", [learners_text(estimators), "datasets"],
                      {"design": design, "posthoc": posthoc, "alpha": alpha,
-                      "random_state": random_state, **({"test": test} if test else {})})
+                      "random_state": random_state, **({"test": test} if test else {}),
+                      **({"method": method, "rope": rope, "rho": rho, "threshold": threshold}
+                         if method == "bayes" else {})})
     return replace(res, provenance={"seed": random_state, "call": call,
                                     "data": design_data_text(design)})
 
@@ -84,24 +96,33 @@ def design_data_text(design) -> str:
 
 
 def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0.05,
-                    test=None):
+                    test=None, method="frequentist", rope=0.0, rho=None, threshold=0.95,
+                    random_state=0):
     """:func:`calibsim.rank` on an :func:`accuracy_table`: per-fold scores for 5x2 cv (so
-    Multi²Test's 5x2cv F applies) or with a pairwise ``test``, mean accuracies otherwise;
+    Multi²Test's 5x2cv F applies), with a pairwise ``test`` and, with ``method="bayes"``,
+    for r x k cv (so the hierarchical test and the corrected repeated cv t apply), mean
+    accuracies otherwise;
     learners in table order."""
     from ..ranking import rank
     from ._scoring import parse_design
     learners = list(dict.fromkeys(table["learner"]))
     table = table[["dataset", "learner", "fold", "accuracy"]]
+    bayes = {"method": method, "rope": rope, "rho": rho, "threshold": threshold,
+             "random_state": random_state}
     d = parse_design(design)
     if test is not None:
         return rank(table, score="accuracy", cost=learners, posthoc=posthoc, alpha=alpha,
-                    pairwise_test=test, folds_per_run=d.n_folds or None)
+                    pairwise_test=test, folds_per_run=d.n_folds or None, **bayes)
     if "fold" in table and design == "5x2cv":
         return rank(table, score="accuracy", cost=learners, posthoc=posthoc,
-                                     alpha=alpha)
+                    alpha=alpha, **bayes)
+    d = parse_design(design)
+    if "fold" in table and method == "bayes" and d.kind == "cv":
+        return rank(table, score="accuracy", cost=learners, posthoc=posthoc, alpha=alpha,
+                    pairwise_test="corrected_repeated_cv", folds_per_run=d.n_folds, **bayes)
     means = table.groupby(["dataset", "learner"], sort=False)["accuracy"].mean().reset_index()
     return rank(means, score="accuracy", cost=learners, posthoc=posthoc,
-                                 alpha=alpha)
+                alpha=alpha, **bayes)
 
 
 def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jobs=None,

@@ -135,6 +135,8 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             tests = ()
             use = only or [s.name for s in schemes]
             kw["schemes"] = tuple(("accuracy", s) for s in use)
+        elif kind == "bayes_datasets":
+            kw.update(_datasets_keys(c, key, sec, by_kind, only, schemes))
         else:
             if "tests" not in sec:
                 c.fail(f"{key}.tests", "is required but missing", show_value=False)
@@ -182,14 +184,18 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         elif "df" in sec:
             c.fail(f"{key}.df", "is not used by a calibrate analysis (it finds the df; use "
                    "`df_min` and `df_max` for the grid)", sec["df"])
+        for k in ("datasets", "rhos", "thresholds"):
+            if k in sec and kind != "bayes_datasets":
+                c.fail(f"{key}.{k}", "applies only to a bayes_datasets analysis", sec[k])
         if "continuous" in sec:
             if kind != "calibrate":
                 c.fail(f"{key}.continuous", "applies only to a calibrate analysis",
                        sec["continuous"])
             kw["continuous"] = c.value(f"{key}.continuous", sec["continuous"], bool)
-        if "ropes" in sec:
-            if kind != "calibrate_rho":
-                c.fail(f"{key}.ropes", "applies only to a calibrate_rho analysis", sec["ropes"])
+        if "ropes" in sec and kind not in ("calibrate_rho", "bayes_datasets"):
+            c.fail(f"{key}.ropes", "applies only to a calibrate_rho or bayes_datasets "
+                   "analysis", sec["ropes"])
+        if "ropes" in sec and kind == "calibrate_rho":
             kw["ropes"] = tuple(c.values(f"{key}.ropes", sec["ropes"], float, min_value=0,
                                          max_value=1, open_high=True))
         if "fresh_check" in sec:
@@ -315,6 +321,36 @@ def _learners(c, table):
 _FEEDS = {"cv": ("repeated_kfold",), "kfold": ("repeated_kfold",),
           "subsampling": ("subsampling", "holdout"), "cv5x2": ("cv5x2",),
           "holdout": ("holdout",)}
+
+
+def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
+    """The keys of a ``bayes_datasets`` analysis: tests over groups of q data sets."""
+    from ._specs import DATASETS_TESTS
+    tests = tuple(c.values(f"{key}.tests", sec.get("tests", list(DATASETS_TESTS)), str,
+                           choices=DATASETS_TESTS))
+    sname = _scheme_for(c, key, "bayes_correlated_t", by_kind, only)   # r x k cv
+    if {s.name: s for s in schemes}[sname].kind != "repeated_kfold":
+        c.fail(f"{key}.schemes", "must name a repeated_kfold scheme (the hierarchical test "
+               "takes r x k cv differences)", sname)
+    if "datasets" not in sec:
+        c.fail(f"{key}.datasets", "is required: the numbers q of data sets per comparison",
+               show_value=False)
+    rhos = sec.get("rhos", ["1/k"])
+    rhos = rhos if isinstance(rhos, list) else [rhos]
+    for i, r in enumerate(rhos):
+        if r != "1/k":
+            c.value(f"{key}.rhos[{i}]", r, float, min_value=0, max_value=1, open_high=True)
+    if not rhos or rhos[0] != "1/k":
+        c.fail(f"{key}.rhos", "must start with '1/k' (the default the others are compared "
+               "with; replicability is measured at it)", rhos)
+    return {"tests": tests, "schemes": tuple((t, sname) for t in tests),
+            "datasets": tuple(c.values(f"{key}.datasets", sec["datasets"], int, min_value=2)),
+            "ropes": tuple(c.values(f"{key}.ropes", sec.get("ropes", [0.0]), float,
+                                    min_value=0)),
+            "rhos": tuple(r if r == "1/k" else float(r) for r in rhos),
+            "thresholds": tuple(c.values(f"{key}.thresholds", sec.get("thresholds", [0.95]),
+                                         float, min_value=0.5, max_value=1, open_low=True,
+                                         open_high=True))}
 
 
 def _scheme_for(c, key, test, by_kind, only):

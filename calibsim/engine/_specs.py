@@ -58,15 +58,18 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
                     "test_set": {"n_test": 10_000}}
 
-ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho")
+ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
+                  "bayes_datasets")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
-                 "fresh_check", "ropes"}
+                 "fresh_check", "datasets", "ropes", "rhos", "thresholds"}
 #: How an analysis treats the per-fold differences of its null data (``null`` key):
 #: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
 #: the pair's mean difference over all the source's data sets, so the learners are
 #: equally good on average by construction; see :mod:`calibsim.engine.analyses`).
 NULL_KINDS = ("as_is", "centred")
+#: The tests of a ``bayes_datasets`` analysis (over groups of data sets, not one data set).
+DATASETS_TESTS = ("hierarchical", "signed_rank")
 _STUDY_KEYS = {"name", "title", "seed", "paper", "block_size", "costs", "description"}
 _TOP = {"study", "sources", "learners", "schemes", "analysis", "outputs"}
 
@@ -207,7 +210,11 @@ class AnalysisSpec:
     continuous: bool = False
     null: str = "as_is"          # one of NULL_KINDS
     fresh_check: bool = False    # calibrate: df of one half checked on the other
-    ropes: tuple = ()            # calibrate_rho: ROPE half-widths (default: by test name)
+    datasets: tuple = ()          # bayes_datasets: data sets per comparison, q
+    ropes: tuple = ()             # calibrate_rho, bayes_datasets: ROPE half-widths (accuracy
+                                  # units; default: by test name, or 0 for bayes_datasets)
+    rhos: tuple = ("1/k",)        # bayes_datasets: the hierarchical test's rho ("1/k" or a number)
+    thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]

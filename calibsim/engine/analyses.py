@@ -518,7 +518,7 @@ def _replicability_rows(study, analysis, scores, lookup, summaries=None) -> pd.D
 # block summaries: what each analysis needs of each data set, computed block by block
 
 #: Analysis kinds computed from per-block summaries (on the Dask workers).
-BLOCK_KINDS = ("calibrate", "rejection_rate", "replicability")
+BLOCK_KINDS = ("calibrate", "rejection_rate", "replicability", "bayes_datasets")
 
 
 def by_blocks(analysis) -> bool:
@@ -659,6 +659,9 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None, *, cent
                 raise ValueError(f"analysis {a.name!r} has null = 'centred' but no centre "
                                  f"was given for {missing} (see null_centres).")
         scores_a = scores if a.null == "centred" else plain
+        if a.kind == "bayes_datasets":
+            out.update(_datasets_summaries(study, a, scores_a, sources))
+            continue
         if a.kind == "calibrate":
             dfs = np.arange(a.df_min, a.df_max + 1, dtype=np.int64)
             groups = {}             # the runs of one test, bisected together
@@ -752,6 +755,8 @@ def concat_summaries(parts) -> dict:
                 merged[name] = np.concatenate([f[name] for f in fields])
         if "p" in fields[0]:
             merged["p"] = np.concatenate([f["p"] for f in fields])
+        if "diag" in fields[0]:
+            merged["diag"] = np.concatenate([f["diag"] for f in fields])
         if "p_default" in fields[0]:
             merged["p_default"] = np.concatenate([f["p_default"] for f in fields])
             merged["cells"] = np.concatenate([f["cells"] for f in fields], axis=1)
@@ -804,6 +809,136 @@ def _rho_rows(study, analysis, scores) -> pd.DataFrame:
                          "decision_rate_calibrated": rate_cal,
                          "mc_se": float(np.sqrt(alpha * (1 - alpha) / n)), "n_check": n,
                          **_null_columns(null, analysis, source, sname, pair)})
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# bayes_datasets: the hierarchical and signed-rank tests over groups of q data sets
+
+def _rho_value(rho, k):
+    return 1.0 / k if rho == "1/k" else float(rho)
+
+
+def _datasets_summaries(study, a, scores, sources=None) -> dict:
+    """Per comparison (q consecutive data sets of a block; a remainder of fewer than q is
+    left out), the posterior probabilities (left, rope, right) at every ROPE:
+    ``(name, source, pair, test, q, rho) -> {"p": (n_comparisons, repeats, n_ropes, 3),
+    "diag": (n_comparisons, repeats) True where the sampler's diagnostics were good}``.
+
+    Repeat g uses runs g·r .. (g+1)·r - 1 of the same data sets (new partitions), for
+    replicability; the ρ values after the first ("1/k") are run on repeat 0 only. Every
+    comparison's seed is keyed by the study seed and its own differences (their CRC-32),
+    so the results do not depend on the block size or the worker count.
+    """
+    import warnings
+    import zlib
+
+    from ..stats import bayesian_signed_rank_test, hierarchical_bayesian_test
+    from ..stats._hierarchical import HierarchicalDiagnosticWarning
+    out = {}
+    sname = a.schemes[0][1]
+    for source in a.sources:
+        if sources is not None and source not in sources:
+            continue
+        for pair in a.pairs:
+            x = scores.difference(source, sname, tuple(pair))     # (N, R, k)
+            n, big_r, k = x.shape
+            r = a.runs[0] if a.runs else big_r // a.repeats
+            for q in a.datasets:
+                groups = x[: (n // q) * q].reshape(n // q, q, big_r, k)
+                for ti, test in enumerate(a.tests):
+                    rhos = a.rhos if test == "hierarchical" else ("1/k",)
+                    for ri, rho in enumerate(rhos):
+                        reps = a.repeats if ri == 0 else 1
+                        p = np.zeros((groups.shape[0], reps, len(a.ropes), 3))
+                        diag = np.ones((groups.shape[0], reps), dtype=bool)
+                        for gi, g in enumerate(groups):
+                            for rep in range(reps):
+                                xs = np.ascontiguousarray(g[:, rep * r:(rep + 1) * r])
+                                key = zlib.crc32(xs.tobytes())
+                                seed = np.random.SeedSequence(
+                                    [study.seed, key, q, ti, ri, rep])
+                                if test == "signed_rank":
+                                    d = xs.mean(axis=(1, 2))
+                                    for j, rope in enumerate(a.ropes):
+                                        res = bayesian_signed_rank_test(
+                                            d, rope=rope, n_samples=20_000,
+                                            random_state=seed)
+                                        p[gi, rep, j] = res.p_left, res.p_rope, res.p_right
+                                    continue
+                                with warnings.catch_warnings():
+                                    warnings.simplefilter("ignore", HierarchicalDiagnosticWarning)
+                                    res = hierarchical_bayesian_test(
+                                        xs, rope=a.ropes[0], rho=_rho_value(rho, k),
+                                        random_state=seed, n_samples=4000, n_warmup=500)
+                                diag[gi, rep] = res.diagnostics_ok
+                                for j, rope in enumerate(a.ropes):
+                                    p[gi, rep, j] = _hier_probs(res, rope)
+                        out[(a.name, source, tuple(pair), test, q, rho)] = {"p": p,
+                                                                            "diag": diag}
+    return out
+
+
+def _hier_probs(res, rope):
+    """P(left), P(rope), P(right) of a hierarchical result at ``rope`` (same draws)."""
+    return res.probabilities(rope)
+
+
+def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
+    """The ``bayes_datasets`` table: per source, pair, test, q, ρ, ROPE and threshold, the
+    decision rate (A or B declared better beyond the ROPE) with its Monte Carlo SE, the
+    rate of each decision, and at ρ = 1/k the replicability of the decision over the
+    repeats (Bouckaert & Frank 2004's consistency and R, on "difference declared")."""
+    if summaries is None:
+        summaries = _datasets_summaries(study, a, _SameDifferences(scores))
+    sname = a.schemes[0][1]
+    k = _n_folds(study, sname)
+    rows = []
+    for source in a.sources:
+        for pair in a.pairs:
+            for test in a.tests:
+                rhos = a.rhos if test == "hierarchical" else ("1/k",)
+                for q in a.datasets:
+                    for rho in rhos:
+                        summ = summaries[(a.name, source, tuple(pair), test, q, rho)]
+                        p, diag = summ["p"], summ["diag"]
+                        n = p.shape[0]
+                        base = _base(study, source, pair, "accuracy", sname,
+                                     a.runs[0] if a.runs else None)
+                        base["test"] = test
+                        base["label"] = {"hierarchical": "hierarchical test",
+                                         "signed_rank": "Bayesian signed-rank test"}[test]
+                        for j, rope in enumerate(a.ropes):
+                            for th in a.thresholds:
+                                left = p[:, :, j, 0] >= th
+                                right = p[:, :, j, 2] >= th
+                                eq = p[:, :, j, 1] >= th
+                                declared = left | right
+                                rate = float(declared[:, 0].mean()) if n else np.nan
+                                hier = test == "hierarchical"      # rho is its alone
+                                row = {**base, "datasets_per_comparison": q,
+                                       "rho": ("1/k" if rho == "1/k" else float(rho)) if hier
+                                       else "",
+                                       "rho_value": _rho_value(rho, k) if hier else np.nan,
+                                       "rope": rope,
+                                       "threshold": th, "n_comparisons": n,
+                                       "decision_rate": rate,
+                                       "mc_se": float(np.sqrt(rate * (1 - rate) / n)) if n
+                                       else np.nan,
+                                       "rate_a_better": float(right[:, 0].mean()) if n else np.nan,
+                                       "rate_b_better": float(left[:, 0].mean()) if n else np.nan,
+                                       "rate_rope": float(eq[:, 0].mean()) if n else np.nan,
+                                       "poor_diagnostics": float(1 - diag[:, 0].mean()) if n
+                                       else np.nan}
+                                if p.shape[1] >= 2 and n:
+                                    rep = replicability(declared)
+                                    row.update({"repeats": p.shape[1],
+                                                "consistent": rep.consistent,
+                                                "R": rep.R, "R_se": rep.R_se})
+                                else:
+                                    row.update({"repeats": p.shape[1], "consistent": np.nan,
+                                                "R": np.nan, "R_se": np.nan})
+                                rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -874,6 +1009,9 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             continue
         if a.kind == "calibrate_rho":
             out[a.name] = _rho_rows(study, a, scores)
+            continue
+        if a.kind == "bayes_datasets":
+            out[a.name] = _datasets_rows(study, a, scores, summ)
             continue
         lookup = lookups.get(a.name)
         if a.df == "calibrated" and a.calibration is None:

@@ -230,6 +230,33 @@ def _plot_replicability(summary, panels, ax_list):
         ax.grid(True, lw=0.3, color="0.85")
 
 
+def _plot_datasets(table):
+    """Decision rate against the number of data sets per comparison, one panel per
+    source, one series per test, ROPE and threshold at rho = 1/k (2 x 2 x 2 = 8), with
+    ±2 Monte Carlo SE."""
+    t = table[(table["rho"].astype(str) == "1/k") | (table["test"] != "hierarchical")]
+    sources = list(dict.fromkeys(t["source"]))
+    fig, axes = _facets(len(sources), sharey=True)
+    for ax, src in zip(axes, sources):
+        g = t[t["source"] == src]
+        series = list(dict.fromkeys(zip(g["label"], g["rope"], g["threshold"])))
+        for i, (label, rope, th) in enumerate(series):
+            h = g[(g["label"] == label) & (g["rope"] == rope) & (g["threshold"] == th)]
+            h = h.sort_values("datasets_per_comparison")
+            st = _style(i)
+            ax.errorbar(h["datasets_per_comparison"], 100 * h["decision_rate"],
+                        yerr=200 * h["mc_se"], capsize=2, ms=4, **st,
+                        label=f"{label}, ROPE {100 * rope:g} pt, threshold {th:g}")
+        ax.set(xlabel="data sets per comparison q", ylabel="decision rate (%) ± 2 SE",
+               title=str(src), xscale="log")
+        ticks = sorted(set(g["datasets_per_comparison"]))
+        ax.set_xticks(ticks, [str(v) for v in ticks])
+        ax.minorticks_off()
+        ax.grid(True, lw=0.3, color="0.85")
+    _legend_outside(fig, axes)
+    return fig, axes
+
+
 def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
     """One PNG per analysis with something to plot; returns ``{label: path}``."""
     import matplotlib
@@ -273,6 +300,10 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
             fig, axes = _facets(len(panels), sharey=True)
             _plot_replicability(summary, panels, axes)
             _legend_outside(fig, axes)
+        elif a.kind == "bayes_datasets":
+            if not np.isfinite(table["decision_rate"].to_numpy(dtype=float)).any():
+                continue
+            fig, axes = _plot_datasets(table)
         else:
             if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
                 continue

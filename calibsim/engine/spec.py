@@ -146,6 +146,17 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
         c.fail("sources", "must not mix ε-point sources with sources that need learners",
                show_value=False)
     analyses = _analyses(c, doc.get("analysis", []), root, sources, schemes, pairs)
+    for i, a in enumerate(analyses):
+        for q in a.datasets:          # bayes_datasets: comparisons never straddle a block
+            if block_size % q:
+                c.fail("study.block_size", f"must be a multiple of every number of data sets "
+                       f"per comparison of analysis {a.name!r} ({list(a.datasets)})",
+                       block_size)
+            for src in sources:
+                if src.label in a.sources and src.n_datasets % q:
+                    c.fail(f"sources.{src.group}.n_datasets", f"must be a multiple of every "
+                           f"number of data sets per comparison of analysis {a.name!r} "
+                           f"({list(a.datasets)})", src.n_datasets)
     results, figures = _outputs(c, doc, root)
     study = Study(name=name, path=path, seed=seed, sources=sources, learners=learners,
                   pairs=pairs, schemes=schemes, analyses=analyses,

@@ -7,6 +7,7 @@ MultiTest graph and ordering probabilities (Ulaş, Yıldız & Alpaydın 2012), a
 posterior of a correlated Bayesian t test (Corani & Benavoli 2015).
 """
 
+from ._bayes import plot_posterior_simplex
 from ._calibration import plot_calibrated_df, plot_type1_at_calibrated_df
 from ._posterior import plot_posterior_difference
 from ._ranks import (cd_groups, plot_critical_difference, plot_multitest_graph,
@@ -14,4 +15,4 @@ from ._ranks import (cd_groups, plot_critical_difference, plot_multitest_graph,
 
 __all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df", "cd_groups",
            "plot_critical_difference", "plot_multitest_graph", "plot_ordering_probabilities",
-           "plot_posterior_difference"]
+           "plot_posterior_difference", "plot_posterior_simplex"]

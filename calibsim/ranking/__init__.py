@@ -14,7 +14,7 @@ one per fold) and runs, at one significance level:
 The CLI is ``calibsim rank --scores FILE.csv``.
 """
 
-from ._bayes import bayesian_pairs, plot_bayesian_pairs
+from ._bayes import bayesian_pair_results, bayesian_pairs, plot_bayesian_pairs
 from ._rank import RankingResult, rank
 from ._table import read_scores, scores_from_study
 
@@ -22,4 +22,5 @@ from ._table import read_scores, scores_from_study
 compare_over_datasets = rank
 
 __all__ = ["RankingResult", "rank", "compare_over_datasets", "read_scores",
-           "scores_from_study", "bayesian_pairs", "plot_bayesian_pairs"]
+           "scores_from_study", "bayesian_pairs", "bayesian_pair_results",
+           "plot_bayesian_pairs"]

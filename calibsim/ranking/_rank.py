@@ -54,6 +54,10 @@ class RankingResult(Reportable):
         Where the prior order came from.
     n_folds : int or None
         Folds per data set and learner when MultiTest ran per data set.
+    bayesian : dict or None
+        With ``method="bayes"``: ``(learner_a, learner_b) ->`` the hierarchical test's
+        :class:`~calibsim.stats.HierarchicalResult` (per-fold scores) or the signed-rank
+        test's :class:`~calibsim.stats.BayesianResult` (one score per data set).
     provenance : dict or None
         What the report needs beyond the numbers: ``call`` (the Python call),
         ``command`` (from the command line), ``seed`` and ``data`` where the scores were
@@ -82,6 +86,7 @@ class RankingResult(Reportable):
     cost_source: str
     n_folds: int | None = None
     provenance: dict | None = field(default=None, repr=False)
+    bayesian: dict | None = field(default=None, repr=False)
 
     @property
     def adjusted_pvalues(self) -> pd.DataFrame:
@@ -143,6 +148,8 @@ class RankingResult(Reportable):
 
     def _report(self, bayes_pairs=None):
         from ._report import ranking_report
+        if bayes_pairs is None and self.bayesian:
+            bayes_pairs = self.bayesian_frame()
         return ranking_report(self, bayes_pairs=bayes_pairs)
 
     @property
@@ -209,6 +216,71 @@ class RankingResult(Reportable):
                         if no_cost else ""))
         return head, fried, ranks, multi
 
+    def bayesian_frame(self) -> pd.DataFrame:
+        """The Bayesian comparisons of every pair (``method="bayes"``), one row each
+        (see :func:`calibsim.ranking.bayesian_pairs`); empty without them."""
+        from ._bayes import pairs_frame
+        return pairs_frame(self.bayesian or {})
+
+    def _bayes_lines(self) -> list:
+        if not self.bayesian:
+            return []
+        first = next(iter(self.bayesian.values()))
+        hier = hasattr(first, "shrunk_means")
+        frame = self.bayesian_frame()
+        if hier:
+            head = (f"Hierarchical Bayesian test (Corani et al. 2017) on the per-fold scores, "
+                    f"rho = {first.rho:.4g}, ROPE ±{first.rope:g}, decision at posterior "
+                    f"probability {first.threshold:g}:")
+        else:
+            head = (f"Bayesian signed-rank test (Benavoli et al. 2014) on the mean scores, "
+                    f"ROPE ±{first.rope:g}, decision at posterior probability "
+                    f"{first.threshold:g}:")
+        lines = [head]
+        for r in frame.itertuples():
+            verdict = {"rope": "practically equivalent", "none": "no decision"}.get(
+                r.decision, f"{r.decision} is better")
+            extra = ""
+            if hier:
+                res = self.bayesian[(r.learner_a, r.learner_b)]
+                extra = (f", mean difference {r.mean_difference:+.4f} (sampler: R-hat "
+                         f"{res.rhat:.3f}, ESS {res.ess:.0f}, {res.n_divergent} divergent)")
+            lines.append(f"  {r.learner_a} vs {r.learner_b}: P({r.learner_a} better) = "
+                         f"{r.p_a_better:.3f}, P(equivalent) = {r.p_rope:.3f}, "
+                         f"P({r.learner_b} better) = {r.p_b_better:.3f}{extra} -> {verdict}")
+        poor = [f"{a} vs {b}" for (a, b), res in self.bayesian.items()
+                if hier and not res.diagnostics_ok]
+        if poor:
+            lines.append("  poor sampler diagnostics (R-hat, ESS or divergences) for: "
+                         + "; ".join(poor))
+        return lines
+
+    def plot_posterior(self, pair=None):
+        """The posterior of a Bayesian comparison (``method="bayes"``): the simplex of
+        the hierarchical test for one pair (default the first), or stacked bars of every
+        pair for the signed-rank test.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        ValueError
+            Without Bayesian comparisons, or for a pair not compared.
+        """
+        if not self.bayesian:
+            raise ValueError("this ranking has no Bayesian comparison; rank with "
+                             "method='bayes'.")
+        first = next(iter(self.bayesian.values()))
+        if not hasattr(first, "shrunk_means"):
+            from ._bayes import plot_bayesian_pairs
+            return plot_bayesian_pairs(self.bayesian_frame()).figure
+        key = tuple(pair) if pair is not None else next(iter(self.bayesian))
+        if key not in self.bayesian:
+            raise ValueError(f"`pair` must be one of {list(self.bayesian)}; got {pair!r}.")
+        return self.bayesian[key].plot_posterior()
+
     def __str__(self) -> str:
         head, fried, ranks, multi = self._parts()
         pairs = self.significant_pairs()
@@ -224,7 +296,8 @@ class RankingResult(Reportable):
         post.append("  not separated: " + ("; ".join("{" + ", ".join(g) + "}"
                                                       for g in self.groups()) or "none"))
         rank_lines = [f"  {r.learner:<16} {r._2:.3f}" for r in ranks.itertuples()]
-        return "\n".join([head, fried, "Average ranks (1 = best):", *rank_lines, *post, *multi])
+        return "\n".join([head, fried, "Average ranks (1 = best):", *rank_lines, *post, *multi,
+                          *self._bayes_lines()])
 
     def to_markdown(self) -> str:
         """The summary as Markdown (tables for the ranks and the significant pairs)."""
@@ -235,7 +308,10 @@ class RankingResult(Reportable):
             f"**{head}**", fried, ranks.to_markdown(index=False, floatfmt=".3f"),
             f"**{_LABEL[self.posthoc_method]}** (alpha = {self.alpha:g}), significant pairs:",
             pairs.to_markdown(index=False, floatfmt=".4g") if len(pairs) else "none",
-            f"Not separated: {groups}", "\n".join(m.strip() for m in multi)]) + "\n"
+            f"Not separated: {groups}", "\n".join(m.strip() for m in multi)]
+            + (["\n".join(self._bayes_lines()[:1]),
+                self.bayesian_frame().to_markdown(index=False, floatfmt=".4g")]
+               if self.bayesian else [])) + "\n"
 
     def plot_cd_diagram(self, ax=None):
         """Demšar's CD diagram with the post-hoc groups (see
@@ -271,7 +347,8 @@ def _prior(cost, table):
 
 def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergmann_hommel",
          alpha=0.05, pairwise_test="cv5x2_f", correction="bonferroni", dataset="dataset",
-         learner="learner", fold="fold", folds_per_run=None):
+         learner="learner", fold="fold", folds_per_run=None, method="frequentist", rope=0.0,
+         rho=None, threshold=0.95, random_state=0):
     """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
 
     Parameters
@@ -315,12 +392,23 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         labels 0..k-1 are run 1).
     dataset, learner, fold : str
         Column names of a long table.
+    method : {"frequentist", "bayes"}, default "frequentist"
+        "bayes" adds a Bayesian comparison of every pair: the hierarchical test (Corani
+        et al. 2017, :func:`calibsim.stats.hierarchical_bayesian_test`) when the table
+        has per-fold scores, the Bayesian signed-rank test on the mean scores otherwise.
+    rope, rho, threshold : float
+        The Bayesian tests' ROPE (score units), the hierarchical test's correlation
+        (default 1/k, with k = ``folds_per_run``, 2 for 5x2 cv, else the number of
+        folds) and the posterior probability needed for a decision.
+    random_state : int or numpy.random.SeedSequence, default 0
+        Seed of the Bayesian tests' sampling.
 
     Returns
     -------
     RankingResult
         ``print(result)`` gives the summary; ``result.to_markdown()``,
-        ``result.plot_cd_diagram()`` and ``result.plot_graph()``.
+        ``result.plot_cd_diagram()`` and ``result.plot_graph()``; with ``method="bayes"``
+        also ``result.bayesian_frame()`` and ``result.plot_posterior()``.
 
     Raises
     ------
@@ -344,6 +432,7 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     """
     hib = _iv_bool("higher_is_better", higher_is_better)
     posthoc = check_choice("posthoc", posthoc, set(_POSTHOC))
+    method = check_choice("method", method, {"frequentist", "bayes"})
     alpha = check_probability("alpha", alpha)
     t = read_scores(table, score=score, cost=cost if isinstance(cost, str) else None,
                     dataset=dataset, learner=learner, fold=fold)
@@ -395,9 +484,22 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         kwargs.update(pairwise_test=pairwise_test, correction=correction)
         if pairwise_test == "corrected_repeated_cv":
             kwargs["folds_per_run"] = folds_per_run
+    bayes = None
+    if method == "bayes":
+        from ._bayes import bayesian_pair_results
+        k = folds_per_run
+        if k is None and t.folds is not None and pairwise_test in ("cv5x2_f", "cv5x2_t") \
+                and t.folds.shape[2] == 10:
+            k = 2                                         # 5x2 cv: five runs of 2 folds
+        bayes = bayesian_pair_results(table, rope=rope, threshold=threshold,
+                                      higher_is_better=hib, score=score, rho=rho,
+                                      folds_per_run=k, random_state=random_state)
+        kwargs.update(method="bayes", rope=rope, threshold=threshold, rho=rho,
+                      random_state=random_state)
     prov = {"call": call_text("rank", ["table"], kwargs)}
     return RankingResult(t.learners, t.datasets, t.scores, hib, t.score_name,
-                         fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds, prov)
+                         fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds,
+                         provenance=prov, bayesian=bayes)
 
 
 def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):

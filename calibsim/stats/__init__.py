@@ -9,6 +9,8 @@ their magnitude labels (``effect_size_magnitude``, ``cohens_d``, ``cliffs_delta`
 
 from ._bayes import (BayesianResult, bayesian_signed_rank_test, correlated_bayesian_ttest,
                      correlated_t_rho_threshold)
+from ._hierarchical import (HierarchicalDiagnosticWarning, HierarchicalResult,
+                            hierarchical_bayesian_test)
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._effect_size import (EFFECT_SIZE_THRESHOLDS, EffectSizes, cliffs_delta, cohens_d,
                            effect_size_magnitude, effect_sizes_vs_best)
@@ -52,6 +54,9 @@ __all__ = [
     "bayesian_signed_rank_test",
     "correlated_bayesian_ttest",
     "correlated_t_rho_threshold",
+    "hierarchical_bayesian_test",
+    "HierarchicalResult",
+    "HierarchicalDiagnosticWarning",
     "repeated_cv_ttest",
     "kfold_cv_ttest",
     "resampled_ttest",
