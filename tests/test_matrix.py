@@ -153,7 +153,7 @@ def test_calibrate_like(design, counts, tmp_path):
         fits = fits_design(test, kind, r, k) and takes_df(test) and kind != "holdout"
 
         def check(table):
-            _p_ok(table["type1_default"])
+            _p_ok(table["type1_textbook"])
             assert (table["n_datasets"] == 2).all()
         _door(counts, "calibrate_like", test, design, fits,
               lambda: calibsim.calibrate_like(str(csv), design=design, test=test,

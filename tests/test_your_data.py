@@ -210,7 +210,7 @@ def test_csv_wherever_arff_is_accepted(tmp_path, capsys):
     assert main(["calibrate", "--test", "corrected_repeated_cv", "--like", str(path),
                  "--n-datasets", "4", "--folds", "2", "--runs", "2", "--no-progress",
                  "--results", str(tmp_path / "results")]) == 0
-    assert "df_continuous" in capsys.readouterr().out
+    assert "calibrated df" in capsys.readouterr().out
 
 
 def test_rank_steers_to_the_corrected_t_and_names_cli_flags(tmp_path, capsys):

@@ -634,6 +634,10 @@ def main(argv=None) -> int:
         from ..stats import check_calibratable, get_test
         try:
             for name in ([args.test] if isinstance(args.test, str) else args.test):
+                if not name.strip():
+                    raise ValueError("`test` must name a test (calibsim list tests); got an "
+                                     "empty string (leave the flag out for the design's "
+                                     "default).")
                 get_test(name)               # a typo is reported as the flag, before work
                 if args.command == "calibrate":
                     check_calibratable(name)     # McNemar's, the Bayesian tests: no df

@@ -52,8 +52,10 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
         :class:`~calibsim.stats.BayesianResult`; differences are A minus B (sign
         flipped for ``higher_is_better=False``, so "right" means A is better).
     """
+    from .._validation import check_random_state
     from ..stats import bayesian_signed_rank_test, hierarchical_bayesian_test
     from ._table import read_scores
+    check_random_state("random_state", random_state)
     if method not in _METHODS:
         raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
     t = read_scores(table, score=score)

@@ -84,8 +84,12 @@ def test_compare_with_the_bayesian_method(capsys):
     res = compare("naive_bayes", "c45", vote, design="3x10", method="bayes", rope=0.01,
                   replicability=None)
     direct = correlated_bayesian_ttest(res.scores["difference"].to_numpy().reshape(3, 10),
-                                       rope=0.01)
-    assert res.posterior.p_left == direct.p_left and res.posterior.rho == 0.1
+                                       rope=0.01, rho=res.posterior.rho)
+    assert res.posterior.p_left == direct.p_left and res.posterior.rho != 0.1
+    assert "calibrated" in res.rho_source          # the shipped rho table, not 1/k
+    heuristic = compare("naive_bayes", "c45", vote, design="3x10", method="bayes", rope=0.01,
+                        replicability=None, rho="heuristic")
+    assert heuristic.posterior.rho == 0.1
     assert res.better == "c45" and res.posterior.decision == "left"
     assert main(["compare", "--data", "vote", "--a", "naive_bayes", "--b", "c45",
                  "--method", "bayes", "--rope", "0.01", "--design", "2x5",
