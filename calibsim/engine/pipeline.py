@@ -202,7 +202,7 @@ def _label_reduced(study, paths: dict) -> None:
     the published size passes for this run's (the tables and figures are this run's)."""
     n = max(s.n_datasets for s in study.sources)
     declared = max(study.declared_n_datasets)
-    cut = len(study.sources) < study.declared_sources
+    cut = len(study.sources) < getattr(study, "declared_sources", 0)
     what = (f"{len(study.sources)} of the {study.declared_sources} sources the study file "
             "declares (the first data sets of each group)" if cut else
             f"{n} data sets per simulated source instead of the {declared} the study file "

@@ -233,6 +233,9 @@ def write_table(which: str, study, table: pd.DataFrame, folder, *, wall=None,
                          "paper": "" if np.isnan(ref_v) else f"{ref_v:.1f}",
                          "diff": "" if np.isnan(ref_v) else f"{100 * r['rate'] - ref_v:+.1f}"})
         frames = {"type1_learner_pairs": (table, pd.DataFrame(rows))}
+        cells["type1_learner_pairs"] = ("Columns: ours in percent with the Monte Carlo "
+                                        "standard error in brackets, the paper's value "
+                                        "(Bouckaert 2003) and the difference ours − paper.")
     else:  # figure4
         wide = _ours_se(table[np.isclose(table["alpha"], 0.05)], ["set", "label"], "n_runs")
         wide.columns = [f"r={r}" for r in wide.columns]
