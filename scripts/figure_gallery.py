@@ -181,7 +181,8 @@ CAPTIONS = {
     # Scheffer & Herbrich (1997)
     "scheffer_herbrich1997/scheffer_herbrich1997.png": (
         "§3.1", "How likely leaked test labels lift a reported accuracy: the paper's worked "
-        "examples (stars) on our curves.", "scheffer_herbrich1997/scheffer_herbrich1997_examples.csv"),
+        "examples (stars) on our curves.",
+        "scheffer_herbrich1997/scheffer_herbrich1997_examples.csv"),
     "scheffer_herbrich1997/scheffer_herbrich1997_simulation.png": (
         "§3 by simulation", "Bias, gain, rank-first frequency and Type I error of C4.5 tuned "
         "on the test folds against honest tuning, as the settings tried grow.",

@@ -14,9 +14,10 @@ Each repeat runs the study's scores afresh in one process (``n_workers=0``: no w
 competes with another for a core), into a temporary store, and keeps each learner's fit
 seconds per data set (summed over the 10 training sets of the 5 x 2 cv, as the engine
 times them). An untimed warm-up on the first data set comes first, so that loading the
-compiled kernels is not charged to a learner's first fit. Writes ``studies/ulas2012_real_training_time.csv`` (one row per data set,
-learner and repeat) and ``.md`` (per learner: mean and spread over the repeats, with the
-machine, date and load of the measurement).
+compiled kernels is not charged to a learner's first fit. Writes
+``studies/ulas2012_real_training_time.csv`` (one row per data set, learner and repeat)
+and ``.md`` (per learner: mean and spread over the repeats, with the machine, date and
+load of the measurement).
 """
 
 from __future__ import annotations

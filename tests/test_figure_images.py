@@ -351,7 +351,8 @@ def test_bouckaert_frank_replicability_against_runs(tmp_path):
     frames = {k: pd.read_csv(FIG / "bouckaert_frank2004" / f"bouckaert_frank2004_tables234_{k}.csv")
               for k in ("table2", "table3")}
     out = _runs_figure(frames, tmp_path / "runs.png")
-    baseline = FIG / "bouckaert_frank2004" / "bouckaert_frank2004_tables234_replicability_vs_runs.png"
+    baseline = (FIG / "bouckaert_frank2004" /
+                "bouckaert_frank2004_tables234_replicability_vs_runs.png")
     assert compare_images(str(baseline), str(out), tol=2) is None
 
 

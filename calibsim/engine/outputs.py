@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..plotting._names import axis_label, display_name
-from ..plotting._style import (MAX_SERIES, PALETTE, chunks, dodge, finish_figure, legend_outside,
+from ..plotting._style import (PALETTE, chunks, dodge, finish_figure, legend_outside,
                                new_figure, reduced_size, reference_line, save_figure,
                                series_style)
 
@@ -293,8 +293,14 @@ def _grid(panels, *, categorical):
     return new_figure(n, n_cols=3)
 
 
-def _n_points(panels, plan):
-    return sum(len(p[1]) for p in panels)
+def _layout(table, who="pair"):
+    """(plan, panels, styles, figure, axes) of a tidy table, or None below MIN_POINTS."""
+    plan = _plan(table, who)
+    panels = _panels(plan)
+    if sum(len(p[1]) for p in panels) < MIN_POINTS:
+        return None
+    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    return plan, panels, _styles(plan), fig, axes
 
 
 def _alpha_line(ax, rows, lo, hi):
@@ -314,12 +320,10 @@ def _figure_rate(study, a, table, reduced):
         return None
     if "n" in table.columns and (table["n"] == 1).all():
         return _figure_verdicts(study, a, table, reduced)
-    plan = _plan(table)
-    panels = _panels(plan)
-    if _n_points(panels, plan) < MIN_POINTS:
+    layout = _layout(table)
+    if layout is None:
         return None
-    styles = _styles(plan)
-    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    plan, panels, styles, fig, axes = layout
     bayes = str(a.tests[0]).startswith("bayes")
     what = "decision rate (%)" if bayes else "rejection rate (%)"
     for ax, (title, rows, names, cats) in zip(axes, panels):
@@ -415,12 +419,10 @@ def _figure_replicability(study, a, table, reduced):
     t, per_dataset, bars = _replicability_frame(table)
     if not np.isfinite(t["_y"].to_numpy(dtype=float)).any():
         return None
-    plan = _plan(t)
-    panels = _panels(plan)
-    if _n_points(panels, plan) < MIN_POINTS:
+    layout = _layout(t)
+    if layout is None:
         return None
-    styles = _styles(plan)
-    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    plan, panels, styles, fig, axes = layout
     for ax, (title, rows, names, cats) in zip(axes, panels):
         _draw(ax, plan, rows, names, cats, styles.get,
               y=lambda h: h["_y"].to_numpy(dtype=float),
@@ -450,12 +452,10 @@ def _figure_accuracy(study, a, table, reduced):
     if t["scheme"].nunique() > 1:
         t["source"] = t["source"].astype(str) + ", " + t["scheme"].astype(str)
     t["label"] = ""
-    plan = _plan(t, who="learner")
-    panels = _panels(plan)
-    if _n_points(panels, plan) < MIN_POINTS:
+    layout = _layout(t, who="learner")
+    if layout is None:
         return None
-    styles = _styles(plan)
-    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    plan, panels, styles, fig, axes = layout
     has_se = np.isfinite(t["accuracy_se"].to_numpy(dtype=float)).any()
     for ax, (title, rows, names, cats) in zip(axes, panels):
         _draw(ax, plan, rows, names, cats, styles.get,

@@ -17,7 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = ["PALETTE", "MARKERS", "LINESTYLES", "MAX_SERIES", "REFERENCE", "series_style",
-           "new_figure", "finish_figure", "save_figure", "reduced_stamp", "reduced_size", "legend_outside",
+           "new_figure", "finish_figure", "save_figure", "reduced_stamp", "reduced_size",
+           "legend_outside",
            "reference_line", "dodge", "chunks"]
 
 #: Okabe & Ito's colour-blind-safe palette: the only colours of data series (yellow, the
