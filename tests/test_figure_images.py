@@ -395,3 +395,15 @@ def test_error_bars_stated_in_every_generic_figure():
     fig = study_figures(study, [study.analysis("cv5x2")], {"cv5x2": table})["cv5x2"]
     assert "± 2 Monte Carlo SE of R" in fig._suptitle.get_text()
     assert np.isfinite(table["R_se"]).all()
+
+
+def test_a_figure_that_became_a_table_leaves_no_stale_png(tmp_path):
+    from calibsim.engine import load_study
+    from calibsim.engine.outputs import write_figures
+    study = load_study(REPO / "studies" / "bouckaert_frank2004_table5.toml")
+    stale = tmp_path / "bouckaert_frank2004_table5_kfold.png"
+    stale.write_bytes(b"an earlier run's figure")
+    table = _read(FIG / "bouckaert_frank2004" / "bouckaert_frank2004_table5_kfold.csv")
+    assert len(table) < 5
+    assert write_figures(study, [study.analysis("kfold")], {"kfold": table}, tmp_path) == {}
+    assert not stale.exists()

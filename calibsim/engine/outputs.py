@@ -537,10 +537,19 @@ def study_figures(study, analyses_specs, tables: dict) -> dict:
 
 
 def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
-    """One PNG per analysis with something to plot; returns ``{label: path}``."""
+    """One PNG per analysis with something to plot; returns ``{label: path}``.
+
+    An analysis that draws no figure (fewer than :data:`MIN_POINTS` points) has its
+    PNG of an earlier run removed, so the folder holds what this code draws.
+    """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
-    for name, fig in study_figures(study, analyses_specs, tables).items():
+    figures = study_figures(study, analyses_specs, tables)
+    for name, fig in figures.items():
         paths[f"{name}.png"] = save_figure(fig, folder / f"{study.name}_{name}.png")
+    for a in analyses_specs:
+        stale = folder / f"{study.name}_{a.name}.png"
+        if a.name not in figures and a.name in tables and stale.is_file():
+            stale.unlink()
     return paths
