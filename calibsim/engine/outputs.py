@@ -142,11 +142,14 @@ def _plan(table: pd.DataFrame, who: str = "pair") -> _Plan:
     if "n_runs" in t.columns and t.groupby(key, dropna=False)["n_runs"].nunique().max() > 1:
         numeric.append(("n_runs", axis_label("n_runs"), None))
     src_params = pd.DataFrame([_params(s) for s in t["_src_raw"]], index=t.index)
-    src_numeric = [c for c in src_params.columns if src_params[c].notna().all()
-                   and src_params[c].nunique() > 1 and _numeric(src_params[c])]
+    # numeric parameters that vary (where a source has them) are left out of the source's
+    # name when one of them is x; x itself must be given by every source
+    src_numeric = [c for c in src_params.columns if src_params[c].nunique() > 1
+                   and _numeric(src_params[c].dropna())]
     for col in src_numeric:
-        t[f"_x:{col}"] = src_params[col].astype(float)
-        numeric.append((f"_x:{col}", axis_label(col), ("source", tuple(src_numeric))))
+        if src_params[col].notna().all():
+            t[f"_x:{col}"] = src_params[col].astype(float)
+            numeric.append((f"_x:{col}", axis_label(col), ("source", tuple(src_numeric))))
     who_params = pd.DataFrame([_params(w.split(" vs ")[0]) for w in t["_who_raw"]],
                               index=t.index)
     for col in who_params.columns:

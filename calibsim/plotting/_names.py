@@ -35,7 +35,7 @@ SOURCE_NAMES = {
 PARAMETER_NAMES = {
     "class_prior": "class prior", "epsilon": "ε", "n_instances": "instances",
     "n_attributes": "attributes", "n_settings": "settings", "network": "",
-    "name": "", "path": "", "tuning": "",
+    "name": "", "path": "", "tuning": "", "e1": "e₁", "e2": "e₂",
 }
 
 _TUNING = {"test_set": "tuned on the test folds", "nested_cv": "tuned by nested cv",
@@ -74,7 +74,7 @@ def _param(key: str, value: str) -> str:
     shown = SOURCE_NAMES.get(value, _number(value))
     if not name:
         return shown
-    return f"{name} = {shown}" if name in ("ε",) else f"{name} {shown}"
+    return f"{name} = {shown}" if name in ("ε", "e₁", "e₂") else f"{name} {shown}"
 
 
 def _plain(text: str) -> str:
