@@ -484,3 +484,13 @@ def test_first_rejecting_df_by_bisection_equals_the_grid_scan(test):
         scan = np.where(rej.any(axis=0), rej.argmax(axis=0), dfs.size)
         assert np.array_equal(rej, np.arange(dfs.size)[:, None] >= scan)   # a step
         np.testing.assert_array_equal(cells[i], scan)
+
+
+def test_model_size_does_not_count_round_off():
+    from types import SimpleNamespace
+
+    from calibsim.engine.learners import _model_size
+    exact = SimpleNamespace(coef_=np.array([[0.5, 0.0, -2.0]]), intercept_=np.array([0.1]))
+    noisy = SimpleNamespace(coef_=np.array([[0.5, 1.4e-17, -2.0]]), intercept_=np.array([0.1]))
+    assert _model_size(exact) == _model_size(noisy) == 3
+    assert _model_size(SimpleNamespace(coef_=np.zeros((1, 3)), intercept_=np.zeros(1))) == 1
