@@ -88,7 +88,7 @@ def _table(ranks, L):
 def plot(ranks, L, path):
     import matplotlib.pyplot as plt
 
-    from calibsim.engine.outputs import PALETTE
+    from calibsim.plotting import PALETTE
     names = {"delta0": "mean difference δ0", "std0": "spread σ0 of the data sets",
              "nu": "degrees of freedom ν", "delta_1": "data set 1's difference δ1",
              "sigma_1": "data set 1's fold sd σ1"}

@@ -281,10 +281,21 @@ def test_real_data_study_reduced(tmp_path):
     text = _toml(doc)
     path = tmp_path / "ulas2012_real.toml"
     path.write_text(text, encoding="utf-8")
+    times = pd.read_csv(repo / "studies" / "ulas2012_real_training_time.csv")
+    times = times[times["dataset"].isin(["iris", "zoo", "breast-w"])]
+    # labor is not in the measured table: the layout says which data set lacks a time
+    times.to_csv(tmp_path / "ulas2012_real_training_time.csv", index=False)
+    with pytest.raises(ValueError, match="labor"):
+        run_study_file(path, out=tmp_path / "out", results=tmp_path / "store", n_workers=0)
+    extra = times[times["dataset"] == "iris"].assign(dataset="labor")
+    pd.concat([times, extra]).to_csv(tmp_path / "ulas2012_real_training_time.csv", index=False)
     paths = run_study_file(path, out=tmp_path / "out", results=tmp_path / "store",
-                           n_workers=0)
+                           n_workers=0, compute=False)
     orders = (tmp_path / "out" / "ulas2012_real_orders.csv").read_text(encoding="utf-8")
     assert "Multi2Test order (ours)" in orders and paths["report"].is_file()
+    stability = pd.read_csv(paths["stability.csv"])
+    assert stability["share of draws"].sum() == pytest.approx(1.0)
+    assert "how stable the order is" in paths["report"].read_text(encoding="utf-8")
 
 
 def _toml(doc) -> str:

@@ -168,8 +168,9 @@ def add_verbose(p):
 
 def add_outputs(p):
     p.add_argument("--n-datasets", type=int_type(1), default=None,
-                   help="data sets per simulated source, here and in the studies it takes "
-                        "calibrated df from (a quick look)")
+                   help="a quick look: data sets per simulated source and real data sets "
+                        "per group, here and in the studies it takes calibrated df from; "
+                        "outputs go to <results>/reduced/ unless --out says where")
     p.add_argument("--results", type=output_dir, default=None,
                    help="folder of the score store, here and in the studies it takes "
                         "calibrated df from (default: the file's [outputs] results)")

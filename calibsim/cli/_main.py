@@ -17,9 +17,10 @@
   calibsim clean                 remove stale and quarantined blocks and leftover temporary
                                  files from a score store
 
-Paths in a study file are relative to the file. A run with --n-datasets below what
-the file declares writes to <results>/reduced/<name>_n<N>/ unless --out says where,
-so a quick look never overwrites published outputs.
+Paths in a study file are relative to the file. A run with --n-datasets (N data sets
+per simulated source, the first N real data sets of each group) is a quick look: it
+writes to <results>/reduced/<name>_n<N>/ unless --out says where, never under the
+tracked folders, and stamps its figures "reduced run: N data sets".
 """
 
 from __future__ import annotations

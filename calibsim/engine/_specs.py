@@ -245,6 +245,13 @@ class Study:
         The store's folder and the folder of tables, figures and reports.
     declared_n_datasets : tuple of int
         The file's ``n_datasets`` per source, before any ``--n-datasets`` override.
+    requested_n_datasets : int or None
+        The ``--n-datasets`` of this run (None: the file's sizes). A run given one is a
+        quick look: its outputs go under ``<results>/reduced/`` unless ``--out`` says
+        where (:func:`calibsim.engine.pipeline.output_folder`).
+    declared_sources : int
+        Number of sources the file declares (a quick look keeps the first
+        ``--n-datasets`` real data sets of each group).
     """
 
     name: str
@@ -263,6 +270,8 @@ class Study:
     results: Path = Path("results")
     figures: Path = Path("figures")
     declared_n_datasets: tuple = ()
+    requested_n_datasets: int | None = None
+    declared_sources: int = 0
 
     def scheme(self, name: str) -> SchemeSpec:
         for s in self.schemes:
@@ -284,11 +293,31 @@ class Study:
 
     @property
     def reduced(self) -> bool:
-        """True when ``--n-datasets`` asked for fewer data sets than the file declares."""
+        """True when ``--n-datasets`` asked for fewer data sets than the file declares: fewer
+        per simulated source, or fewer real data sets in a group."""
+        if self.requested_n_datasets is None:
+            return False
+        if len(self.sources) < self.declared_sources:
+            return True
         return any(s.n_datasets < n for s, n in zip(self.sources, self.declared_n_datasets))
 
     def with_n_datasets(self, n: int) -> Study:
-        """The same study with ``n`` data sets per simulated source (real data sets keep theirs)."""
-        return replace(self, sources=tuple(
-            s if s.kind == "dataset" and not dict(s.params).get("permute_class")
-            else replace(s, n_datasets=int(n)) for s in self.sources))
+        """The same study reduced to ``n`` data sets: ``n`` per simulated source, and the
+        first ``n`` real data sets of each group of real data sets (a source per data set,
+        as a ``name = [...]`` grid declares them); analyses keep the sources that remain."""
+        n = int(n)
+        kept, seen = [], {}
+        for s in self.sources:
+            if s.kind == "dataset" and not dict(s.params).get("permute_class"):
+                seen[s.group] = seen.get(s.group, 0) + 1
+                if seen[s.group] <= n:
+                    kept.append(s)
+            else:
+                kept.append(replace(s, n_datasets=n))
+        labels = {s.label for s in kept}
+        analyses = tuple(replace(a, sources=tuple(x for x in a.sources if x in labels))
+                         for a in self.analyses)
+        return replace(self, sources=tuple(kept), analyses=analyses, requested_n_datasets=n,
+                       declared_n_datasets=tuple(s_n for s, s_n in zip(
+                           self.sources, self.declared_n_datasets) if s.label in labels),
+                       declared_sources=self.declared_sources or len(self.sources))

@@ -274,7 +274,13 @@ def _model_size(est) -> int:
     if hasattr(est, "tree_"):
         return int(est.tree_.node_count)
     if hasattr(est, "coef_"):
-        size = int(np.count_nonzero(est.coef_))
+        # a coefficient that is zero by construction (a constant column) comes out of the
+        # dual's sum as 0 or as 1e-17 depending on the summation order (BLAS threads):
+        # count those above round-off, so the size does not depend on the machine
+        coef = np.abs(np.asarray(est.coef_.toarray() if hasattr(est.coef_, "toarray")
+                                 else est.coef_, dtype=float))
+        top = float(coef.max()) if coef.size else 0.0
+        size = int(np.count_nonzero(coef > 1e-10 * top)) if top > 0 else 0
         return size + int(np.size(getattr(est, "intercept_", 0)))
     return -1
 

@@ -1,31 +1,62 @@
 """Generic tables and figures of a study's analyses, drawn from the tidy tables.
 
 Every analysis gets ``<study>_<analysis>.csv`` (tidy, all columns) and ``.md``;
-analyses with something to plot get a PNG: calibrated df against runs
-(``calibrate``), the rate against runs or the sources' grid value with 95%
-Clopper–Pearson bars, or a dot plot of the series when nothing varies along x
-(``rejection_rate``), replicability R ± 2 SE against runs (averaged over the data
-sets of a real-data group, per source for simulated ones; ``replicability``) and
-accuracy per learner with ±2 SE (``accuracy``). Tests are faceted (one panel per
-test, at most eight series per panel, more panels otherwise), in Okabe & Ito's
-colour-blind-safe palette with distinct markers and dashes, legends outside the
-data. An analysis with nothing finite to draw gets no figure.
+analyses with something to plot get a PNG drawn to the figure checklist
+(docs/guide/figures.md): the study's title in words, names from one naming map
+(:func:`calibsim.plotting.display_name`), at most eight series a panel in Okabe & Ito's
+colour-blind-safe palette with distinct colour + marker pairs (more series and more
+categories go to further panels), lines only along a numeric x (runs, a grid value such
+as the class prior or ε, settings tried, α), what the error bars are in the title,
+y ranges fitted to the data, and a reduced run stamped ``reduced run: N data sets``.
+
+- ``calibrate``: calibrated df against runs, one panel per α;
+- ``rejection_rate``: the rate (%) with 95% Clopper–Pearson intervals against the
+  numeric value that varies, else a dot plot over sources, pairs or tests; when every
+  rate is a single verdict (one data set per source), a grid of the verdicts;
+- ``replicability``: R ± 2 Monte Carlo SE (simulated sources), or R per data set (real
+  data sets, averaged over them ± 2 SE when runs or α vary);
+- ``accuracy``: accuracy (%) per learner and source ± 2 SE over data sets;
+- ``bayes_datasets``: decision rate (%) against the data sets per comparison, a panel
+  per threshold and source, ± 2 Monte Carlo SE.
+
+A figure that would hold fewer than five points is not drawn: its table says it better.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["write_tables", "write_figures"]
+from ..plotting._names import axis_label, display_name
+from ..plotting._style import (PALETTE, chunks, dodge, finish_figure, legend_outside,
+                               new_figure, reduced_size, reference_line, save_figure,
+                               series_style)
+
+__all__ = ["write_tables", "write_figures", "study_figures", "study_title", "source_words",
+           "MIN_POINTS", "PALETTE", "TIME_COLUMNS"]
+
+#: Fewer points than this: no figure (the table says it better).
+MIN_POINTS = 5
+#: At most this many categories along a categorical x axis in one panel.
+MAX_CATEGORIES = 12
+#: Columns that hold this machine's timings: never written to tracked tables (see
+#: :func:`calibsim.engine.pipeline` run log).
+TIME_COLUMNS = ("fit_time", "predict_time")
 
 
 def write_tables(study, tables: dict, folder: Path) -> dict:
-    """Write every analysis table as CSV and Markdown; returns ``{label: path}``."""
+    """Write every analysis table as CSV and Markdown; returns ``{label: path}``.
+
+    Wall-time columns (:data:`TIME_COLUMNS`) are left out: they change from run to run,
+    so they go to the untracked run log (:func:`calibsim.engine.pipeline.run_study_file`).
+    """
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for name, table in tables.items():
+        table = table.drop(columns=[c for c in TIME_COLUMNS if c in table.columns])
         csv = folder / f"{study.name}_{name}.csv"
         table.to_csv(csv, index=False, float_format="%.6g")
         md = csv.with_suffix(".md")
@@ -36,301 +67,557 @@ def write_tables(study, tables: dict, folder: Path) -> dict:
     return paths
 
 
-def _facets(n, n_cols=3, sharey=False):
-    import matplotlib.pyplot as plt
-    n_cols = min(n_cols, n)
-    n_rows = -(-n // n_cols)
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(max(4.2 * n_cols, 7.0), 3.4 * n_rows),
-                             layout="constrained", squeeze=False, sharey=sharey)
-    for ax in axes.ravel()[n:]:
-        ax.set_visible(False)
-    return fig, axes.ravel()[:n]
+def study_title(study) -> str:
+    """The study's title in words (its ``title``; the name with spaces if it has none)."""
+    title = getattr(study, "title", "") or ""
+    if not title or title == study.name:
+        return study.name.replace("_", " ")
+    return title
 
 
-def _x_axis(table):
-    """The column that varies: runs, else the first grid column that varies, else the source."""
-    if table.groupby("label", sort=False)["n_runs"].nunique().max() > 1:
-        return "n_runs", "runs r"           # runs vary within a test, not only between schemes
-    shared = {"source", "group", "pair_a", "pair_b", "test", "label", "scheme", "n_runs",
-              "n_folds", "alpha", "df", "df_rule", "rate", "mc_se", "ci_low", "ci_high", "n"}
-    for col in table.columns:
-        if col not in shared and table[col].nunique() > 1 and table[col].notna().all():
-            return col, col.replace("_", " ")
-    return "source", "source"
+# ---------------------------------------------------------------------------
+# dimensions of a tidy table
+
+_PARAMS = re.compile(r"^(?P<base>[^\[\]]+)\[(?P<params>[^\[\]]*)\]$")
 
 
-#: Okabe & Ito's colour-blind-safe palette (black last), with distinct markers and dashes,
-#: so that at most eight series per panel stay apart in colour and in grey.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-           "#000000")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
-DASHES = ("-", "--", "-.", ":", "-", "--", "-.", ":")
-MAX_SERIES = 8
+def _params(label) -> dict:
+    m = _PARAMS.match(str(label))
+    if not m:
+        return {}
+    return {k.strip(): v.strip() for k, v in
+            (p.split("=", 1) for p in m["params"].split(",") if "=" in p)}
 
 
-def _style(i):
-    return {"color": PALETTE[i % 8], "marker": MARKERS[i % 8], "ls": DASHES[i % 8]}
+def _without(label, *keys) -> str:
+    """``label`` without its ``key=value`` parameters (``base`` when none is left)."""
+    m = _PARAMS.match(str(label))
+    if not m:
+        return str(label)
+    rest = [p.strip() for p in m["params"].split(",") if "=" in p and
+            p.split("=", 1)[0].strip() not in keys]
+    return m["base"] + (f"[{', '.join(rest)}]" if rest else "")
 
 
-def _short(names):
-    """The names without the prefix and suffix they all share (cut at ', ', '[' or '=')."""
-    import os
-    names = [str(n) for n in names]
-    if len(names) < 2:
-        return names
-    pre = os.path.commonprefix(names)
-    cut = max(pre.rfind(c) + len(c) for c in (", ", "[", "=")) if pre else 0
-    suf = os.path.commonprefix([n[::-1] for n in names])[::-1]
-    cut_end = (min([j for j in (suf.find(", "), suf.find("]")) if j >= 0], default=len(suf))
-               if suf else 0)
-    end = len(suf) - cut_end if suf else 0
-    out = [n[max(cut, 0):len(n) - end if end else None] for n in names]
-    return out if all(out) and len(set(out)) == len(out) else names
+def _numeric(values) -> bool:
+    try:
+        np.asarray(list(values), dtype=float)
+        return True
+    except (TypeError, ValueError):
+        return False
 
 
-def _tidy_ylabels(ax_list):
-    """The y label on the first column only (the panels share their y axis)."""
-    for ax in ax_list:
-        spec = ax.get_subplotspec()
-        if spec is not None and not spec.is_first_col():
-            ax.set_ylabel("")
+class _Plan:
+    """How one tidy table becomes panels: the x column, the series, the facets."""
+
+    def __init__(self, frame, x, x_label, numeric_x, series, facets, categories=None):
+        self.frame, self.x, self.x_label, self.numeric_x = frame, x, x_label, numeric_x
+        self.series, self.facets, self.categories = series, facets, categories
 
 
-def _legend_outside(fig, ax_list):
-    handles, labels = [], []
-    for ax in ax_list:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    if labels:
-        fig.legend(handles, labels, loc="outside right upper", fontsize=7, frameon=False)
+def _dims(table: pd.DataFrame, who: str) -> pd.DataFrame:
+    """The table with display columns: ``_test``, ``_source``, ``_who`` (the learner pair
+    or learner), ``_alpha``, and ``_x:<key>`` for every numeric parameter that varies
+    (runs, a source's grid value, a tuned learner's setting, α)."""
+    t = table.copy()
+    t["_test"] = t["label"].astype(str) if "label" in t.columns else ""
+    src = t["source"].astype(str) if "source" in t.columns else pd.Series("", index=t.index)
+    t["_src_raw"] = src
+    if who == "pair":
+        t["_who_raw"] = t["pair_a"].astype(str) + " vs " + t["pair_b"].astype(str)
+    else:
+        t["_who_raw"] = t["learner"].astype(str)
+    t["_alpha"] = t["alpha"] if "alpha" in t.columns else np.nan
+    return t
 
 
-def _chunks(table, by, size=MAX_SERIES):
-    """``table`` split so that no chunk holds more than ``size`` values of ``by``."""
-    names = list(dict.fromkeys(table[by]))
-    for i in range(0, len(names), size):
-        keep = set(names[i:i + size])
-        yield (i // size, len(names) > size), table[table[by].isin(keep)]
+def _who_name(raw: str, drop=None) -> str:
+    parts = raw.split(" vs ")
+    return " vs ".join(display_name(_without(p, drop) if drop else p) for p in parts)
 
 
-def _plot_calibrate(table, ax_list):
-    for ax, (alpha, g) in zip(ax_list, table.groupby("alpha")):
-        for i, (label, h) in enumerate(g.groupby("label", sort=False)):
-            ax.plot(h["n_runs"], h["calibrated_df"], ms=3, label=label, **_style(i))
-        ax.set(title=f"α = {alpha:g}", xlabel="runs r", ylabel="calibrated df")
-        ax.grid(True, lw=0.3, color="0.85")
+def _plan(table: pd.DataFrame, who: str = "pair") -> _Plan:
+    """Choose x, series and facets for a rate, replicability or accuracy table."""
+    t = _dims(table, who)
+    key = ["_test", "_src_raw", "_who_raw", "_alpha"]
+    numeric = []                                   # (column, label, drop from source/who)
+    if "n_runs" in t.columns and t.groupby(key, dropna=False)["n_runs"].nunique().max() > 1:
+        numeric.append(("n_runs", axis_label("n_runs"), None))
+    src_params = pd.DataFrame([_params(s) for s in t["_src_raw"]], index=t.index)
+    # numeric parameters that vary (where a source has them) are left out of the source's
+    # name when one of them is x; x itself must be given by every source
+    src_numeric = [c for c in src_params.columns if src_params[c].nunique() > 1
+                   and _numeric(src_params[c].dropna())]
+    for col in src_numeric:
+        if src_params[col].notna().all():
+            t[f"_x:{col}"] = src_params[col].astype(float)
+            numeric.append((f"_x:{col}", axis_label(col), ("source", tuple(src_numeric))))
+    who_params = pd.DataFrame([_params(w.split(" vs ")[0]) for w in t["_who_raw"]],
+                              index=t.index)
+    for col in who_params.columns:
+        vals = who_params[col]
+        if vals.nunique() > 1 and _numeric(vals.dropna()):
+            t[f"_x:{col}"] = vals.astype(float)
+            numeric.append((f"_x:{col}", axis_label(col), ("who", col)))
+    if t["_alpha"].nunique() > 2:
+        numeric.append(("_alpha", axis_label("alpha"), ("alpha", None)))
+    if numeric:
+        x, x_label, drop = numeric[0]
+        t["_source"] = [display_name(_without(s, *drop[1]) if drop and drop[0] == "source"
+                                     else s) for s in t["_src_raw"]]
+        t["_who"] = [_who_name(w, drop[1] if drop and drop[0] == "who" else None)
+                     for w in t["_who_raw"]]
+        dims = ["_test", "_source", "_who"] + ([] if x == "_alpha" else ["_alpha"])
+        varying = [d for d in dims if t[d].nunique(dropna=False) > 1]
+        series = _pick_series(t, varying)
+        facets = [d for d in varying if d != series]
+        return _Plan(t, x, x_label, True, series, facets)
+    t["_source"] = [display_name(s) for s in t["_src_raw"]]
+    t["_who"] = [_who_name(w) for w in t["_who_raw"]]
+    dims = ["_source", "_who", "_test", "_alpha"]
+    varying = [d for d in dims if t[d].nunique(dropna=False) > 1]
+    if not varying:
+        return _Plan(t, "_source", "", False, None, [], categories=[])
+    x = max(varying, key=lambda d: (t[d].nunique(), -dims.index(d)))
+    rest = [d for d in varying if d != x]
+    series = _pick_series(t, rest)
+    facets = [d for d in rest if d != series]
+    labels = {"_source": axis_label("source"), "_who": "learners compared" if who == "pair"
+              else "learner", "_test": "test", "_alpha": axis_label("alpha")}
+    if x == "_source" and "name" in table.columns:
+        labels["_source"] = "data set"
+    return _Plan(t, x, labels[x], False, series, facets,
+                 categories=list(dict.fromkeys(t[x])))
 
 
-def _series(table, who):
-    parts = [who] + [c for c in ("pair_a", "pair_b", "alpha") if table[c].nunique() > 1]
-    return table.assign(_series=table[parts].astype(str).agg(", ".join, axis=1))
+def _pick_series(t, varying):
+    """The tests when they vary, else the dimension with the fewest values."""
+    if not varying:
+        return None
+    if "_test" in varying:
+        return "_test"
+    return min(varying, key=lambda d: t[d].nunique())
 
 
-def _panels_rate(table, xcol):
-    """(title, rows) per panel: one test each, at most eight series."""
-    who = "group" if xcol not in ("n_runs", "source") else "source"
-    table = _series(table, who)
+_DIM_WORDS = {"_alpha": lambda v: f"α = {v:g}", "_test": str, "_source": str, "_who": str}
+
+
+def _facet_title(dims, values) -> str:
+    return ", ".join(_DIM_WORDS[d](v) for d, v in zip(dims, values))
+
+
+def _panels(plan: _Plan):
+    """(title, rows, series names of the panel, categories of the panel) per panel."""
+    t = plan.frame
+    groups = [((), t)] if not plan.facets else [
+        (k if isinstance(k, tuple) else (k,), g)
+        for k, g in t.groupby(plan.facets, sort=False, dropna=False)]
     out = []
-    for label, g in table.groupby("label", sort=False):
-        for (k, split), h in _chunks(g, "_series"):
-            out.append((f"{label} ({k + 1})" if split else label, h))
+    for key, g in groups:
+        title = _facet_title(plan.facets, key) if plan.facets else ""
+        names = list(dict.fromkeys(g[plan.series])) if plan.series else [None]
+        parts = chunks(names) if plan.series else [[None]]
+        cats = [None]
+        if not plan.numeric_x:
+            cats = chunks([c for c in plan.categories if c in set(g[plan.x])], MAX_CATEGORIES)
+        for i, part in enumerate(parts):
+            for j, cat in enumerate(cats):
+                note = []
+                if len(parts) > 1:
+                    first = sum(map(len, parts[:i])) + 1
+                    what = "tests" if plan.series == "_test" else "series"
+                    note.append(f"{what} {first}–{first + len(part) - 1} of {len(names)}")
+                if len(cats) > 1:
+                    note.append(f"part {j + 1} of {len(cats)}")
+                sub = g if part == [None] else g[g[plan.series].isin(part)]
+                if cat is not None:
+                    sub = sub[sub[plan.x].isin(cat)]
+                full = ", ".join(s for s in (title, "; ".join(note)) if s)
+                out.append((full, sub, part, cat))
     return out
 
 
-def _plot_rate(panels, ax_list, xcol, xlabel, ylabel):
-    """Lines against ``xcol`` with 95% intervals; a dot plot of the series when x is one value."""
-    for ax, (title, g) in zip(ax_list, panels):
-        single = g.groupby("_series", sort=False)[xcol].nunique().max() <= 1
-        if single:          # nothing varies along x: the series themselves are the categories
-            names = list(dict.fromkeys(g["_series"]))
-            for i, name in enumerate(names):
-                h = g[g["_series"] == name]
-                y = 100 * h["rate"].to_numpy()
-                err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
-                st = _style(i)
-                ax.errorbar([i], y[:1], yerr=[e[:1] for e in err], capsize=2, ms=4,
-                            color=st["color"], marker=st["marker"], ls="none")
-            ax.set_xticks(range(len(names)), _short(names), rotation=25, ha="right",
-                          fontsize=7)
-            ax.set_xlim(-0.6, len(names) - 0.4)
-            ax.set(title=title, ylabel=ylabel)
+# ---------------------------------------------------------------------------
+# drawing
+
+def _draw(ax, plan, rows, names, cats, style_of, *, y, err, ylabel):
+    """Draw one panel: lines along a numeric x, dodged points along a categorical x."""
+    for i, name in enumerate(names):
+        h = rows if name is None else rows[rows[plan.series] == name]
+        if h.empty:
+            continue
+        st = style_of(name)
+        label = "_nolegend_" if name is None else str(name)
+        yv = y(h)
+        e = err(h)
+        if plan.numeric_x:
+            h_x = h[plan.x].to_numpy(dtype=float)
+            if np.isnan(h_x).all():                 # no x value: a level across the panel
+                ax.axhline(float(np.nanmean(yv)), color=st["color"], ls="--", lw=1.1,
+                           label=label)
+                continue
+            order = np.argsort(h_x, kind="stable")
+            if e is not None:
+                e = np.asarray(e, dtype=float)
+                e = e[..., order]
+            ax.errorbar(h_x[order], yv[order], yerr=e, ms=4, lw=1.2, capsize=2,
+                        elinewidth=0.8, label=label, **st)
         else:
-            for i, (name, h) in enumerate(g.groupby("_series", sort=False)):
-                x = h[xcol].to_numpy()
-                cat = x.dtype == object
-                xs = np.arange(len(x)) if cat else x
-                y = 100 * h["rate"].to_numpy()
-                err = [y - 100 * h["ci_low"].to_numpy(), 100 * h["ci_high"].to_numpy() - y]
-                ax.errorbar(xs, y, yerr=err, ms=3, capsize=2, label=name, **_style(i))
-                if cat:
-                    ax.set_xticks(xs, x, rotation=20, ha="right", fontsize=7)
-            ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
-        for alpha in g["alpha"].unique():
-            ax.axhline(100 * alpha, ls=":", lw=1, color="0.3")
-        ax.grid(True, lw=0.3, color="0.85")
+            pos = {c: k for k, c in enumerate(cats)}
+            xs = np.array([pos[c] for c in h[plan.x]], dtype=float) + dodge(i, len(names))
+            st["ls"] = "none"
+            ax.errorbar(xs, yv, yerr=e, ms=5, capsize=2, elinewidth=0.8, label=label, **st)
+    if plan.numeric_x:
+        xs = np.unique(rows[plan.x].dropna().to_numpy(dtype=float))
+        if xs.size > 2 and (xs > 0).all() and np.allclose(xs[1:] / xs[:-1], 2):
+            ax.set_xscale("log", base=2)      # doubling values (settings tried): even steps
+            ax.minorticks_off()
+        if 1 < xs.size <= 8:                  # few values: a tick at each (α, ε, p, ...)
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])
+    else:
+        ax.set_xticks(range(len(cats)), [str(c) for c in cats],
+                      rotation=30 if max(len(str(c)) for c in cats) > 6 else 0,
+                      ha="right" if max(len(str(c)) for c in cats) > 6 else "center",
+                      fontsize=8)
+        ax.set_xlim(-0.6, len(cats) - 0.4)
+    ax.set(xlabel=plan.x_label, ylabel=ylabel)
 
 
-def _replicability_summary(table):
-    """R and consistency per test, pair, α and runs: averaged over the data sets of a group
-    when each source is one data set (real data), else per source."""
-    keys = ["label", "pair_a", "pair_b", "alpha", "n_runs"]
-    per_source = table["n"].max() > 1
-    who = "source" if per_source else "group"
+def _styles(plan):
+    names = list(dict.fromkeys(plan.frame[plan.series])) if plan.series else [None]
+    return {name: series_style(i, n=len(names)) for i, name in enumerate(names)}
+
+
+def _grid(panels, *, categorical):
+    n = len(panels)
+    if categorical:
+        width = max(len(p[3] or []) for p in panels) * max(len(p[2]) for p in panels)
+        n_cols = 1 if width > 24 else (2 if width > 12 else 3)
+        size = (min(max(0.42 * width + 2.0, 4.3), 12.0), 3.4)
+        return new_figure(n, n_cols=n_cols, panel_size=size)
+    return new_figure(n, n_cols=3)
+
+
+def _layout(table, who="pair"):
+    """(plan, panels, styles, figure, axes) of a tidy table, or None below MIN_POINTS."""
+    plan = _plan(table, who)
+    panels = _panels(plan)
+    if sum(len(p[1]) for p in panels) < MIN_POINTS:
+        return None
+    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    return plan, panels, _styles(plan), fig, axes
+
+
+def _alpha_line(ax, rows, lo, hi):
+    """The nominal level α as a labelled reference line, where it does not stretch the
+    panel's y range (a power panel far above α has none)."""
+    alphas = rows["alpha"].dropna().unique() if "alpha" in rows.columns else []
+    if len(alphas) != 1:
+        return
+    a = 100 * float(alphas[0])
+    span = max(hi - lo, 1.0)
+    if lo - 0.1 * span <= a <= hi + 0.1 * span:
+        reference_line(ax, a, f"α = {a:g}% (nominal level)")
+
+
+def _figure_rate(study, a, table, reduced):
+    if not np.isfinite(table["rate"].to_numpy(dtype=float)).any():
+        return None
+    if "n" in table.columns and (table["n"] == 1).all():
+        return _figure_verdicts(study, a, table, reduced)
+    layout = _layout(table)
+    if layout is None:
+        return None
+    plan, panels, styles, fig, axes = layout
+    bayes = str(a.tests[0]).startswith("bayes")
+    what = "decision rate (%)" if bayes else "rejection rate (%)"
+    for ax, (title, rows, names, cats) in zip(axes, panels):
+        _draw(ax, plan, rows, names, cats, styles.get,
+              y=lambda h: 100 * h["rate"].to_numpy(dtype=float),
+              err=lambda h: [100 * (h["rate"] - h["ci_low"]).to_numpy(dtype=float),
+                             100 * (h["ci_high"] - h["rate"]).to_numpy(dtype=float)],
+              ylabel=what)
+        lo = 100 * float(rows["ci_low"].min())
+        hi = 100 * float(rows["ci_high"].max())
+        if plan.x == "_alpha":
+            xs = np.sort(rows["_alpha"].unique())
+            ax.plot(xs, 100 * xs, gid="reference", label="α (nominal level)",
+                    color="0.35", lw=0.9, ls=":")
+        else:
+            _alpha_line(ax, rows, lo, hi)
+        if title:
+            ax.set_title(title, fontsize=9)
+    legend_outside(fig, axes)
+    n = int(table["n"].max()) if "n" in table.columns else None
+    kind = ("decision rate of the Bayesian test" if bayes else
+            "rejection rate: Type I error on null data, power otherwise")
+    rules = sorted(set(table["df_rule"].dropna())) if "df_rule" in table.columns else []
+    if rules and not bayes:
+        kind += f"; {' and '.join(rules)} df"
+    finish_figure(fig, study_title(study), subtitle=kind,
+                  error_bars=f"95% Clopper–Pearson intervals over {n} data sets" if n else
+                  "95% Clopper–Pearson intervals", reduced=reduced)
+    return fig
+
+
+def _figure_verdicts(study, a, table, reduced):
+    """One verdict per data set and pair: a grid of verdicts, not rates."""
+    t = _dims(table, "pair")
+    t["_source"] = [display_name(s) for s in t["_src_raw"]]
+    t["_who"] = [_who_name(w) for w in t["_who_raw"]]
+    tests = list(dict.fromkeys(t["_test"]))
+    cats = list(dict.fromkeys(t["_source"]))
+    pairs = list(dict.fromkeys(t["_who"]))
+    if len(cats) * len(pairs) * len(tests) < MIN_POINTS:
+        return None
+    fig, axes = new_figure(len(tests), n_cols=1,
+                           panel_size=(max(0.8 * len(cats) + 3.0, 6.0),
+                                       0.38 * len(pairs) + 1.6))
+    for ax, test in zip(axes, tests):
+        g = t[t["_test"] == test]
+        xs = np.array([cats.index(c) for c in g["_source"]])
+        ys = np.array([pairs.index(p) for p in g["_who"]])
+        rej = g["rate"].to_numpy(dtype=float) > 0.5
+        ax.plot(xs[rej], ys[rej], ls="none", marker="s", ms=9, color="#000000",
+                label="rejects: the learners differ")
+        ax.plot(xs[~rej], ys[~rej], ls="none", marker="o", ms=8, mfc="white",
+                color="#000000", label="does not reject")
+        ax.set_xticks(range(len(cats)), cats, rotation=30 if len(cats) > 6 else 0,
+                      ha="right" if len(cats) > 6 else "center", fontsize=8)
+        ax.set_yticks(range(len(pairs)), pairs, fontsize=8)
+        ax.set_xlim(-0.6, len(cats) - 0.4)
+        ax.set_ylim(len(pairs) - 0.5, -0.5)
+        alphas = sorted(g["alpha"].unique())
+        ax.set(xlabel="data set", ylabel="learners compared")
+        ax.set_title(f"{test}, α = {', '.join(f'{x:g}' for x in alphas)}", fontsize=9)
+        ax.grid(False)
+    legend_outside(fig, axes)
+    finish_figure(fig, study_title(study),
+                  subtitle=f"{a.name.replace('_', ' ')}: one verdict per data set and pair "
+                           "(a single test, not a rate)", reduced=reduced)
+    return fig
+
+
+def _replicability_frame(table):
+    """Real data (one data set a source) with runs or α varying: R averaged over the data
+    sets ± 2 SE over them; otherwise the rows as they are, ± 2 Monte Carlo SE."""
+    real = "n" in table.columns and (table["n"] == 1).all()
+    t = table.copy()
+    if not real:
+        t["_y"], t["_e"] = t["R"], 2 * t["R_se"].astype(float)
+        return t, False, "± 2 Monte Carlo SE of R"
+    runs_vary = t.groupby(["label", "pair_a", "pair_b", "alpha"])["n_runs"].nunique().max() > 1
+    if not (runs_vary or t["alpha"].nunique() > 2):
+        t["_y"], t["_e"] = t["R"], np.nan
+        return t, True, None
+    keys = ["label", "pair_a", "pair_b", "alpha", "n_runs", "group"]
     rows = []
-    for key, g in table.groupby(keys + [who], sort=False):
-        if per_source:
-            r, se = float(g["R"].iloc[0]), float(g["R_se"].iloc[0])
-            c = float(g["consistent"].iloc[0])
-        else:
-            r = float(g["R"].mean())
-            se = float(g["R"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else np.nan
-            c = float(g["consistent"].mean())
-        rows.append(dict(zip(keys + [who], key), R=r, R_se=se, consistent=c, n=len(g)))
-    import pandas as pd
-    out = pd.DataFrame(rows)
-    return out.assign(group=out[who]) if who == "source" else out.assign(source=out["group"])
+    for k, g in t.groupby(keys, sort=False):
+        r = g["R"].to_numpy(dtype=float)
+        se = float(np.std(r, ddof=1) / np.sqrt(r.size)) if r.size > 1 else np.nan
+        rows.append({**dict(zip(keys, k)), "source": g["group"].iloc[0], "R": r.mean(),
+                     "_y": r.mean(), "_e": 2 * se, "n": r.size})
+    return pd.DataFrame(rows), False, "± 2 SE of the mean over data sets"
 
 
-def _replicability_panels(summary):
-    """(title, rows) per panel: one test each, one series per pair (and source or α), <= 8."""
-    parts = ["pair_a", "pair_b"] + [c for c in ("source", "alpha") if summary[c].nunique() > 1]
-    summary = summary.assign(_series=summary[parts].astype(str).agg(", ".join, axis=1))
-    panels = []
-    for label, g in summary.groupby("label", sort=False):
-        for (k, split), h in _chunks(g, "_series"):
-            panels.append((f"{label} ({k + 1})" if split else label, h))
-    return panels
+def _figure_replicability(study, a, table, reduced):
+    t, per_dataset, bars = _replicability_frame(table)
+    if not np.isfinite(t["_y"].to_numpy(dtype=float)).any():
+        return None
+    layout = _layout(t)
+    if layout is None:
+        return None
+    plan, panels, styles, fig, axes = layout
+    for ax, (title, rows, names, cats) in zip(axes, panels):
+        _draw(ax, plan, rows, names, cats, styles.get,
+              y=lambda h: h["_y"].to_numpy(dtype=float),
+              err=lambda h: None if not np.isfinite(h["_e"].to_numpy(dtype=float)).any()
+              else np.nan_to_num(h["_e"].to_numpy(dtype=float)),
+              ylabel="replicability R")
+        if title:
+            ax.set_title(title, fontsize=9)
+    legend_outside(fig, axes)
+    repeats = int(table["repeats"].max()) if "repeats" in table.columns else None
+    tests = list(dict.fromkeys(table["label"]))
+    sub = (f"replicability R over {repeats} repeats with new partitions" +
+           (f"; {tests[0]}" if len(tests) == 1 else ""))
+    rules = sorted(set(table["df_rule"].dropna())) if "df_rule" in table.columns else []
+    if rules:
+        sub += f", {' and '.join(rules)} df"
+    if per_dataset:
+        sub += "; one point per data set"
+    finish_figure(fig, study_title(study), subtitle=sub, error_bars=bars, reduced=reduced)
+    return fig
 
 
-def _plot_replicability(summary, panels, ax_list):
-    """R (± 2 SE) against runs per test (a dot per series when runs do not vary)."""
-    many_runs = summary.groupby("label")["n_runs"].nunique().max() > 1
-    for ax, (title, g) in zip(ax_list, panels):
-        names = list(dict.fromkeys(g["_series"]))
-        for i, name in enumerate(names):
-            h = g[g["_series"] == name]
-            x = h["n_runs"].to_numpy() if many_runs else np.array([i])
-            y = h["R"].to_numpy()
-            err = 2 * np.nan_to_num(h["R_se"].to_numpy())
-            st = _style(i)
-            if not many_runs:           # the series are the categories: no legend needed
-                st["ls"] = "none"
-                ax.errorbar(x, y, yerr=err, ms=4, capsize=2, **st)
-            else:
-                ax.errorbar(x, y, yerr=err, ms=4, capsize=2, label=name, **st)
-        if many_runs:
-            ax.set(xlabel="runs r")
-        else:
-            ax.set_xticks(range(len(names)), _short(names), rotation=25, ha="right",
-                          fontsize=7)
-            ax.set_xlim(-0.6, len(names) - 0.4)
-        ax.set(title=title, ylabel="replicability R (± 2 SE)", ylim=(-0.02, 1.02))
-        ax.grid(True, lw=0.3, color="0.85")
+def _figure_accuracy(study, a, table, reduced):
+    if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
+        return None
+    t = table.copy()
+    if t["scheme"].nunique() > 1:
+        t["source"] = t["source"].astype(str) + ", " + t["scheme"].astype(str)
+    t["label"] = ""
+    layout = _layout(t, who="learner")
+    if layout is None:
+        return None
+    plan, panels, styles, fig, axes = layout
+    has_se = np.isfinite(t["accuracy_se"].to_numpy(dtype=float)).any()
+    for ax, (title, rows, names, cats) in zip(axes, panels):
+        _draw(ax, plan, rows, names, cats, styles.get,
+              y=lambda h: 100 * h["accuracy"].to_numpy(dtype=float),
+              err=lambda h: 200 * np.nan_to_num(h["accuracy_se"].to_numpy(dtype=float))
+              if has_se else None,
+              ylabel="accuracy (%)")
+        if title:
+            ax.set_title(title, fontsize=9)
+    legend_outside(fig, axes)
+    n = int(table["n"].max())
+    finish_figure(fig, study_title(study),
+                  subtitle=f"mean accuracy per learner over {n} data sets" if n > 1 else
+                  "accuracy per learner and data set, mean over the folds of the scheme",
+                  error_bars="± 2 SE over data sets" if has_se else None, reduced=reduced)
+    return fig
 
 
-def _plot_datasets(table):
-    """Decision rate against the number of data sets per comparison, one panel per
-    source, one series per test, ROPE and threshold at rho = 1/k (2 x 2 x 2 = 8), with
-    ±2 Monte Carlo SE."""
+def _figure_calibrate(study, a, table, reduced):
+    if table["n_runs"].nunique() < 2 or not np.isfinite(
+            table["calibrated_df"].to_numpy(dtype=float)).any():
+        return None
+    tests = list(dict.fromkeys(table["label"]))
+    styles = {name: series_style(i, n=len(tests)) for i, name in enumerate(tests)}
+    parts = chunks(tests)
+    alphas = sorted(table["alpha"].unique())
+    fig, axes = new_figure(len(alphas) * len(parts), n_cols=len(alphas))
+    k = 0
+    for j, part in enumerate(parts):
+        for alpha in alphas:
+            ax = axes[k]
+            k += 1
+            g = table[np.isclose(table["alpha"], alpha) & table["label"].isin(part)]
+            for name, h in g.groupby("label", sort=False):
+                h = h.sort_values("n_runs")
+                ax.plot(h["n_runs"], h["calibrated_df"], ms=4, lw=1.2, label=name,
+                        **styles[name])
+            note = f", tests {sum(map(len, parts[:j])) + 1}–{sum(map(len, parts[:j + 1]))}" \
+                f" of {len(tests)}" if len(parts) > 1 else ""
+            ax.set(title=f"α = {alpha:g}{note}", xlabel=axis_label("n_runs"),
+                   ylabel="calibrated df")
+            ax.title.set_fontsize(9)
+        if len(parts) > 1:      # each row of panels lists its own tests
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
+    if len(parts) == 1:
+        legend_outside(fig, axes)
+    n = int(table["n_datasets"].max()) if "n_datasets" in table.columns else None
+    finish_figure(fig, study_title(study),
+                  subtitle="calibrated df against the number of runs" +
+                  (f", {n} null data sets" if n else "") +
+                  "; 0: no df of the grid keeps the Type I error at or below α",
+                  reduced=reduced)
+    return fig
+
+
+def source_words(row) -> str:
+    """A source of a tidy table in words: "null source (learners equally good)",
+    "BAN source Set 2", or the source's display name for other kinds."""
+    group = str(row.get("group", ""))
+    if group == "null":
+        return "null source (learners equally good)"
+    if group == "ban" and str(row.get("network", "")) not in ("", "nan"):
+        return f"BAN source {display_name(str(row['network']))}"
+    return display_name(row["source"])
+
+
+def _figure_datasets(study, a, table, reduced):
+    """Decision rate against the number of data sets per comparison q at ρ = 1/k: one
+    panel per threshold (rows) and source (columns), one series per test and ROPE, with
+    ±2 Monte Carlo SE and, on the null source, a line at 1 − threshold."""
+    if not np.isfinite(table["decision_rate"].to_numpy(dtype=float)).any():
+        return None
     t = table[(table["rho"].astype(str) == "1/k") | (table["test"] != "hierarchical")]
     sources = list(dict.fromkeys(t["source"]))
-    fig, axes = _facets(len(sources), sharey=True)
-    for ax, src in zip(axes, sources):
-        g = t[t["source"] == src]
-        series = list(dict.fromkeys(zip(g["label"], g["rope"], g["threshold"])))
-        for i, (label, rope, th) in enumerate(series):
-            h = g[(g["label"] == label) & (g["rope"] == rope) & (g["threshold"] == th)]
-            h = h.sort_values("datasets_per_comparison")
-            st = _style(i)
-            ax.errorbar(h["datasets_per_comparison"], 100 * h["decision_rate"],
-                        yerr=200 * h["mc_se"], capsize=2, ms=4, **st,
-                        label=f"{label}, ROPE {100 * rope:g} pt, threshold {th:g}")
-        ax.set(xlabel="data sets per comparison q", ylabel="decision rate (%) ± 2 SE",
-               title=str(src), xscale="log")
-        ticks = sorted(set(g["datasets_per_comparison"]))
-        ax.set_xticks(ticks, [str(v) for v in ticks])
-        ax.minorticks_off()
-        ax.grid(True, lw=0.3, color="0.85")
-    _legend_outside(fig, axes)
-    return fig, axes
+    thresholds = sorted(set(t["threshold"]))
+    if len(t) < MIN_POINTS:
+        return None
+    words = {src: source_words(t[t["source"] == src].iloc[0]) for src in sources}
+    fig, axes = new_figure(len(thresholds) * len(sources), n_cols=len(sources),
+                           panel_size=(3.6, 3.0), sharey=False)
+    series = list(dict.fromkeys(zip(t["label"], t["rope"])))
+    k = 0
+    for th in thresholds:
+        for src in sources:
+            ax = axes[k]
+            k += 1
+            g = t[(t["source"] == src) & (t["threshold"] == th)]
+            for i, (label, rope) in enumerate(series):
+                h = g[(g["label"] == label) & (g["rope"] == rope)]
+                h = h.sort_values("datasets_per_comparison")
+                y, e = 100 * h["decision_rate"].to_numpy(), 200 * h["mc_se"].to_numpy()
+                shift = 1.04 ** (i - (len(series) - 1) / 2)     # apart on the log axis
+                ax.errorbar(h["datasets_per_comparison"] * shift, y,
+                            yerr=[np.minimum(e, y), np.minimum(e, 100 - y)], capsize=2,
+                            ms=4, lw=1.2, elinewidth=0.8,
+                            label=f"{label}, ROPE {100 * rope:g} "
+                                  f"point{'' if rope == 0.01 else 's'}",
+                            **series_style(i, n=len(series)))
+            if str(g["group"].iloc[0]) == "null":
+                reference_line(ax, 100 * (1 - th), "1 − threshold")
+            ax.set_title(f"{words[src]}, threshold {th:g}", fontsize=9)
+            ax.set_xscale("log")
+            ticks = sorted(set(g["datasets_per_comparison"]))
+            ax.set_xticks(ticks, [str(v) for v in ticks])
+            ax.minorticks_off()
+            ax.set(xlabel="data sets per comparison q", ylabel="decision rate (%)")
+    legend_outside(fig, axes)
+    n = sorted(set(int(v) for v in t["n_comparisons"]))
+    finish_figure(fig, study_title(study),
+                  subtitle="how often the test declares a learner better, by the number of "
+                           "data sets compared (ρ = 1/k; " +
+                           (f"{n[0]}–{n[-1]}" if len(n) > 1 else f"{n[0]}") +
+                           " comparisons a point)",
+                  error_bars="± 2 Monte Carlo SE", reduced=reduced)
+    return fig
+
+
+_DRAW = {"calibrate": _figure_calibrate, "rejection_rate": _figure_rate,
+         "replicability": _figure_replicability, "accuracy": _figure_accuracy,
+         "bayes_datasets": _figure_datasets}
+
+
+def study_figures(study, analyses_specs, tables: dict) -> dict:
+    """The generic figure of every analysis with something to plot (not yet saved).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        Analysis name -> figure; analyses with fewer than :data:`MIN_POINTS` points,
+        nothing finite or no generic figure (``calibrate_rho``) have none.
+    """
+    reduced = reduced_size(study)
+    out = {}
+    for a in analyses_specs:
+        table = tables.get(a.name)
+        if table is None or table.empty or a.kind not in _DRAW:
+            continue
+        fig = _DRAW[a.kind](study, a, table, reduced)
+        if fig is not None:
+            out[a.name] = fig
+    return out
 
 
 def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
-    """One PNG per analysis with something to plot; returns ``{label: path}``."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """One PNG per analysis with something to plot; returns ``{label: path}``.
+
+    An analysis that draws no figure (fewer than :data:`MIN_POINTS` points) has its
+    PNG of an earlier run removed, so the folder holds what this code draws.
+    """
+    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
+    figures = study_figures(study, analyses_specs, tables)
+    for name, fig in figures.items():
+        paths[f"{name}.png"] = save_figure(fig, folder / f"{study.name}_{name}.png")
     for a in analyses_specs:
-        table = tables.get(a.name)
-        if table is None or table.empty or a.kind == "calibrate_rho":
-            continue
-        if a.kind == "calibrate":
-            if table["n_runs"].nunique() < 2 or not np.isfinite(
-                    table["calibrated_df"].to_numpy(dtype=float)).any():
-                continue
-            fig, axes = _facets(table["alpha"].nunique())
-            _plot_calibrate(table, axes)
-            if table["label"].nunique() > MAX_SERIES:
-                plt.close(fig)
-                fig, axes = _facets(table["alpha"].nunique() * 2)
-                half = list(dict.fromkeys(table["label"]))
-                for k, part in enumerate((half[:len(half) // 2], half[len(half) // 2:])):
-                    _plot_calibrate(table[table["label"].isin(part)],
-                                    axes[k::2])
-            _legend_outside(fig, axes)
-        elif a.kind == "rejection_rate":
-            if not np.isfinite(table["rate"].to_numpy(dtype=float)).any():
-                continue
-            xcol, xlabel = _x_axis(table)
-            panels = _panels_rate(table.sort_values(xcol, kind="stable")
-                                  if xcol != "source" else table, xcol)
-            fig, axes = _facets(len(panels), sharey=True)
-            what = "rejection rate" if not a.tests[0].startswith("bayes") else "decision rate"
-            _plot_rate(panels, axes, xcol, xlabel, f"{what} (%), 95% Clopper–Pearson")
-            _legend_outside(fig, axes)
-        elif a.kind == "replicability":
-            summary = _replicability_summary(table)
-            if not np.isfinite(summary["R"].to_numpy(dtype=float)).any():
-                continue
-            panels = _replicability_panels(summary)
-            fig, axes = _facets(len(panels), sharey=True)
-            _plot_replicability(summary, panels, axes)
-            _legend_outside(fig, axes)
-        elif a.kind == "bayes_datasets":
-            if not np.isfinite(table["decision_rate"].to_numpy(dtype=float)).any():
-                continue
-            fig, axes = _plot_datasets(table)
-        else:
-            if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
-                continue
-            several = table["scheme"].nunique() > 1
-            table = table.assign(_series=table["source"].astype(str) + (
-                ", " + table["scheme"].astype(str) if several else ""))
-            sources = list(dict.fromkeys(table["_series"]))
-            fig, axes = _facets(-(-len(sources) // MAX_SERIES))
-            for ax, k in zip(axes, range(0, len(sources), MAX_SERIES)):
-                part = sources[k:k + MAX_SERIES]
-                learners = list(dict.fromkeys(table["learner"]))
-                for i, src in enumerate(part):
-                    g = table[table["_series"] == src].set_index("learner").reindex(learners)
-                    st = _style(i)
-                    ax.errorbar(np.arange(len(learners)) + 0.08 * (i - len(part) / 2),
-                                100 * g["accuracy"], yerr=200 * g["accuracy_se"].fillna(0),
-                                capsize=3, ms=4, color=st["color"], marker=st["marker"],
-                                ls="none", label=src)
-                ax.set_xticks(np.arange(len(learners)), learners)
-                ax.set(ylabel="accuracy (%) ± 2 SE")
-                ax.grid(True, lw=0.3, color="0.85")
-            _legend_outside(fig, axes)
-        _tidy_ylabels(axes if a.kind != "calibrate" else [])
-        fig.suptitle(f"{study.name}: {a.name.replace('_', ' ')}", fontsize=9, x=0.02,
-                     ha="left")
-        path = folder / f"{study.name}_{a.name}.png"
-        fig.savefig(path, dpi=110, metadata={"Software": None})
-        plt.close(fig)
-        paths[f"{a.name}.png"] = path
+        stale = folder / f"{study.name}_{a.name}.png"
+        if a.name not in figures and a.name in tables and stale.is_file():
+            stale.unlink()
     return paths

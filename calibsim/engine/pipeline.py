@@ -2,9 +2,11 @@
 
 ``calibsim run`` and ``calibsim report`` are :func:`run_study_file` with and
 without computing. Outputs go to the study's ``[outputs] figures`` folder, to
-``out`` when given, and — for a reduced run (``n_datasets`` below what the file
-declares) without ``out`` — to ``<results>/reduced/<name>_n<N>/``, so a quick look
-never overwrites published outputs.
+``out`` when given, and — for a run given ``n_datasets`` (a quick look, reduced or
+not) without ``out`` — to ``<results>/reduced/<name>_n<N>/``, so a quick look never
+writes under the tracked folders. Wall times (the run's and the learners' fit and
+predict times) go to the untracked ``<name>_runlog.txt`` only, so a rerun leaves
+the tracked outputs byte-identical.
 """
 
 from __future__ import annotations
@@ -28,9 +30,8 @@ def output_folder(study, out=None) -> Path:
     """Where a run of ``study`` writes its tables, figures and report."""
     if out is not None:
         return Path(out).resolve()
-    if study.reduced:
-        n = max(s.n_datasets for s in study.sources)
-        return study.results / "reduced" / f"{study.name}_n{n}"
+    if study.requested_n_datasets is not None:
+        return study.results / "reduced" / f"{study.name}_n{study.requested_n_datasets}"
     return study.figures
 
 
@@ -141,8 +142,21 @@ def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, prog
             calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
     if study.reduced:
         _label_reduced(study, paths)
-    _write_runlog(study, folder, time.perf_counter() - t0, compute)
+    _write_runlog(study, folder, time.perf_counter() - t0, compute, times=_times(tables))
     return paths
+
+
+def _times(tables: dict) -> dict:
+    """The wall-time columns of the analysis tables (with the columns that name their
+    rows), for the run log: timings change from run to run, so no tracked table holds them."""
+    from .outputs import TIME_COLUMNS
+    out = {}
+    for name, table in tables.items():
+        cols = [c for c in TIME_COLUMNS if c in table.columns]
+        if cols and table[cols].notna().any().any():
+            keys = [c for c in ("source", "learner", "scheme") if c in table.columns]
+            out[name] = table[keys + cols]
+    return out
 
 
 def _cluster_or(client, scheduler, n_workers):
@@ -188,8 +202,12 @@ def _label_reduced(study, paths: dict) -> None:
     the published size passes for this run's (the tables and figures are this run's)."""
     n = max(s.n_datasets for s in study.sources)
     declared = max(study.declared_n_datasets)
-    banner = (f"{REDUCED_BANNER}: {n} data sets per simulated source instead of the {declared} "
-              "the study file declares. Numbers and verdicts below are this run's, with its "
+    cut = len(study.sources) < getattr(study, "declared_sources", 0)
+    what = (f"{len(study.sources)} of the {study.declared_sources} sources the study file "
+            "declares (the first data sets of each group)" if cut else
+            f"{n} data sets per simulated source instead of the {declared} the study file "
+            "declares")
+    banner = (f"{REDUCED_BANNER}: {what}. Numbers and verdicts below are this run's, with its "
               "larger Monte Carlo error; prose that quotes the published-size run does not "
               "describe them.\n\n")
     for path in paths.values():
@@ -200,8 +218,10 @@ def _label_reduced(study, paths: dict) -> None:
                 path.write_text(banner + text, encoding="utf-8")
 
 
-def _write_runlog(study, folder: Path, wall: float, compute: bool) -> Path:
-    """Wall time, date and machine of this run, in an untracked ``<name>_runlog.txt``.
+def _write_runlog(study, folder: Path, wall: float, compute: bool, times=None) -> Path:
+    """Wall time, date and machine of this run, in an untracked ``<name>_runlog.txt``,
+    with the learners' mean fit and predict seconds per split (``times``: analysis name
+    -> table) where the study keeps them.
 
     Tracked outputs (tables, figures, reports) hold only what the data determine, so a
     rerun leaves them byte-identical; what varies from run to run goes here
@@ -217,5 +237,8 @@ def _write_runlog(study, folder: Path, wall: float, compute: bool) -> Path:
         f"study: {study.name}\nwall time: {wall:.1f} s ({how})\n"
         f"date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}\n"
         f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
-        f"{platform.python_version()}\ncalibsim: {__version__}\n", encoding="utf-8")
+        f"{platform.python_version()}\ncalibsim: {__version__}\n" + "".join(
+            f"\n{name}: mean seconds per split (this run, this machine's load)\n"
+            + table.to_string(index=False, float_format=lambda v: f"{v:.4g}") + "\n"
+            for name, table in (times or {}).items()), encoding="utf-8")
     return path

@@ -61,8 +61,9 @@ def load_study(path, *, n_datasets: int | None = None) -> Study:
     path : str or path-like
         A TOML study file (see the module docstring).
     n_datasets : int, optional
-        Override every simulated source's ``n_datasets`` (a quick look); the
-        declared values stay in ``Study.declared_n_datasets``.
+        A quick look: ``n_datasets`` data sets per simulated source and the first
+        ``n_datasets`` real data sets of each group (:meth:`Study.with_n_datasets`);
+        the declared values stay in ``Study.declared_n_datasets``.
 
     Returns
     -------
@@ -127,7 +128,12 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     root = path.parent
     if published_only:
         from ._parse import published_only_study
-        return published_only_study(c, doc, st, path, name, seed, paper)
+        study = published_only_study(c, doc, st, path, name, seed, paper)
+        if n_datasets is not None:
+            c.value("n_datasets", n_datasets, int, min_value=1)
+            from dataclasses import replace
+            study = replace(study, requested_n_datasets=int(n_datasets))
+        return study
     from ._parse import _analyses, _learners, _outputs, _schemes, _sources
     schemes = _schemes(c, c.table("schemes", doc["schemes"]))
     sources = _sources(c, c.table("sources", doc["sources"]), root, seed, schemes)
@@ -164,7 +170,8 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
                   description=c.value("study.description", st.get("description", ""), str),
                   block_size=block_size, costs=costs, results=results.resolve(),
                   figures=figures.resolve(),
-                  declared_n_datasets=tuple(s.n_datasets for s in sources))
+                  declared_n_datasets=tuple(s.n_datasets for s in sources),
+                  declared_sources=len(sources))
     if n_datasets is not None:
         c.value("n_datasets", n_datasets, int, min_value=1)
         study = study.with_n_datasets(n_datasets)

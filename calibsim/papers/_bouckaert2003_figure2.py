@@ -177,30 +177,37 @@ PANELS = (("resampling tests: df grows with r", ("resampling", "corrected_resamp
           ("tests whose df stays very low", PAPER_GROUPS["very low"]))
 
 
-def figure2(table, *, alpha: float = 0.05):
+def figure2(table, *, alpha: float = 0.05, reduced: int | None = None):
     """Bouckaert (2003) Figure 2 as three groups of tests: calibrated df (top) and Type I error.
 
     Each column is one group of tests with its own linear df axis (the resampling
     tests' df grows to 100, the others stay below 15), so no panel holds more than
     seven tests and no axis changes scale.
-    """
-    import matplotlib.pyplot as plt
 
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     from ..plotting import plot_calibrated_df, plot_type1_at_calibrated_df
+    from ..plotting._style import finish_figure, new_figure
     panels = [(t, [x for x in tests if x in set(table["test"])]) for t, tests in PANELS]
     panels = [(t, tests) for t, tests in panels if tests]
-    fig, axes = plt.subplots(2, len(panels), figsize=(5 * len(panels), 8), layout="constrained",
-                             squeeze=False, sharex=True)
+    fig, axes = new_figure(2 * len(panels), n_cols=len(panels), panel_size=(5.0, 3.9))
+    top, bottom = axes[:len(panels)], axes[len(panels):]
     for j, (title, tests) in enumerate(panels):
-        plot_calibrated_df(table, alpha=alpha, tests=tests, ax=axes[0, j],
-                           textbook_line=j == 0)
-        axes[0, j].set_title(title, fontsize=10)
-        axes[0, j].legend(fontsize=7, frameon=False)
-        plot_type1_at_calibrated_df(table, alpha=alpha, tests=tests, ax=axes[1, j])
-        axes[1, j].set_title("Type I error at the calibrated df, 95% CI", fontsize=10)
+        plot_calibrated_df(table, alpha=alpha, tests=tests, ax=top[j], textbook_line=j == 0)
+        top[j].set_title(title, fontsize=10)
+        top[j].legend(fontsize=7, frameon=False)
+        plot_type1_at_calibrated_df(table, alpha=alpha, tests=tests, ax=bottom[j])
+        bottom[j].set_title("Type I error at the calibrated df", fontsize=10)
+        bottom[j].sharex(top[j])
     k = int(table["n_folds"].max())
-    fig.suptitle(f"Bouckaert (2003) Figure 2: calibrated df and its Type I error, α = {alpha:g}, "
-                 f"{k} folds")
+    n = int(table["n_datasets"].max()) if "n_datasets" in table.columns else None
+    finish_figure(fig, f"Bouckaert (2003) Figure 2: calibrated df and its Type I error, "
+                  f"α = {alpha:g}, {k} folds",
+                  subtitle=f"{n} null data sets" if n else None,
+                  error_bars="95% Clopper–Pearson intervals of the Type I error",
+                  reduced=reduced)
     return fig
 
 
@@ -229,11 +236,7 @@ def write_figure2(study, scores, table: pd.DataFrame, folder, *,
     dict of str to pathlib.Path
         The files written.
     """
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-
+    from ..plotting._style import reduced_size, save_figure
     figures = tables = Path(folder)
     figures.mkdir(parents=True, exist_ok=True)
     stem = study.name
@@ -246,15 +249,12 @@ def write_figure2(study, scores, table: pd.DataFrame, folder, *,
     paths = {"csv": tables / f"{stem}_{cal.name}.csv", "md": tables / f"{stem}_{cal.name}.md",
              "report": tables / f"{stem}_report.md"}
     for alpha in cal.alphas:
-        fig = figure2(table, alpha=alpha)
+        fig = figure2(table, alpha=alpha, reduced=reduced_size(study))
         tag = "" if np.isclose(alpha, 0.05) else f"_alpha{alpha:g}"
         for ext in ("png", "pdf"):
-            path = figures / f"{stem}{tag}.{ext}"
-            # no creation date in the PDF, so an unchanged figure gives an unchanged file
-            meta = {"CreationDate": None} if ext == "pdf" else {}
-            fig.savefig(path, dpi=130, metadata=meta)
-            paths[f"figure{tag}.{ext}"] = path
-        plt.close(fig)
+            # no date in the file, so an unchanged figure gives an unchanged file
+            paths[f"figure{tag}.{ext}"] = save_figure(fig, figures / f"{stem}{tag}.{ext}",
+                                                      dpi=130)
 
     md = []
     for alpha in cal.alphas:

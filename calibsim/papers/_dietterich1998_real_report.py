@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..plotting._style import REFERENCE, finish_figure, new_figure, reduced_size, series_style
 from ._dietterich1998_figures import save_figure
 from ._dietterich1998_tables import counts_markdown, type1_table
 
@@ -35,10 +36,8 @@ TASK_NAMES = {"exp6": "EXP6 (substitute)", "letter": "letter recognition",
 TEST_ORDER = ("mcnemar", "proportions", "resampling", "kfold_cv", "cv5x2_t")
 _LABELS = {"mcnemar": "McNemar", "proportions": "difference of proportions",
            "resampling": "resampled t", "kfold_cv": "10-fold cv t", "cv5x2_t": "5x2cv t"}
-_COLOURS = {"mcnemar": "#0072B2", "proportions": "#E69F00", "resampling": "#CC79A7",
-            "kfold_cv": "#D55E00", "cv5x2_t": "#009E73"}      # Okabe-Ito, colour-blind safe
-_MARKERS = {"mcnemar": "o", "proportions": "s", "resampling": "^", "kfold_cv": "v",
-            "cv5x2_t": "D"}
+# one style per test in every figure of §5 (the one palette: calibsim.plotting)
+_STYLES = {t: series_style(i) for i, t in enumerate(TEST_ORDER)}
 
 
 def _lam(label: str) -> float:
@@ -142,38 +141,40 @@ def claims(type1: pd.DataFrame, power: pd.DataFrame, *, alpha: float = 0.05) -> 
     return out
 
 
-def _plot_task(type1, power, *, alpha, title):
-    import matplotlib.pyplot as plt
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained",
-                                      width_ratios=[1, 1.3])
+def _plot_task(type1, power, *, alpha, title, reduced=None):
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(12, 4.8), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=[1, 1.3])
     tests = [t for t in TEST_ORDER if t in set(type1["test"])]
     t1 = type1.set_index("test").loc[tests]
     y = 100 * t1["type1_error"].to_numpy()
     err = [y - 100 * t1["ci_low"].to_numpy(), 100 * t1["ci_high"].to_numpy() - y]
     left.bar(np.arange(len(tests)), y, yerr=err, capsize=3,
-             color=[_COLOURS[t] for t in tests])
-    left.axhline(100 * alpha, ls="--", lw=1, color="0.2", label=f"α = {alpha:g}")
+             color=[_STYLES[t]["color"] for t in tests])
+    left.axhline(100 * alpha, label=f"α = {100 * alpha:g}%", **REFERENCE)
     left.set_xticks(np.arange(len(tests)), [_LABELS[t] for t in tests], rotation=20,
                     ha="right")
-    left.set(ylabel="Type I error (%)", title="Type I error, equal mean errors (95% CI)")
+    left.set(xlabel="test", ylabel="Type I error (%)",
+             title="Type I error, equal mean errors (95% Clopper–Pearson intervals)")
     left.legend(frameon=False, fontsize=8)
     for t in tests:
         g = power[power["test"] == t].sort_values("difference_pp")
-        right.plot(g["difference_pp"], 100 * g["rejection_rate"], marker=_MARKERS[t],
-                   color=_COLOURS[t], label=_LABELS[t], ms=4)
-    right.axhline(100 * alpha, ls="--", lw=1, color="0.2")
+        right.plot(g["difference_pp"], 100 * g["rejection_rate"], label=_LABELS[t], ms=4,
+                   **_STYLES[t])
+    right.axhline(100 * alpha, label=f"α = {100 * alpha:g}%", **REFERENCE)
     right.set(xlabel="difference in error between the learners (percentage points, "
                      "200 training instances)", ylabel="probability of rejecting H0 (%)",
-              ylim=(0, 100), title="Power")
+              title="Power")
     right.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     right.grid(True, lw=0.3, color="0.85")
-    fig.suptitle(title, fontsize=11)
+    for ax in (left, right):
+        ax.title.set_fontsize(10)
+    finish_figure(fig, title, reduced=reduced)
     return fig
 
 
-def _combined(folder: Path, alpha: float) -> dict:
+def _combined(folder: Path, alpha: float, reduced=None) -> dict:
     """The paper's bar figure over the tasks whose ``_type1.csv`` is in ``folder``."""
-    import matplotlib.pyplot as plt
     frames = []
     for task in TASK_NAMES:
         p = folder / f"dietterich1998_{task}_type1.csv"
@@ -184,7 +185,7 @@ def _combined(folder: Path, alpha: float) -> dict:
     t = pd.concat(frames, ignore_index=True)
     tasks = [k for k in TASK_NAMES if k in set(t["task"])]
     tests = [x for x in TEST_ORDER if x in set(t["test"])]
-    fig, ax = plt.subplots(figsize=(10, 4.6), layout="constrained")
+    fig, (ax,) = new_figure(1, n_cols=1, panel_size=(10, 4.4))
     width = 0.8 / len(tasks)
     hatches = ["", "//", ".."]
     for k, task in enumerate(tasks):
@@ -192,16 +193,17 @@ def _combined(folder: Path, alpha: float) -> dict:
         y = 100 * g["type1_error"].to_numpy()
         err = [y - 100 * g["ci_low"].to_numpy(), 100 * g["ci_high"].to_numpy() - y]
         ax.bar(np.arange(len(tests)) + (k - (len(tasks) - 1) / 2) * width, y, width,
-               yerr=err, capsize=2, color=["#0072B2", "#E69F00", "#009E73"][k],
+               yerr=err, capsize=2, color=series_style(k)["color"],
                hatch=hatches[k], edgecolor="white", label=TASK_NAMES[task])
-    ax.axhline(100 * alpha, ls="--", lw=1, color="0.2", label=f"α = {alpha:g}")
+    ax.axhline(100 * alpha, label=f"α = {100 * alpha:g}%", **REFERENCE)
     ax.set_xticks(np.arange(len(tests)), [_LABELS[x] for x in tests])
     n = int(t["n"].iloc[0])
-    ax.set(ylabel="Type I error (%)", title="Type I error with C4.5 and the nearest "
-           "neighbour, one damaged to equal mean errors\n"
-           f"({n} data sets of 300 per task; 95% Clopper–Pearson intervals)")
-    ax.title.set_fontsize(10)
+    ax.set(xlabel="test", ylabel="Type I error (%)")
     ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    finish_figure(fig, "Dietterich (1998) §5: Type I error with C4.5 and the nearest "
+                  "neighbour, one damaged to equal mean errors",
+                  subtitle=f"{n} data sets of 300 per task",
+                  error_bars="95% Clopper–Pearson intervals", reduced=reduced)
     paths = save_figure(fig, folder, "dietterich1998_real_type1")
     wide = t.assign(cell=[f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]" for r, lo, hi
                           in zip(t["type1_error"], t["ci_low"], t["ci_high"])])
@@ -219,8 +221,6 @@ def _combined(folder: Path, alpha: float) -> dict:
 
 def write_real(study, tables: dict, scores, folder, *, wall=None) -> dict:
     """Type I error, power curves, figure and report of one task's study."""
-    import matplotlib
-    matplotlib.use("Agg")
     from ._dietterich1998_reports import _csv, _reduced, _wall
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -240,9 +240,10 @@ def write_real(study, tables: dict, scores, folder, *, wall=None) -> dict:
     pair_title = ("nearest neighbour (IB1) vs C4.5 with random errors" if task == "pima" else
                   "C4.5 vs the nearest neighbour with a damaged distance")
     fig = _plot_task(type1, power, alpha=alpha, title=(
-        f"{TASK_NAMES[task]}: {pair_title}, {src_spec.n_datasets} data sets of 300"))
+        f"Dietterich (1998) §5, {TASK_NAMES[task]}: {pair_title}, {src_spec.n_datasets} "
+        "data sets of 300"), reduced=reduced_size(study))
     paths.update(save_figure(fig, folder, stem))
-    paths.update(_combined(folder, alpha))
+    paths.update(_combined(folder, alpha, reduced=reduced_size(study)))
 
     wide = power.assign(cell=(100 * power["rejection_rate"]).round(1)).pivot(
         index=["lam", "difference_pp"], columns="test", values="cell")

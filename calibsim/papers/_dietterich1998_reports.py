@@ -61,9 +61,9 @@ def write_epsilon_point(study, tables: dict, folder, *, figure: str, wall=None) 
     study's first source group (``<study>.png`` and ``.pdf``) and ``<study>_report.md``
     (the paper's findings, our numbers, the rules and verdicts).
     """
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    from ..plotting._style import finish_figure, reduced_size
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     stem = study.name
@@ -77,16 +77,22 @@ def write_epsilon_point(study, tables: dict, folder, *, figure: str, wall=None) 
     main = table[table["group"] == first.group]
     paths = {"type1.csv": _csv(table, folder / f"{stem}_type1.csv")}
     by_splits = figure == "figure5"
-    fig, ax = plt.subplots(figsize=(7.5, 4.8) if by_splits else (9, 4.8), layout="constrained")
+    fig = Figure(figsize=(7.5, 4.8) if by_splits else (9, 4.8), layout="constrained")
+    ax = fig.add_subplot()
     if by_splits:
         plot_type1_vs_resamples(main, alpha=alpha, labels=labels, ax=ax)
         eps = ", ".join(f"{e:.2f}" for e in sorted(main["epsilon"].unique()))
-        ax.set_title(f"Type I error vs resampled splits (ε = {eps}, {n} trials; "
-                     f"95% Clopper–Pearson)", fontsize=10)
+        finish_figure(fig, "Dietterich (1998) Figure 5: Type I error of the resampled t "
+                      "against the number of resampled splits",
+                      subtitle=f"ε-point simulated learners, ε = {eps}, {n} trials, "
+                      f"α = {alpha:g}", error_bars="bands: 95% Clopper–Pearson intervals",
+                      reduced=reduced_size(study))
     else:
         plot_type1_by_epsilon(main, alpha=alpha, labels=labels, ax=ax)
-        ax.set_title(f"Type I error at α = {alpha:g} on ε-point simulated learners "
-                     f"({n} trials per ε; 95% Clopper–Pearson)", fontsize=10)
+        finish_figure(fig, "Dietterich (1998) Figure 4: Type I error of five tests on "
+                      "ε-point simulated learners", subtitle=f"α = {alpha:g}, {n} trials "
+                      "per ε", error_bars="95% Clopper–Pearson intervals",
+                      reduced=reduced_size(study))
     paths.update(save_figure(fig, folder, stem))
     md = epsilon_markdown(table, labels, by_splits)
     paths["type1.md"] = folder / f"{stem}_type1.md"
@@ -191,8 +197,12 @@ def write_null_learners(study, tables: dict, scores, folder, *, wall=None) -> di
     paths["type1.md"] = folder / f"{stem}_type1.md"
     paths["type1.md"].write_text(md + "\n", encoding="utf-8")
     pa, pb = study.pairs[0]
-    fig = plot_null_learners(table, curves, alpha=a, title=(
-        f"{_LEARNER_NAMES.get(pa, pa)} vs {_LEARNER_NAMES.get(pb, pb)} on null data"))
+    from ..plotting._style import finish_figure, reduced_size
+    fig = plot_null_learners(table, curves, alpha=a, title="Type I error at the textbook df")
+    finish_figure(fig, f"Dietterich's tests with real learners on null data: "
+                  f"{_LEARNER_NAMES.get(pa, pa)} vs {_LEARNER_NAMES.get(pb, pb)}",
+                  subtitle=f"{study.sources[0].n_datasets} null data sets, α = {a:g}",
+                  reduced=reduced_size(study))
     paths.update(save_figure(fig, folder, stem))
 
     by = table.set_index("test")

@@ -258,22 +258,27 @@ def _wide(table, alpha):
     return pd.DataFrame(rows)
 
 
-def _figure(table, path: Path, alpha: float) -> Path:
-    """Bias, rank-first frequency and Type I errors against p, one line per protocol."""
-    from matplotlib.figure import Figure
+def figure(table, alpha: float, *, reduced=None):
+    """Bias, gain, rank-first frequency and Type I errors against p, one line per protocol.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from ..plotting._style import REFERENCE, finish_figure, legend_outside, new_figure, series_style
     t1 = table[(table["measure"] == "type1") & np.isclose(table["alpha"].astype(float), alpha)]
-    panels = [("bias", None, "(a) bias of the cv accuracy over the true 0.5 (pp)"),
-              ("gain", None, "(a) gain over the untuned learner, paired (pp)"),
-              ("rank_first", None, "(c) tuned learner ranked first (%)")]
-    panels += [("type1", (a, t), f"(b) Type I error (%): {lab}, {rule} df")
+    panels = [("bias", None, "bias of the cv accuracy over the true 50%",
+               "bias (percentage points)"),
+              ("gain", None, "gain over the untuned learner, paired", "gain (percentage points)"),
+              ("rank_first", None, "tuned learner ranked first", "ranked first (%)")]
+    panels += [("type1", (a, t), f"Type I error: {lab}, {rule} df", "Type I error (%)")
                for (a, t, lab, rule), _ in t1.groupby(["analysis", "test", "label", "df_rule"],
                                                       sort=False)]
-    n_cols = 4 if len(panels) > 6 else 3
-    n_rows = -(-len(panels) // n_cols)
-    fig = Figure(figsize=(4.0 * n_cols, 3.3 * n_rows), layout="constrained")
-    axes = fig.subplots(n_rows, n_cols, squeeze=False).ravel()
+    letters = "abcdefghijklmnop"
+    fig, axes = new_figure(len(panels), n_cols=4 if len(panels) > 6 else 3,
+                           panel_size=(4.0, 3.2))
     protocols = [p for p in _ORDER if p in set(table["protocol"])]
-    for ax, (measure, which, title) in zip(axes, panels):
+    for k, (ax, (measure, which, title, ylabel)) in enumerate(zip(axes, panels)):
         h = table[table["measure"] == measure]
         if which is not None:
             h = h[(h["analysis"] == which[0]) & (h["test"] == which[1])
@@ -281,25 +286,31 @@ def _figure(table, path: Path, alpha: float) -> Path:
         for i, prot in enumerate(protocols):
             g = h[h["protocol"] == prot].sort_values("n_settings")
             x = g["n_settings"].to_numpy() * 2 ** (0.07 * (i - (len(protocols) - 1) / 2))
-            ax.errorbar(x, 100 * g["value"], yerr=200 * g["mc_se"].fillna(0), marker="o",
-                        ms=3, capsize=2, color=f"C{i}", label=_NAMES.get(prot, prot))
+            ax.errorbar(x, 100 * g["value"], yerr=200 * g["mc_se"].fillna(0), ms=3.5,
+                        capsize=2, elinewidth=0.8, label=_NAMES.get(prot, prot),
+                        **series_style(i))
         if measure == "type1":
-            ax.axhline(100 * alpha, ls=":", lw=1, color="0.3")
+            ax.axhline(100 * alpha, label=f"α = {100 * alpha:g}%", **REFERENCE)
         if measure == "rank_first":
-            ax.axhline(50, ls=":", lw=1, color="0.3")
+            ax.axhline(50, label="50%: a coin flip between the two learners",
+                       **{**REFERENCE, "ls": "--"})
         ps = sorted(table["n_settings"].unique())
         ax.set_xscale("log", base=2)
         ax.set_xticks(ps, [str(p) for p in ps])
-        ax.set(xlabel="settings tried p", title=title)
+        ax.minorticks_off()
+        ax.set(xlabel="parameter settings tried p", ylabel=ylabel,
+               title=f"({letters[k]}) {title}")
         ax.title.set_fontsize(9)
-        ax.grid(True, lw=0.3, color="0.85")
-    for ax in axes[len(panels):]:
-        ax.set_visible(False)
-    axes[0].legend(fontsize=7, frameon=False)
-    fig.suptitle(f"Null data, error bars ±2 Monte Carlo SE; Type I error at α = {alpha:g}",
-                 fontsize=10)
-    fig.savefig(path, dpi=130)
-    return path
+    legend_outside(fig, axes)
+    finish_figure(fig, "Scheffer & Herbrich (1997): tuning C4.5 on the test folds against "
+                  "honest tuning, on null data", subtitle=f"Type I error at α = {alpha:g}",
+                  error_bars="± 2 Monte Carlo SE", reduced=reduced)
+    return fig
+
+
+def _figure(table, path: Path, alpha: float, *, reduced=None) -> Path:
+    from ..plotting._style import save_figure
+    return save_figure(figure(table, alpha, reduced=reduced), path, dpi=130)
 
 
 def write_simulation(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
@@ -318,7 +329,8 @@ def write_simulation(*, study, tables, scores, folder, wall=None, calibrations=N
     md = wide.to_markdown(index=False)
     paths["results.md"].write_text(f"# {study.title}\n\nValues at α = {alpha:g}; Monte Carlo "
                                    f"SE in brackets.\n\n{md}\n", encoding="utf-8")
-    _figure(table, paths["figure.png"], alpha)
+    from ..plotting._style import reduced_size
+    _figure(table, paths["figure.png"], alpha, reduced=reduced_size(study))
     n = int(table["n"].max()) if len(table) else 0
     tuned = [lrn for lrn in study.learners if lrn.tuning]
     protocols = {lrn.tuning: dict(lrn.tuning_params) for lrn in tuned}

@@ -195,7 +195,9 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
                   "error is far too high to use (see Bouckaert 2003, Figure 2).\n\n"]
     if "table2_stratified" in tables:
         lines += _stratified_section(tables, folder, study, paths)
-    fig_path = _runs_figure(frames, folder / f"{study.name}_replicability_vs_runs.png")
+    from ..plotting._style import reduced_size
+    fig_path = _runs_figure(frames, folder / f"{study.name}_replicability_vs_runs.png",
+                            reduced=reduced_size(study))
     if fig_path is not None:
         paths["replicability_vs_runs.png"] = fig_path
         lines.append(f"![Replicability against runs]({fig_path.name})\n\n"
@@ -209,37 +211,51 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
     return paths
 
 
-def _runs_figure(frames, path):
+def runs_figure(frames, *, reduced=None):
     """Bouckaert & Frank's message in one figure: R against runs for the corrected
-    resampled t (Table 2) and the corrected repeated cv t (Table 3), ours beside theirs."""
+    resampled t (Table 2) and the corrected repeated cv t (Table 3), ours beside theirs.
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+        None when neither table is in ``frames``.
+    """
+    from ..plotting import display_name
+    from ..plotting._style import finish_figure, legend_outside, new_figure, series_style
     series = [(k, lab) for k, lab in (("table2", "corrected resampled t"),
                                       ("table3", "corrected repeated cv t")) if k in frames]
     if not series:
         return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from ..engine.outputs import PALETTE
     pairs = list(dict.fromkeys(frames[series[0][0]]["pair"]))
-    fig, axes = plt.subplots(1, len(pairs), figsize=(3.4 * len(pairs) + 1.8, 3.2),
-                             sharey=True, layout="constrained", squeeze=False)
-    for ax, pair in zip(axes[0], pairs):
+    fig, axes = new_figure(len(pairs), n_cols=len(pairs), panel_size=(3.6, 3.2), sharey=True)
+    for ax, pair in zip(axes, pairs):
         for i, (key, lab) in enumerate(series):
             f = frames[key][frames[key]["pair"] == pair].sort_values("n_runs")
-            ax.plot(f["n_runs"], f["R ours"], marker="os"[i], color=PALETTE[i], ls="-",
-                    label=f"{lab}, ours")
-            ax.plot(f["n_runs"], f["R paper (27)"], marker="os"[i], color=PALETTE[i],
-                    mfc="white", ls=":", label=f"{lab}, paper")
-        ax.set(title=pair.replace("_vs_", " vs ").replace("nb", "naive Bayes")
-               .replace("c45", "C4.5").replace("nn", "nearest neighbour"),
-               xlabel="runs r", xscale="log")
-        ax.grid(True, lw=0.3, color="0.85")
-    axes[0][0].set(ylabel="replicability R over data sets")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside right upper", fontsize=7, frameon=False)
-    fig.savefig(path, dpi=120, metadata={"Software": None})
-    plt.close(fig)
-    return path
+            st = series_style(i)
+            ax.plot(f["n_runs"], f["R ours"], label=f"{lab}, ours", ms=5, **st)
+            ax.plot(f["n_runs"], f["R paper (27)"], label=f"{lab}, the paper",
+                    ms=6, mfc="white", **{**st, "ls": ":"})
+        a, b = pair.split("_vs_")
+        names = {"nb": "naive_bayes", "nn": "ib1"}
+        ax.set(title=f"{display_name(names.get(a, a))} vs {display_name(names.get(b, b))}",
+               xlabel="number of runs r", xscale="log")
+        ax.title.set_fontsize(9)
+        runs = np.unique(np.concatenate([frames[k]["n_runs"].to_numpy() for k, _ in series]))
+        ax.set_xticks(runs, [f"{r:g}" for r in runs])
+        ax.minorticks_off()
+    axes[0].set(ylabel="replicability R over data sets")
+    legend_outside(fig, axes)
+    finish_figure(fig, "Bouckaert & Frank (2004) Tables 2 and 3: replicability against the "
+                  "number of runs", subtitle="ours over the shipped UCI data sets (filled), "
+                  "the paper's over its 27 (open, dotted)", reduced=reduced)
+    return fig
+
+
+def _runs_figure(frames, path, *, reduced=None):
+    """Save :func:`runs_figure` to ``path``; returns the path (None: nothing to draw)."""
+    from ..plotting._style import save_figure
+    fig = runs_figure(frames, reduced=reduced)
+    return None if fig is None else save_figure(fig, path, dpi=120)
 
 
 def _stratified_section(tables, folder, study, paths) -> list:
@@ -272,6 +288,58 @@ _TABLE5_ROWS = (("cv5x2", "5x2 cv"), ("resampling10", "10 x resampling"),
                 ("corrected10x10", "corrected 10x10 fold cv"))
 
 
+def table5_figure(tables, sources, paper, *, reduced=None):
+    """Table 5 in one figure: consistency (%) of each test on each source, ours ± 2 SE
+    (filled) and the paper's value (grey bar) where the paper gives one.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        The study's ``replicability`` tables named in :data:`_TABLE5_ROWS`.
+    sources : list of str
+        The sources in order (Sets 1-4).
+    paper : pandas.DataFrame
+        The paper's Table 5 indexed by test, columns ``source1`` ...
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+    """
+    from ..plotting import display_name
+    from ..plotting._style import dodge, finish_figure, legend_outside, new_figure, series_style
+    rows = [(name, label) for name, label in _TABLE5_ROWS if name in tables]
+    if not rows:
+        return None
+    fig, (ax,) = new_figure(1, n_cols=1, panel_size=(7.5, 3.8))
+    cats = [display_name(s) for s in sources]
+    first_paper = True
+    for i, (name, label) in enumerate(rows):
+        t = tables[name].set_index("source").reindex(sources)
+        y = 100 * t["consistent"].to_numpy(dtype=float)
+        e = 200 * np.nan_to_num(t["consistent_se"].to_numpy(dtype=float))
+        x = np.arange(len(sources)) + dodge(i, len(rows))
+        ax.errorbar(x, y, yerr=e, ms=5, capsize=2, elinewidth=0.8,
+                    label=f"{label} (ours)", **series_style(i, line=False))
+        ref = [paper.loc[label, f"source{k + 1}"] if label in paper.index else np.nan
+               for k in range(len(sources))]
+        ok = np.isfinite(np.asarray(ref, dtype=float))
+        if ok.any():
+            ax.plot(x[ok], np.asarray(ref, dtype=float)[ok], ls="none", marker="_", ms=14,
+                    mew=2, color="0.45", label="the paper's value" if first_paper else None)
+            first_paper = False
+    ax.set_xticks(range(len(sources)), cats)
+    ax.set_xlim(-0.6, len(sources) - 0.4)
+    ax.set(xlabel="data source (C4.5 minus naive Bayes grows from Set 1 to Set 4)",
+           ylabel="consistency (%)")
+    legend_outside(fig, [ax])
+    n = int(tables[rows[0][0]]["n"].max())
+    finish_figure(fig, "Bouckaert & Frank (2004) Table 5: consistency of five tests on four "
+                  "simulated sources", subtitle=f"share of the {n} training sets on which all "
+                  "10 repetitions agree, α = 0.05, textbook df",
+                  error_bars="± 2 Monte Carlo SE", reduced=reduced)
+    return fig
+
+
 def _table5(*, study, tables, scores, folder, wall=None, calibrations=None):
     paper = _paper("table5_simulation_consistency.csv").set_index("test")
     sources = [s.label for s in study.sources]
@@ -299,6 +367,10 @@ def _table5(*, study, tables, scores, folder, wall=None, calibrations=None):
     paths = {"table5.csv": folder / f"{study.name}_consistency.csv",
              "report": folder / f"{study.name}_report.md"}
     wide.to_csv(paths["table5.csv"], index=False, float_format="%.6g")
+    from ..plotting._style import reduced_size, save_figure
+    fig = table5_figure(tables, sources, paper, reduced=reduced_size(study))
+    if fig is not None:
+        paths["figure"] = save_figure(fig, folder / f"{study.name}.png", dpi=120)
     n = study.sources[0].n_datasets
     lines = [f"# {study.title}\n\n",
              f"Consistency (%) = share of the {n} training sets of 300 instances on which the "
@@ -309,6 +381,8 @@ def _table5(*, study, tables, scores, folder, wall=None, calibrations=None):
              "networks are unpublished. '10 x' and '100 x resampling' are the corrected "
              "resampled t (90% / 10%); the paper's 5x2 cv row survives only as its minimum.\n\n",
              wide.to_markdown(index=False), "\n"]
+    if "figure" in paths:
+        lines.append(f"\n![Consistency per source and test]({paths['figure'].name})\n")
     if wall is not None:
         lines.append(f"\nWall time of the run that wrote this report: {wall:.1f} s.\n")
     paths["report"].write_text("".join(lines), encoding="utf-8")

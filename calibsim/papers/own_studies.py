@@ -195,7 +195,7 @@ def _figure_accuracy(t, n_datasets, reduced):
     """Both learners' null accuracy per data set (permuted labels), by majority share."""
     import matplotlib.pyplot as plt
 
-    from ..engine.outputs import MARKERS, PALETTE
+    from ..plotting._style import MARKERS, PALETTE
     one = t.drop_duplicates("data set").sort_values("majority share")
     x = np.arange(len(one))
     fig, ax = plt.subplots(figsize=(7.0, 3.6), layout="constrained")
@@ -223,7 +223,7 @@ def _figure_df(t, alpha, n_datasets, reduced, test_order):
     """The calibrated df per construction and data set at one α, beside the shipped df."""
     import matplotlib.pyplot as plt
 
-    from ..engine.outputs import MARKERS, PALETTE
+    from ..plotting._style import MARKERS, PALETTE
     sub = t[np.isclose(t["alpha"], alpha)]
     tests = list(dict.fromkeys(test_order))
     fig, axes = plt.subplots(1, len(tests), figsize=(5.0 * len(tests), 3.8),

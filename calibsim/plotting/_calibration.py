@@ -10,15 +10,18 @@ import numpy as np
 
 __all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df"]
 
-# One style per test, so a test looks the same in every panel and figure.
-_MARKERS = "osD^v<>phX*P8"
-
-
 def _styles(tests):
-    import matplotlib as mpl
-    cmap = mpl.colormaps["tab10"]
-    return {t: {"color": cmap(i % 10), "marker": _MARKERS[i % len(_MARKERS)]}
-            for i, t in enumerate(tests)}
+    """One style per test (Okabe & Ito's palette, distinct colour + marker), so a test
+    looks the same in every panel of a figure."""
+    from ._style import series_style
+    return {t: series_style(i) for i, t in enumerate(tests)}
+
+
+def _new_axes(ax):
+    if ax is not None:
+        return ax
+    from matplotlib.figure import Figure
+    return Figure(figsize=(6.0, 4.0), layout="constrained").add_subplot()
 
 
 def _subset(table, alpha, tests=None):
@@ -46,7 +49,7 @@ def plot_calibrated_df(table, *, alpha: float = 0.05, tests=None, ax=None,
     tests : sequence of str, optional
         The tests to draw (default all); one colour each, in this order.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default: the current Axes.
+        Where to draw; default: a new figure's Axes.
     textbook_line : bool, default False
         Also draw r - 1, the textbook df of the resampled t.
 
@@ -59,17 +62,18 @@ def plot_calibrated_df(table, *, alpha: float = 0.05, tests=None, ax=None,
     ValueError
         If ``alpha`` is not in the table.
     """
-    import matplotlib.pyplot as plt
-    ax = plt.gca() if ax is None else ax
+    from ._names import display_name
+    from ._style import REFERENCE
+    ax = _new_axes(ax)
     sub = _subset(table, alpha, tests)
     styles = _styles(list(tests) if tests is not None else list(dict.fromkeys(table["test"])))
     for test, g in sub.groupby("test", sort=False):
         g = g.sort_values("n_runs")
-        ax.plot(g["n_runs"], g["calibrated_df"], label=g["label"].iloc[0], lw=1.2, ms=4,
-                **styles[test])
+        ax.plot(g["n_runs"], g["calibrated_df"], label=display_name(g["label"].iloc[0]),
+                lw=1.2, ms=4, **styles[test])
     if textbook_line:
         runs = np.sort(sub["n_runs"].unique())
-        ax.plot(runs, runs - 1, ls=":", lw=1, color="0.4", label="r − 1 (textbook)")
+        ax.plot(runs, runs - 1, gid="reference", label="r − 1 (textbook df)", **REFERENCE)
     ax.set(xlabel="number of runs r", ylabel="calibrated df (0: none keeps Type I ≤ α)")
     ax.grid(True, lw=0.3, color="0.85")
     return ax
@@ -79,7 +83,7 @@ def plot_type1_at_calibrated_df(table, *, alpha: float = 0.05, tests=None, ax=No
     """Type I error (percent) at the calibrated df against runs (Figure 2, right).
 
     Error bars are the 95% Clopper–Pearson intervals of the table's
-    ``ci_low``/``ci_high`` columns; the dashed line is α.
+    ``ci_low``/``ci_high`` columns; the dotted line is α.
 
     Parameters
     ----------
@@ -95,8 +99,9 @@ def plot_type1_at_calibrated_df(table, *, alpha: float = 0.05, tests=None, ax=No
     -------
     matplotlib.axes.Axes
     """
-    import matplotlib.pyplot as plt
-    ax = plt.gca() if ax is None else ax
+    from ._names import display_name
+    from ._style import REFERENCE
+    ax = _new_axes(ax)
     sub = _subset(table, alpha, tests)
     styles = _styles(list(tests) if tests is not None else list(dict.fromkeys(table["test"])))
     tests = list(dict.fromkeys(sub["test"]))
@@ -107,8 +112,11 @@ def plot_type1_at_calibrated_df(table, *, alpha: float = 0.05, tests=None, ax=No
         hi = 100 * g["ci_high"].to_numpy(float)
         dx = (i - (len(tests) - 1) / 2) * 0.6    # dodge so the bars do not overlap
         ax.errorbar(g["n_runs"] + dx, y, yerr=[y - lo, hi - y], lw=1.0, ms=4, capsize=0,
-                    elinewidth=0.8, label=g["label"].iloc[0], **styles[test])
-    ax.axhline(100 * alpha, ls="--", lw=1, color="0.3")
-    ax.set(xlabel="number of runs r", ylabel="Type I error at calibrated df (%)")
+                    elinewidth=0.8, label=display_name(g["label"].iloc[0]), **styles[test])
+    ax.axhline(100 * alpha, label=f"α = {100 * alpha:g}%", **REFERENCE)
+    ax.text(0.01, 100 * alpha, f" α = {100 * alpha:g}%", transform=ax.get_yaxis_transform(),
+            va="bottom", ha="left", fontsize=7, color=REFERENCE["color"])
+    ax.set(xlabel="number of runs r",
+           ylabel="Type I error at calibrated df (%), 95% CI")
     ax.grid(True, lw=0.3, color="0.85")
     return ax

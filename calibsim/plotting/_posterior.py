@@ -48,7 +48,7 @@ def plot_posterior_difference(result, *, learners=("A", "B"), ax=None, title=Non
     """
     from scipy import stats
 
-    from ..engine.outputs import PALETTE
+    from ._style import PALETTE
     from ._ranks import _new_axes
     if np.ndim(result.mean) or not np.isfinite(result.scale):
         raise ValueError("`result` must be one comparison with a Student t posterior (the "

@@ -136,6 +136,8 @@ def plot_critical_difference(average_ranks, learners, *, reject=None, critical_d
         y = -0.2 - 0.1 * g
         ax.plot([R[group[0]] - 0.03, R[group[-1]] + 0.03], [y, y], color="k", lw=3,
                 solid_capstyle="round")
+    ax.text(lo - 0.15, 0.14, "average rank", ha="right", va="bottom", fontsize=8,
+            color="0.3")
     ax.set_xlim(lo - 1.6, hi + 1.6)
     ax.set_ylim(-(0.45 + 0.3 * half) - 0.1, 0.9)
     if reverse:
@@ -201,7 +203,8 @@ def plot_multitest_graph(result, *, ax=None, title=None):
     return ax
 
 
-def plot_ordering_probabilities(table, *, orderings=None, ax=None, title=None, min_peak=0.05):
+def plot_ordering_probabilities(table, *, orderings=None, ax=None, title=None, min_peak=0.05,
+                                max_series: int = 8, keep=()):
     """Probability of each ordering against λ (Ulaş et al. 2012, Figs. 4 and 5).
 
     Parameters
@@ -210,27 +213,47 @@ def plot_ordering_probabilities(table, *, orderings=None, ax=None, title=None, m
         Columns ``lambda``, ``ordering`` and ``probability`` (as written by
         :func:`calibsim.papers.ulas2012.simulate_figure4`).
     orderings : sequence of str, optional
-        Orderings to draw; default every ordering whose probability reaches
-        ``min_peak`` at some λ.
+        Orderings to draw, in this order (their styles follow it, so give the same
+        list to every panel that should match); default every ordering whose
+        probability reaches ``min_peak`` at some λ.
     ax : matplotlib.axes.Axes, optional
     title : str, optional
     min_peak : float, default 0.05
+    max_series : int, default 8
+        At most this many lines: beyond ``max_series - 1`` orderings, those whose
+        peak is lowest are summed into one grey line, "all other orderings".
+    keep : sequence of str, optional
+        Orderings never summed into "all other orderings" (e.g. those a paper names).
 
     Returns
     -------
     matplotlib.axes.Axes
     """
+    from ._style import series_style
     ax = _new_axes(ax, (6.0, 3.6))
     wide = table.pivot_table(index="lambda", columns="ordering", values="probability",
                              aggfunc="sum", fill_value=0.0).sort_index()
     if orderings is None:
         orderings = [o for o in wide.columns if wide[o].max() >= min_peak]
-    markers = "osD^v<>phX*P8"
-    for k, o in enumerate(orderings):
+    orderings = list(orderings)
+    styles = {o: series_style(k) for k, o in enumerate(orderings)}
+    shown = orderings
+    if len(orderings) > max_series:
+        peak = {o: float(wide[o].max()) if o in wide.columns else 0.0 for o in orderings}
+        always = [o for o in orderings if o in set(keep)][:max_series - 1]
+        others = sorted((o for o in orderings if o not in set(always)), key=lambda o: -peak[o])
+        chosen = set(always) | set(others[:max_series - 1 - len(always)])
+        shown = [o for o in orderings if o in chosen]
+    for o in shown:
         y = wide[o] if o in wide.columns else np.zeros(len(wide))
-        ax.plot(wide.index, y, marker=markers[k % len(markers)], ms=3.5, lw=1.2, label=o)
-    ax.set(xlabel="λ", ylabel="probability", ylim=(-0.02, 1.02))
-    ax.legend(fontsize=8, frameon=False, ncols=2)
+        ax.plot(wide.index, y, ms=3.5, lw=1.2, label=o, **styles[o])
+    rest = [o for o in wide.columns if o not in set(shown)]
+    if rest:
+        ax.plot(wide.index, wide[rest].sum(axis=1), color="0.55", lw=1.0, ls="--",
+                label="all other orderings")
+    ax.set(xlabel="λ (difference in error between learners)",
+           ylabel="probability of the ordering")
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(True, lw=0.3, color="0.85")
     if title:
         ax.set_title(title, fontsize=10)

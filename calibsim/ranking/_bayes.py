@@ -169,7 +169,7 @@ def plot_bayesian_pairs(pairs: pd.DataFrame, ax=None):
     """
     import matplotlib.pyplot as plt
 
-    from ..engine.outputs import PALETTE
+    from ..plotting._style import PALETTE
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.45 * len(pairs) + 1.2), layout="constrained")
     y = np.arange(len(pairs))

@@ -242,6 +242,36 @@ def test_reduced_run_never_overwrites_published_outputs(small, capsys):
     assert (small.parent / "results" / "reduced" / "small_n3" / "small_accuracy.csv").is_file()
 
 
+def test_a_quick_look_at_real_data_is_reduced_and_kept_apart():
+    from calibsim.engine.pipeline import output_folder
+    from calibsim.plotting._style import reduced_size
+    full = load_study(REPO / "studies" / "ulas2012_real.toml")
+    quick = load_study(REPO / "studies" / "ulas2012_real.toml", n_datasets=4)
+    assert len(full.sources) == 32 and not full.reduced
+    assert [s.label for s in quick.sources] == [s.label for s in full.sources[:4]]
+    assert quick.reduced and reduced_size(quick) == 4
+    assert all(len(a.sources) == 4 for a in quick.analyses)
+    assert output_folder(quick) == full.results / "reduced" / "ulas2012_real_n4"
+    # not reduced (5 data sets, asked for 10), still kept apart from the tracked outputs
+    uci = load_study(REPO / "studies" / "example_uci_four_learners.toml", n_datasets=10)
+    assert not uci.reduced and output_folder(uci).parent.name == "reduced"
+    published = load_study(REPO / "studies" / "ulas2012_synthetic.toml", n_datasets=10)
+    assert output_folder(published).parent == published.results / "reduced"
+    assert output_folder(load_study(REPO / "studies" / "ulas2012_synthetic.toml")) == \
+        published.figures
+
+
+def test_wall_times_go_to_the_run_log_only(tmp_path):
+    small = tmp_path / "small.toml"
+    small.write_text(textwrap.dedent(SMALL).replace("seed = 7", "seed = 7\ncosts = true"),
+                     encoding="utf-8")
+    paths = run_study_file(small, n_workers=0, n_boot=0)
+    acc = paths["accuracy.csv"].read_text()
+    assert "accuracy" in acc and "fit_time" not in acc and "predict_time" not in acc
+    log = (paths["accuracy.csv"].parent / "small_runlog.txt").read_text()
+    assert "accuracy: mean seconds per split" in log and "fit_time" in log
+
+
 def test_report_without_scores_is_a_clear_error(small, capsys):
     assert main(["report", str(small)]) == 2
     err = capsys.readouterr().err
@@ -454,3 +484,13 @@ def test_first_rejecting_df_by_bisection_equals_the_grid_scan(test):
         scan = np.where(rej.any(axis=0), rej.argmax(axis=0), dfs.size)
         assert np.array_equal(rej, np.arange(dfs.size)[:, None] >= scan)   # a step
         np.testing.assert_array_equal(cells[i], scan)
+
+
+def test_model_size_does_not_count_round_off():
+    from types import SimpleNamespace
+
+    from calibsim.engine.learners import _model_size
+    exact = SimpleNamespace(coef_=np.array([[0.5, 0.0, -2.0]]), intercept_=np.array([0.1]))
+    noisy = SimpleNamespace(coef_=np.array([[0.5, 1.4e-17, -2.0]]), intercept_=np.array([0.1]))
+    assert _model_size(exact) == _model_size(noisy) == 3
+    assert _model_size(SimpleNamespace(coef_=np.zeros((1, 3)), intercept_=np.zeros(1))) == 1

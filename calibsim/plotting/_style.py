@@ -1,0 +1,201 @@
+"""The one style of calibsim's figures: palette, markers, panels, titles, stamps, saving.
+
+Every figure calibsim writes — the generic figure of each analysis
+(:mod:`calibsim.engine.outputs`), the paper layouts (:mod:`calibsim.papers`) and the
+public plotting functions — draws its series with :func:`series_style`, its reference
+lines with :data:`REFERENCE`, its title with :func:`finish_figure` and saves with
+:func:`save_figure`, so that the checklist of docs/guide/figures.md holds everywhere and a
+new figure inherits it. :func:`calibsim.plotting.check_figure` tests a figure against
+the checklist.
+
+Nothing here changes matplotlib's global state: figures are
+:class:`matplotlib.figure.Figure` objects made without pyplot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["PALETTE", "MARKERS", "LINESTYLES", "MAX_SERIES", "REFERENCE", "series_style",
+           "new_figure", "finish_figure", "save_figure", "reduced_stamp", "reduced_size",
+           "legend_outside",
+           "reference_line", "dodge", "chunks"]
+
+#: Okabe & Ito's colour-blind-safe palette: the only colours of data series (yellow, the
+#: faintest on white, last: only a panel of eight series uses it).
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
+           "#F0E442")
+#: One marker per palette colour; series 8-15 shift the marker by one, so that up to 64
+#: series have distinct colour + marker pairs (a panel shows at most :data:`MAX_SERIES`).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", "-.", ":")
+#: At most this many series in one panel; more go to further panels (facets).
+MAX_SERIES = 8
+#: Reference lines (α, chance, a paper's value): grey, thin, dotted; never a palette colour.
+REFERENCE = {"color": "0.35", "lw": 0.9, "ls": ":"}
+
+
+def series_style(i: int, *, line: bool = True, n: int | None = None) -> dict:
+    """Colour, marker and line style of the ``i``-th series of a figure.
+
+    The colour + marker pairs of ``series_style(0)`` to ``series_style(55)`` are all
+    distinct, and any seven consecutive series have seven distinct colours (eight
+    when the figure has at most eight series).
+
+    Parameters
+    ----------
+    i : int
+        The series' index in the figure (keep it fixed across panels, so a series
+        looks the same in every panel).
+    line : bool, default True
+        False for points not to be joined (categorical x): ``ls="none"``.
+    n : int, optional
+        The number of series in the figure. Above eight, the faint yellow is left out
+        (the colours repeat anyway, with another marker).
+
+    Returns
+    -------
+    dict
+        ``color``, ``marker`` and ``ls``, for :meth:`matplotlib.axes.Axes.plot` and
+        :meth:`~matplotlib.axes.Axes.errorbar`.
+
+    Examples
+    --------
+    >>> from calibsim.plotting import series_style
+    >>> series_style(0)
+    {'color': '#0072B2', 'marker': 'o', 'ls': '-'}
+    >>> series_style(8)["color"] == series_style(0)["color"], series_style(8)["marker"]
+    (True, 's')
+    >>> series_style(7, n=9)["color"] == series_style(0)["color"]
+    True
+    """
+    i = int(i)
+    k = 7 if n is not None and n > 8 else 8
+    return {"color": PALETTE[i % k], "marker": MARKERS[(i % k + i // k) % 8],
+            "ls": LINESTYLES[i % 4] if line else "none"}
+
+
+def new_figure(n_panels: int, *, n_cols: int = 3, panel_size=(4.3, 3.3), sharex=False,
+               sharey=False):
+    """A figure of ``n_panels`` panels (a grid ``n_cols`` wide), constrained layout.
+
+    Returns
+    -------
+    (matplotlib.figure.Figure, list of matplotlib.axes.Axes)
+        The axes of the panels in reading order; cells of the grid left over are hidden.
+    """
+    from matplotlib.figure import Figure
+    n_panels = max(int(n_panels), 1)
+    n_cols = min(n_cols, n_panels)
+    n_rows = -(-n_panels // n_cols)
+    fig = Figure(figsize=(max(panel_size[0] * n_cols, 6.0), panel_size[1] * n_rows + 0.7),
+                 layout="constrained")
+    axes = fig.subplots(n_rows, n_cols, squeeze=False, sharex=sharex, sharey=sharey).ravel()
+    for ax in axes[n_panels:]:
+        ax.set_visible(False)
+    for ax in axes[:n_panels]:
+        ax.grid(True, lw=0.3, color="0.88")
+    return fig, list(axes[:n_panels])
+
+
+def reduced_size(study) -> int | None:
+    """Data sets per source of a reduced run of ``study`` (None at the declared size),
+    for :func:`finish_figure`'s ``reduced``."""
+    if not getattr(study, "reduced", False):
+        return None
+    if len(study.sources) < getattr(study, "declared_sources", 0):
+        return len(study.sources)              # real data: the data sets kept
+    return max((s.n_datasets for s in study.sources), default=None)
+
+
+def reduced_stamp(n_datasets: int) -> str:
+    """The stamp of a reduced run's figures: ``'reduced run: N data sets'``."""
+    return f"reduced run: {int(n_datasets)} data sets"
+
+
+def finish_figure(fig, title: str, *, subtitle: str | None = None,
+                  error_bars: str | None = None, reduced: int | None = None):
+    """Title the figure in words, say what its error bars are, stamp a reduced run.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    title : str
+        What the figure shows, in words (never a file name).
+    subtitle : str, optional
+        A second line: the design (data, runs, α, ...).
+    error_bars : str, optional
+        What the error bars are (e.g. ``"95% Clopper–Pearson intervals"``); shown as
+        ``"error bars: ..."``. Give it whenever the figure has error bars.
+    reduced : int, optional
+        Data sets per source of a reduced run: stamps ``reduced run: N data sets``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    lines = [title]
+    second = "; ".join(s for s in (subtitle, f"error bars: {error_bars}" if error_bars
+                                   else None) if s)
+    if second:
+        lines.append(second)
+    if reduced is not None:
+        lines.append(f"{reduced_stamp(reduced)}, not the published size")
+    import textwrap
+    width = max(int(fig.get_figwidth() * 14), 40)      # characters of 10 pt text a line
+    lines = [w for line in lines for w in textwrap.wrap(line, width) or [""]]
+    fig.suptitle("\n".join(lines), fontsize=10, x=0.01, ha="left")
+    return fig
+
+
+def legend_outside(fig, axes, *, title: str | None = None, ncols: int = 1):
+    """One legend for the figure, below the panels (clear of the title): every labelled
+    artist once, in as many columns as the figure's width holds."""
+    handles, labels = [], []
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab and not lab.startswith("_") and lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    if labels:
+        width = fig.get_figwidth()
+        longest = max(len(lab) for lab in labels)
+        ncols = max(ncols, min(len(labels), max(1, int(width * 12 // (longest + 6)))))
+        fig.legend(handles, labels, loc="outside lower center", fontsize=8, frameon=False,
+                   title=title, title_fontsize=8, ncols=ncols)
+    return fig
+
+
+def reference_line(ax, y: float, label: str | None = None, **kw):
+    """A horizontal reference line (α, chance) in :data:`REFERENCE` style, labelled for
+    the legend (``label=None`` keeps it out of the legend)."""
+    style = {**REFERENCE, **kw}
+    return ax.axhline(y, label=label if label else "_nolegend_", **style)
+
+
+def dodge(i: int, n: int, width: float = 0.7) -> float:
+    """Offset of the ``i``-th of ``n`` series at a categorical x position."""
+    if n <= 1:
+        return 0.0
+    return (i - (n - 1) / 2) * min(width / n, 0.18)
+
+
+def chunks(names, size: int = MAX_SERIES) -> list:
+    """``names`` cut into as few groups of at most ``size`` as possible, of even sizes."""
+    names = list(names)
+    if not names:
+        return []
+    k = -(-len(names) // size)
+    per = -(-len(names) // k)
+    return [names[i:i + per] for i in range(0, len(names), per)]
+
+
+def save_figure(fig, path, *, dpi: int = 110) -> Path:
+    """Save ``fig`` to ``path`` (PNG or PDF, by suffix) with no date or software stamp,
+    so that a rerun writes the same bytes; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = ({"CreationDate": None, "Producer": None, "Creator": None}
+            if path.suffix == ".pdf" else {"Software": None})
+    fig.savefig(path, dpi=dpi, metadata=meta)
+    return path
