@@ -184,8 +184,8 @@ def _replicability_summary(table):
             r, se = float(g["R"].iloc[0]), float(g["R_se"].iloc[0])
             c = float(g["consistent"].iloc[0])
         else:
-            r = float(g["R"].mean())
-            se = float(g["R"].std(ddof=1) / np.sqrt(len(g))) if len(g) > 1 else np.nan
+            r = float(g["R"].mean())     # data sets fixed: the partitions' error (issue 34)
+            se = float(np.sqrt(np.sum(g["R_se"].to_numpy(dtype=float) ** 2)) / len(g))
             c = float(g["consistent"].mean())
         rows.append(dict(zip(keys + [who], key), R=r, R_se=se, consistent=c, n=len(g)))
     import pandas as pd
