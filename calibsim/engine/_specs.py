@@ -48,7 +48,10 @@ SCHEME_KINDS = {
     "holdout": {"n_runs": (_I, {"min_value": 1}),
                 "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                         "open_high": True})},
-    "cv5x2": {"repeats": (_I, {"min_value": 1})},
+    "cv5x2": {"repeats": (_I, {"min_value": 1}), "stratified": (bool, {}),   # default true
+              # a share of each data set set aside (stratified) before the folds are drawn,
+              # never trained or tested on: Ulaş et al. (2012) §4.1's test third (issue 34)
+              "hold_out": (_F, {"min_value": 0, "max_value": 1, "open_high": True})},
     "test_set": {"n_test": (_I, {"min_value": 1})},
 }
 _SCHEME_COMMON = {"kind", "correctness"}
@@ -176,7 +179,9 @@ class SchemeSpec:
             kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
             return schemes.Holdout(n_runs=p["n_runs"], **kw)
         if self.kind == "cv5x2":
-            return schemes.RepeatedStratifiedKFold(n_folds=2, n_runs=5 * p["repeats"])
+            kind = (schemes.RepeatedStratifiedKFold if p.get("stratified", True)
+                    else schemes.RepeatedKFold)
+            return kind(n_folds=2, n_runs=5 * p["repeats"])
         return None
 
 
