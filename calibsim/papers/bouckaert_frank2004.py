@@ -339,7 +339,8 @@ def _order_section(tables, frames, folder, study, paths) -> list:
                              "difference SE": round(float(np.hypot(se_lo, se_hi)), 3)})
             rows += part
             z = [p["difference"] / p["difference SE"] if p["difference SE"] > 0 else
-                 np.sign(p["difference"]) * np.inf for p in part]
+                 0.0 if p["difference"] == 0 else np.copysign(np.inf, p["difference"])
+                 for p in part]
             falls = [f"{sym} = {p['runs from']} -> {p['runs to']}"
                      for p, v in zip(part[:-1], z[:-1]) if v < -2]
             rises = bool(z[-1] > 2)
