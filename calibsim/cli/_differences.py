@@ -51,7 +51,11 @@ def run(args) -> int:
         docs = beside if (beside / "papers").is_dir() else None
     elif not docs.is_dir():
         raise FileNotFoundError(f"`--docs` folder {str(docs)!r} does not exist.")
-    summary = write_registers(args.figures, papers=tuple(args.paper or PAPERS), docs=docs)
+    papers = tuple(args.paper or PAPERS)
+    summary = write_registers(args.figures, papers=papers)
+    if docs is not None:
+        from ..papers._differences_pages import write_pages
+        write_pages(args.figures, docs, papers)
     print(tabulate(summary, headers="keys", tablefmt="github", showindex=False))
     for paper in summary["paper"]:
         print(f"wrote {args.figures / paper / 'differences.md'}")

@@ -12,8 +12,8 @@ sets each reported number beside the paper's, and writes per paper
   comparable, and the differences by status), the same rows as tables, and every cell
   each variant study touches;
 
-and, with ``docs``, the counts and rows into the marked block of each paper's page
-(:mod:`calibsim.papers._differences_pages`).
+and :mod:`calibsim.papers._differences_pages` puts the counts and rows into the marked block
+of each paper's page.
 
 Statuses (issue 34): "not comparable" (no paper value, or a claim "not tested here":
 listed, never counted as a difference or an agreement); for a difference, "explained by
@@ -629,17 +629,15 @@ def _markdown(paper: str, table: pd.DataFrame, counts: dict, effs: dict | None =
     return "".join(lines)
 
 
-def write_registers(figures: Path | str = "figures", papers=PAPERS, docs=None) -> pd.DataFrame:
-    """Write ``differences.csv`` and ``differences.md`` into each ``figures/<paper>/``, and,
-    with ``docs``, the register's block into ``docs/papers/<paper>.md`` and the summary into
-    ``docs/guide/differences.md`` (:mod:`calibsim.papers._differences_pages`).
+def write_registers(figures: Path | str = "figures", papers=PAPERS) -> pd.DataFrame:
+    """Write ``differences.csv`` and ``differences.md`` into each ``figures/<paper>/`` (the
+    pages' blocks: :func:`calibsim.papers._differences_pages.write_pages`).
 
     Returns
     -------
     pandas.DataFrame
         One row per paper with the counts of :func:`register`.
     """
-    from ._differences_pages import write_pages
     fig = Path(figures)
     summary = []
     for paper in papers:
@@ -648,7 +646,4 @@ def write_registers(figures: Path | str = "figures", papers=PAPERS, docs=None) -
         (fig / paper / "differences.md").write_text(
             _markdown(paper, table, counts, variant_effects(paper, fig)), encoding="utf-8")
         summary.append({"paper": paper, **counts})
-    summary = pd.DataFrame(summary)
-    if docs is not None:
-        write_pages(fig, Path(docs), papers)
-    return summary
+    return pd.DataFrame(summary)
