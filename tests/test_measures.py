@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from calibsim.measures import rejection_rate, replicability, replicability_R
+from calibsim.measures import rejection_rate, replicability, replicability_R, replicability_R_se
 
 
 def test_rejection_rate_matches_binomtest(rng):
@@ -60,3 +60,31 @@ def test_replicability_hand_worked_counts():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_R_se_is_the_exact_binomial_sd_at_the_plug_in_p():
+    # issue 34: SE of R(k, n) = sd of R(K, n), K ~ binomial(n, k / n), by enumeration
+    from scipy import stats
+    for k in range(11):
+        ks = np.arange(11)
+        w = stats.binom.pmf(ks, 10, k / 10)
+        r = replicability_R(ks, 10)
+        sd = np.sqrt(max(np.sum(w * r ** 2) - np.sum(w * r) ** 2, 0))
+        assert replicability_R_se(k, 10) == pytest.approx(sd, abs=1e-12)
+    assert replicability_R_se(0, 10) == replicability_R_se(10, 10) == 0
+    np.testing.assert_allclose(replicability_R_se([1, 9], 10), [0.1541, 0.1541], atol=1e-4)
+
+
+def test_R_partition_se_tracks_a_rerun_on_fixed_data_sets(rng):
+    # 25 fixed data sets, each with its own rejection probability; rerun the 10 repetitions
+    # many times: the SE of mean R from one run's counts averages close to the true spread
+    p = np.r_[np.full(12, 0.02), np.full(6, 0.97), np.linspace(0.1, 0.9, 7)]
+    runs = rng.random((3000, p.size, 10)) < p[None, :, None]
+    means = np.array([replicability(x).R for x in runs])
+    ses = np.array([replicability(x).R_partition_se for x in runs])
+    assert 0.7 < ses.mean() / means.std() < 1.15          # plug-in: a little low near 0, 1
+    rep = replicability(runs[0])
+    assert rep.R_se > rep.R_partition_se        # the spread over data sets is not MC error
+    one = replicability(runs[0][:1])
+    assert one.R_se == one.R_partition_se == pytest.approx(
+        replicability_R_se(int(runs[0][0].sum()), 10))

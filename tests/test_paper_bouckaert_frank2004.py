@@ -27,6 +27,7 @@ def test_table1_reduced(tmp_path):
     assert ours[["nb_vs_c45 ours", "nb_vs_nn ours", "c45_vs_nn ours"]].isin([0, 1, 2, 3]).all().all()
     summary = pd.read_csv(paths["summary.csv"])
     assert list(summary["pair"]) == ["nb_vs_c45", "nb_vs_nn", "c45_vs_nn"]
+    assert (summary["R ours SE"] >= 0).all() and (summary["R paper (same sets) SE"] >= 0).all()
     assert "Not shipped" in paths["report"].read_text()
 
 
@@ -71,3 +72,23 @@ def test_tables234_reduced(tmp_path):
     assert t3["R paper (27)"].notna().any()
     t4 = pd.read_csv(paths["table4.csv"])
     assert len(t4) == 12 and np.allclose(sorted(set(t4["alpha"])), [0.01, 0.025, 0.05, 0.1])
+
+
+def test_independent_se_of_an_R_step_with_shared_runs():
+    # issue 34: R at r runs uses runs g r .. g r + r - 1 of one scheme for repetition g, so
+    # R at different r share partitions; the report's step SE takes them as independent.
+    # Simulated with that structure (a run's value ~ N(mu, 1), the test rejects when the
+    # mean of r runs is beyond 1.96 / sqrt(r)), the independent SE from each run's counts
+    # stays within about 25% of the step's true spread.
+    from calibsim.measures import replicability_R, replicability_R_se
+    rng = np.random.default_rng(34)
+    n = 10
+    for mu in (0.5, 1.0):
+        for lo, hi in ((1, 2), (2, 5), (1, 10)):
+            runs = rng.normal(mu, 1.0, (4000, 100))
+            k = {r: (np.abs(runs[:, :n * r].reshape(-1, n, r).mean(2)) > 1.96 / np.sqrt(r)
+                     ).sum(1) for r in (lo, hi)}
+            diff = replicability_R(k[hi], n) - replicability_R(k[lo], n)
+            se = np.hypot(replicability_R_se(k[lo], n), replicability_R_se(k[hi], n))
+            ratio = np.sqrt(np.mean(np.square(se))) / np.std(diff)
+            assert 0.75 < ratio < 1.3, (mu, lo, hi, ratio)

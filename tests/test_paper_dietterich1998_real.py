@@ -194,6 +194,26 @@ def test_claim_rules_can_fail():
     assert v["McNemar about as powerful as 5x2cv t"] == "differs"
 
 
+def test_power_claims_are_two_sided():
+    # issue 34: "more powerful" needs a difference beyond 2 SE; a tie is "as powerful";
+    # tests that all stay near α leave the claim "not tested here"
+    t1 = pd.DataFrame({"test": ["mcnemar", "cv5x2_t"], "type1_error": [0.04, 0.04],
+                       "ci_low": [0.03, 0.03], "ci_high": [0.05, 0.05], "n": 1000})
+
+    def verdicts(mcnemar, cv5x2):
+        pw = pd.DataFrame({"test": ["mcnemar", "cv5x2_t"] * 2, "lam": [0.5, 0.5, 1.0, 1.0],
+                           "rejection_rate": [mcnemar[0], cv5x2[0], mcnemar[1], cv5x2[1]],
+                           "n": 1000})
+        v = {c["claim"]: c["verdict"] for c in claims(t1, pw)}
+        return (v["5x2cv t the most powerful of the acceptable tests"],
+                v["McNemar about as powerful as 5x2cv t"])
+
+    assert verdicts((0.05, 0.10), (0.07, 0.16)) == ("agrees", "agrees")        # EXP6-like
+    assert verdicts((0.10, 0.35), (0.09, 0.35)) == ("as powerful", "agrees")   # letter-like
+    assert verdicts((0.30, 0.60), (0.10, 0.30)) == ("differs", "differs")
+    assert verdicts((0.05, 0.072), (0.06, 0.086)) == ("not tested here",) * 2  # Pima-like
+
+
 def test_pima_study_runs_reduced_and_reproducibly(tmp_path):
     from calibsim.engine.pipeline import run_study_file
     study = REPO / "studies" / "dietterich1998_pima.toml"

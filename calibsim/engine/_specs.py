@@ -49,7 +49,10 @@ SCHEME_KINDS = {
     "holdout": {"n_runs": (_I, {"min_value": 1}),
                 "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                         "open_high": True})},
-    "cv5x2": {"repeats": (_I, {"min_value": 1})},
+    "cv5x2": {"repeats": (_I, {"min_value": 1}), "stratified": (bool, {}),   # default true
+              # a share of each data set set aside (stratified) before the folds are drawn,
+              # never trained or tested on: Ulaş et al. (2012) §4.1's test third (issue 34)
+              "hold_out": (_F, {"min_value": 0, "max_value": 1, "open_high": True})},
     "test_set": {"n_test": (_I, {"min_value": 1})},
 }
 _SCHEME_COMMON = {"kind", "correctness"}
@@ -186,7 +189,9 @@ class SchemeSpec:
             kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
             return schemes.Holdout(n_runs=p["n_runs"], **kw)
         if self.kind == "cv5x2":
-            return schemes.StratifiedRepeatedCV(n_folds=2, n_runs=5 * p["repeats"])
+            kind = (schemes.StratifiedRepeatedCV if p.get("stratified", True)
+                    else schemes.RepeatedCV)
+            return kind(n_folds=2, n_runs=5 * p["repeats"])
         return None
 
 

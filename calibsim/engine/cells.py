@@ -111,8 +111,10 @@ def run_cell(spec: CellSpec) -> dict:
                 masks = np.zeros((1, len(ys)), bool)
                 masks[0, len(y):] = True
             else:
-                masks = s.splitter().test_masks(y, seeds[STREAM_OF[s.kind]])
-                masks = masks.reshape(s.split_shape + (len(y),))
+                if s.p.get("hold_out"):           # set a share aside before the folds
+                    Xs, ys = _held_in(X, y, s.p["hold_out"], seeds[STREAM_OF[s.kind]])
+                masks = s.splitter().test_masks(ys, seeds[STREAM_OF[s.kind]])
+                masks = masks.reshape(s.split_shape + (len(ys),))
             kw = dict(n_values=src.n_values, n_classes=src.n_classes,
                       return_correctness=s.correctness, costs=spec.costs)
             if tuned:                             # engine/_tuned.py: grids and protocols
@@ -136,6 +138,20 @@ def run_cell(spec: CellSpec) -> dict:
                 packed = np.packbits(res["correctness"], axis=-1)
                 o.setdefault("correctness", np.empty((m,) + packed.shape, np.uint8))[row] = packed
     return out
+
+
+def _held_in(X, y, share: float, stream):
+    """The data set without a stratified ``share`` held out, in its original order.
+
+    The held-out instances come from a child of the scheme's stream, so the folds drawn
+    from the stream itself are those the scheme draws without a hold-out, on fewer
+    instances."""
+    from ..schemes import RandomSubsampling
+    child = np.random.SeedSequence(stream.entropy, spawn_key=(*stream.spawn_key,
+                                                             source_key("hold_out")))
+    out = RandomSubsampling(n_runs=1, test_fraction=share, stratified=True).test_masks(
+        y, child)[0]
+    return X[~out], y[~out]
 
 
 def _simulated(spec: CellSpec, src) -> dict:

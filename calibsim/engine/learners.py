@@ -220,7 +220,9 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
     masks : ndarray of bool, shape (*split, n)
         Test-set masks.
     learners : sequence of LearnerSpec
-        Each with ``fast_path()`` True; C4.5's options must agree between C4.5 learners.
+        Each with ``fast_path()`` True; C4.5 learners with different options are scored in
+        one kernel call per option set (issue 34: one call used to give them all the last
+        learner's options).
     n_values, n_classes
         Attribute arities and class count.
     return_correctness : bool, default False
@@ -237,6 +239,19 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
         ``fit_time`` and ``predict_time`` (L, *split) seconds, and ``correctness``.
     """
     from ..evaluate import score_splits
+    groups = {}                   # learners with different C4.5 options: one call per option set
+    for i, lrn in enumerate(learners):
+        groups.setdefault(tuple(sorted(_fast_kwargs([lrn]).items())), []).append(i)
+    if len(groups) > 1:
+        parts = {i: score_fast(X, y, masks, [learners[j] for j in idx], n_values=n_values,
+                               n_classes=n_classes, return_correctness=return_correctness,
+                               costs=costs)
+                 for i, idx in enumerate(groups.values())}
+        order = np.argsort(np.concatenate(list(groups.values())), kind="stable")
+        out = {k: np.concatenate([parts[i][k] for i in parts])[order]
+               for k in parts[0] if k != "n_test"}
+        out["n_test"] = parts[0]["n_test"]
+        return out
     kw = dict(n_values=n_values, n_classes=n_classes, return_correctness=return_correctness,
               **_fast_kwargs(learners))
     names = tuple(lrn.kind for lrn in learners)

@@ -400,7 +400,8 @@ def _figure_verdicts(study, a, table, reduced):
 
 def _replicability_frame(table):
     """Real data (one data set a source) with runs or α varying: R averaged over the data
-    sets ± 2 SE over them; otherwise the rows as they are, ± 2 Monte Carlo SE."""
+    sets ± 2 Monte Carlo SE of that mean (the partitions' error, data sets fixed); otherwise
+    the rows as they are, ± 2 Monte Carlo SE."""
     real = "n" in table.columns and (table["n"] == 1).all()
     t = table.copy()
     if not real:
@@ -414,10 +415,12 @@ def _replicability_frame(table):
     rows = []
     for k, g in t.groupby(keys, sort=False):
         r = g["R"].to_numpy(dtype=float)
-        se = float(np.std(r, ddof=1) / np.sqrt(r.size)) if r.size > 1 else np.nan
+        # data sets fixed: the partitions' Monte Carlo error of the mean (issue 34)
+        se = float(np.sqrt(np.sum(g["R_se"].to_numpy(dtype=float) ** 2)) / r.size)
         rows.append({**dict(zip(keys, k)), "source": g["group"].iloc[0], "R": r.mean(),
                      "_y": r.mean(), "_e": 2 * se, "n": r.size})
-    return pd.DataFrame(rows), False, "± 2 SE of the mean over data sets"
+    return pd.DataFrame(rows), False, ("± 2 Monte Carlo SE of the mean over the data sets "
+                                       "(new partitions, data sets fixed)")
 
 
 def _figure_replicability(study, a, table, reduced):

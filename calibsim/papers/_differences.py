@@ -6,9 +6,22 @@ sets each reported number beside the paper's, and writes per paper
 
 - ``figures/<paper>/differences.csv``: one row per cell where the two differ by more
   than 3 Monte Carlo standard errors (or, for a claim checked by a rule, whose verdict is
-  "differs" or "partly"), with a status and its evidence;
-- ``figures/<paper>/differences.md``: the counts (cells checked, agreeing, and the
-  differences by status) and the same rows as a table.
+  "differs", "partly" or "as powerful"), and one per cell that cannot be compared (no
+  paper value, or a claim our data cannot test), with a status and its evidence;
+- ``figures/<paper>/differences.md``: the counts (cells checked, agreeing, not
+  comparable, and the differences by status), the same rows as tables, and every cell
+  each variant study touches;
+
+and :mod:`calibsim.papers._differences_pages` puts the counts and rows into the marked block
+of each paper's page.
+
+Statuses (issue 34): "not comparable" (no paper value, or a claim "not tested here":
+listed, never counted as a difference or an agreement); for a difference, "explained by
+experiment" (a variant study brings the cell within 3 SE of the paper's and closer than
+ours, and moves no other cell it touches from agreeing to differing), "partly explained"
+(a variant closes part of the gap, or fixes the cell while breaking another), "explained by
+argument" or "open". A variant's effect on every cell it touches is recomputed on each call
+(:mod:`calibsim.papers._differences_variants`); the register lists its side effects.
 
 Only the ``status`` and ``evidence`` columns are typed by hand (:data:`STATUS`); every
 number is recomputed from the outputs on each call, and a variant study's number is put
@@ -21,8 +34,14 @@ Monte Carlo standard error of a difference (``se``):
   since the paper's number has Monte Carlo error too (it used N = 1000 data sets);
 - mean accuracies: ``sqrt(2)`` times our Monte Carlo SE (the paper's design is the same);
 - counts of consistent data sets over the real UCI sets (Bouckaert & Frank Tables 1-4):
-  the same two-proportion SE over the data sets, a yardstick only: the data sets are
-  (almost) the same, so it overstates the error of a rerun;
+  compared as shares (%) where the denominators differ (ours over 25 data sets, the
+  paper's over 27), with the same two-proportion SE over the data sets, a yardstick only:
+  the data sets are (almost) the same, so it overstates the error of a rerun;
+- replicability R over the UCI sets: on the same data sets (Table 1, the paper's R
+  recomputed from its published draws) the Monte Carlo SEs of both with the data sets held
+  fixed (:func:`calibsim.measures.replicability_R_se`); over different data sets (Tables
+  2-4, ours 25, the paper's 27) the two-sample SE over the data sets from the spread of our
+  per-data-set R, a yardstick like the shares';
 - average ranks (Ulaş et al.): the SE of our mean rank over the data sets;
 - exact computations (Scheffer & Herbrich): no Monte Carlo error; a cell differs when ours,
   rounded to the paper's printed digits, is not the paper's number.
@@ -40,19 +59,27 @@ import pandas as pd
 from scipy import stats
 
 from ._differences_status import STATUS
+from ._differences_variants import VARIANTS, effects
 
-__all__ = ["COLUMNS", "STATUS", "STATUSES", "cells", "register", "write_registers",
-           "scheffer_herbrich_readings", "PAPERS"]
+__all__ = ["COLUMNS", "STATUS", "STATUSES", "DIFFERENCE_STATUSES", "cells", "register",
+           "write_registers", "scheffer_herbrich_readings", "PAPERS"]
 
 PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
           "ulas2012")
-STATUSES = ("explained by experiment", "explained by argument", "open")
+#: Register statuses: the first for cells that cannot be compared, the rest for differences.
+STATUSES = ("not comparable", "explained by experiment", "partly explained",
+            "explained by argument", "open")
+DIFFERENCE_STATUSES = STATUSES[1:]
 COLUMNS = ("paper", "where", "cell", "ours", "paper_value", "se", "z", "unit", "beyond_3se",
-           "status",
-           "evidence", "variant", "variant_value", "variant_se")
+           "status", "evidence", "variant", "variant_value", "variant_se", "variant_z",
+           "side_effects")
 #: A difference is a cell further than this many standard errors from the paper's value.
 Z_LIMIT = 3.0
-_VERDICT = re.compile(r"\|\s*\**(agrees|partly|differs|verdict)\**\s*\|\s*$")
+#: Claim verdicts of the reports: agreement, a difference, or a claim not tested here.
+AGREE, NOT_TESTED = ("agrees",), ("not tested here",)
+DIFFER = ("partly", "differs", "as powerful")
+_VERDICT = re.compile(r"\|\s*\**(agrees|partly|differs|as powerful|not tested here|verdict)"
+                      r"\**\s*\|\s*$")
 
 
 def _ref(paper: str, name: str) -> pd.DataFrame:
@@ -67,9 +94,14 @@ def _two_prop_se(p1, n1, p2, n2) -> float:
 
 
 def _cell(paper, where, cell, ours, published, se, unit, *, exact_digits=None) -> dict:
-    """One compared cell; ``differs`` by 3 SE, or by rounding when ``exact_digits``."""
+    """One compared cell; ``differs`` by 3 SE, or by rounding when ``exact_digits``; not
+    ``comparable`` when the paper has no value."""
     ours, published = float(ours), float(published)
     diff = ours - published
+    if math.isnan(published):
+        return {"paper": paper, "where": where, "cell": cell, "ours": ours,
+                "paper_value": published, "se": se, "z": float("nan"), "unit": unit,
+                "comparable": False, "differs": False}
     if exact_digits is not None:
         z = float("nan")
         differs = round(ours, exact_digits) != round(published, exact_digits)
@@ -80,12 +112,14 @@ def _cell(paper, where, cell, ours, published, se, unit, *, exact_digits=None) -
         z = float("nan") if diff == 0 else math.copysign(float("inf"), diff)
         differs = diff != 0
     return {"paper": paper, "where": where, "cell": cell, "ours": ours,
-            "paper_value": published, "se": se, "z": z, "unit": unit,
+            "paper_value": published, "se": se, "z": z, "unit": unit, "comparable": True,
             "differs": bool(differs)}
 
 
 def _verdict_cells(paper: str, folder: Path) -> list[dict]:
-    """Claims checked by a rule in the paper's reports: 'differs' and 'partly' are differences."""
+    """Claims checked by a rule in the paper's reports: 'differs', 'partly' and 'as
+    powerful' (a tie where the paper says 'more') are differences; 'not tested here' is not
+    comparable."""
     out = []
     for report in sorted(folder.glob("*_report.md")):
         stem, section, ours_col = report.stem.replace("_report", ""), "", 1
@@ -106,8 +140,9 @@ def _verdict_cells(paper: str, folder: Path) -> list[dict]:
             ours = parts[ours_col] if ours_col < len(parts) - 1 else ""
             out.append({"paper": paper, "where": where, "cell": parts[0][:200],
                         "ours": float("nan"), "paper_value": float("nan"), "se": float("nan"),
-                        "z": float("nan"), "unit": f"claim; ours: {ours[:200]}",
-                        "differs": m.group(1) != "agrees"})
+                        "z": float("nan"), "unit": f"claim ({m.group(1)}); ours: {ours[:200]}",
+                        "comparable": m.group(1) not in NOT_TESTED,
+                        "differs": m.group(1) in DIFFER})
     return out
 
 
@@ -164,39 +199,35 @@ def _bouckaert_frank2004(fig: Path) -> list[dict]:
     P = "bouckaert_frank2004"
     out = []
     s1 = pd.read_csv(fig / "bouckaert_frank2004_table1_summary.csv")
-    for r in s1.itertuples(index=False):
-        n = r[1]
-        for i, name in ((2, "consistent"), (5, "almost consistent")):
-            ours, pap = r[i], r[i + 1]
-            out.append(_cell(P, "Table 1", f"{r.pair}, {name} (same {n} data sets)", ours, pap,
-                             n * _two_prop_se(ours / n, n, pap / n, n), "data sets"))
+    for r in s1.to_dict("records"):
+        n = r["data sets"]
+        for name in ("consistent", "almost consistent"):
+            ours, pap = r[f"{name} ours"], r[f"{name} paper (same sets)"]
+            out.append(_cell(P, "Table 1", f"{r['pair']}, {name} (same {n} data sets)", ours,
+                             pap, n * _two_prop_se(ours / n, n, pap / n, n), "data sets"))
+        if "R ours SE" in r:
+            out.append(_cell(P, "Table 1", f"{r['pair']}, R (same {n} data sets)", r["R ours"],
+                             r["R paper (same sets)"],
+                             math.hypot(r["R ours SE"], r["R paper (same sets) SE"]), "R"))
     for t, key in (("Table 2", "n_runs"), ("Table 3", "n_runs"), ("Table 4", "alpha")):
         tab = pd.read_csv(fig / f"bouckaert_frank2004_tables234_table{t[-1]}.csv")
-        for r in tab.itertuples(index=False):
-            n = r[2]
-            lab = f"r = {r[1]:g}" if key == "n_runs" else f"α = {r[1]:g}"
-            for i, name in ((3, "consistent"), (5, "almost consistent")):
-                ours, pap = r[i], r[i + 1]
+        for r in tab.to_dict("records"):
+            n = r["data sets"]
+            lab = f"r = {r[key]:g}" if key == "n_runs" else f"α = {r[key]:g}"
+            for name in ("consistent", "almost consistent"):
+                ours, pap = r[f"{name} ours"], r[f"{name} paper (27)"]
                 if pd.isna(pap):
                     continue
-                out.append(_cell(P, t, f"{r.pair}, {lab}, {name} (of {n} ours, 27 paper)",
-                                 ours, pap, n * _two_prop_se(ours / n, n, pap / 27, 27),
-                                 "data sets"))
-        if t == "Table 3":            # the order: R rises with the number of runs
-            for pair, g in tab.groupby("pair", sort=False):
-                g = g.sort_values("n_runs")
-                ours_up = bool(np.all(np.diff(g["R ours"]) >= 0))
-                paper = g["R paper (27)"].dropna()
-                paper_up = bool(np.all(np.diff(paper) >= 0))
-                seq = ", ".join(f"{v:.3f}" for v in g["R ours"])
-                out.append({"paper": P, "where": t, "cell": f"{pair}: R rises with r",
-                            "ours": float(g["R ours"].iloc[0]),
-                            "paper_value": float(paper.iloc[0]), "se": float("nan"),
-                            "z": float("nan"),
-                            "unit": f"order; R at r = 1 shown; ours {seq} "
-                                    f"({'rises' if ours_up else 'not monotone'}), paper "
-                                    f"{', '.join(f'{v:.3f}' for v in paper)}",
-                            "differs": ours_up != paper_up})
+                out.append(_cell(P, t, f"{r['pair']}, {lab}, {name} (% of {n} ours, of 27 "
+                                 "paper)", 100 * ours / n, 100 * pap / 27,
+                                 100 * _two_prop_se(ours / n, n, pap / 27, 27), "% data sets"))
+            if "R ours SD over data sets" in r and not pd.isna(r["R paper (27)"]):
+                # means over different data sets (25 ours, 27 paper): the two-sample SE over
+                # the data sets, as for the shares; a rerun's error is the tables' R SE
+                out.append(_cell(P, t, f"{r['pair']}, {lab}, R (over {n} ours, 27 paper)",
+                                 r["R ours"], r["R paper (27)"],
+                                 r["R ours SD over data sets"] * math.sqrt(1 / n + 1 / 27),
+                                 "R"))
     t5 = pd.read_csv(fig / "bouckaert_frank2004_table5_consistency.csv").set_index("test")
     for test, r in t5.iterrows():
         for s in ("source1", "source2", "source3", "source4"):
@@ -230,8 +261,9 @@ def _dietterich1998(fig: Path) -> list[dict]:
                     f"Type I error with the widest (e1, e2) = ({r.e1:g}, {r.e2:g})",
                     "ours": 100 * r.type1_error, "paper_value": float("nan"),
                     "se": 100 * r.mc_se, "z": float("nan"),
-                    "unit": "% (set-up difference: the paper's (e1, e2) pairs are lost; its "
-                            "values are read off a figure)", "differs": True})
+                    "unit": "% (no paper value: the paper's (e1, e2) pairs are lost and its "
+                            "values survive only as a figure)", "comparable": False,
+                    "differs": False})
     return out
 
 
@@ -295,8 +327,19 @@ def _scheffer_herbrich1997(fig: Path) -> list[dict]:
 
 
 # ------------------------------------------------------------ Ulaş et al. (2012)
-_ULAS_PAPER_RANKS = {"c45": 5.37, "lnp": 4.87, "mlp": 4.57, "svl": 3.05, "svr": 2.45,
-                     "sv2": 5.07, "5nn": 5.18}
+def ulas_paper_ranks(learners) -> dict:
+    """The paper's average accuracy ranks among ``learners`` (ours lack mdt): from its
+    Table 4 wins, which reproduce Table 5(a)'s ranks among all eight (issue 34)."""
+    from ._ulas2012_tables import LEARNERS, average_ranks_from_wins
+    keep = [x for x in LEARNERS if x in set(learners)]
+    return average_ranks_from_wins(keep=keep)
+
+
+def _ulas_cell(learner: str, n: int) -> str:
+    from ._ulas2012_tables import AVERAGE_RANKS, LEARNERS
+    eight = dict(zip(LEARNERS, AVERAGE_RANKS["table5"]))[learner]
+    return (f"average rank of {learner} among our {n} learners (paper: from its Table 4 "
+            f"wins without mdt; {eight:.2f} among its 8 in Table 5(a))")
 
 
 def _ulas_ranks(acc: pd.DataFrame) -> pd.DataFrame:
@@ -310,13 +353,10 @@ def _ulas2012(fig: Path) -> list[dict]:
     out = []
     acc = pd.read_csv(fig / "ulas2012_real_accuracy.csv")
     ranks = _ulas_ranks(acc)
-    for learner, paper in _ULAS_PAPER_RANKS.items():
-        if learner not in ranks:
-            continue
+    for learner, paper in ulas_paper_ranks(ranks.columns).items():
         col = ranks[learner]
-        out.append(_cell(P, "Table 5(a) real data", f"average rank of {learner} (ours of 7 "
-                         "learners, paper of 8)", col.mean(), paper,
-                         col.std(ddof=1) / math.sqrt(col.size), "rank"))
+        out.append(_cell(P, "Table 5(a) real data", _ulas_cell(learner, len(ranks.columns)),
+                         col.mean(), paper, col.std(ddof=1) / math.sqrt(col.size), "rank"))
     checks = pd.read_csv(fig / "ulas2012_published_checks.csv")
     for r in checks.itertuples():
         out.append({"paper": P, "where": "published tables", "cell": r.check,
@@ -366,154 +406,6 @@ def cells(paper: str, figures: Path | str = "figures") -> pd.DataFrame:
     return pd.DataFrame(_READERS[paper](Path(figures) / paper))
 
 
-# ------------------------------------------------------------------- variants
-def _variant_ulas(fig: Path, target: str, replace: dict):
-    """Average rank of ``target`` when variant learners take their base learners' places.
-
-    ``replace`` maps a variant learner of ``studies/variants/ulas2012_real_svm.toml`` to
-    the base learner whose accuracies it replaces; returns (mean, SE over data sets).
-    """
-    path = fig / "ulas2012" / "variants" / "ulas2012_real_svm_accuracy.csv"
-    if not path.is_file():
-        return None
-    acc = pd.read_csv(fig / "ulas2012" / "ulas2012_real_accuracy.csv")
-    var = pd.read_csv(path)
-    parts = [acc[~acc["learner"].isin(list(replace.values()))]]
-    parts += [var[var["learner"] == v].assign(learner=b) for v, b in replace.items()]
-    col = _ulas_ranks(pd.concat(parts))[target]
-    return float(col.mean()), float(col.std(ddof=1) / math.sqrt(col.size))
-
-
-def _variant_table(fig: Path, rel: str, test: str, source: str, alpha: float,
-                   value: str = "consistent"):
-    """One cell of a variant study's table, in percent: (value, SE)."""
-    path = fig / rel
-    if not path.is_file():
-        return None
-    t = pd.read_csv(path)
-    r = t[(t["test"] == test) & (t["source"] == source) & np.isclose(t["alpha"], alpha)]
-    if r.empty:
-        return None
-    se = "mc_se" if value == "rate" else f"{value}_se"
-    return float(100 * r[value].iloc[0]), float(100 * r[se].iloc[0])
-
-
-def _set_of(cell: str) -> str:
-    return "set" + re.search(r"(?:Set |set)(\d)", cell).group(1)
-
-
-_LABEL_TEST = {"resampling": "resampling", "corrected resampling": "corrected_resampling",
-               "k-fold cv": "kfold_cv", "use all data": "use_all_data",
-               "folds averaged var": "folds_averaged_var",
-               "folds averaged T": "folds_averaged_t", "runs averaged var": "runs_averaged_var",
-               "runs averaged T": "runs_averaged_t", "sorted runs": "sorted_runs"}
-_T4 = "bouckaert2003/variants/bouckaert2003_table4_df10000_type1_vs_alpha.csv"
-_CV5X2 = "bouckaert_frank2004/variants/bouckaert_frank2004_table5_cv5x2_numerator.csv"
-
-
-def _variant_t4(fig, cell):
-    label, alpha = re.match(r"(.+), α = ([\d.]+)", cell).groups()
-    return _variant_table(fig, _T4, _LABEL_TEST[label], "set1", float(alpha), "rate")
-
-
-def _variant_balanced(fig, cell):
-    eps = float(re.search(r"ε = ([\d.]+)", cell).group(1))
-    t = pd.read_csv(fig / "dietterich1998" / "dietterich1998_figure4_type1.csv")
-    r = t[(t["test"] == "resampling") & t["source"].str.startswith("balanced")
-          & np.isclose(t["epsilon"], eps)]
-    return (float(100 * r["type1_error"].iloc[0]), float(100 * r["mc_se"].iloc[0])) if len(r) \
-        else None
-
-
-_CAL = "bouckaert2003/variants/bouckaert2003_calibration_10000_calibration.csv"
-_ABOUT_11 = ("use_all_data", "folds_averaged_var", "folds_averaged_t", "runs_averaged_var",
-             "runs_averaged_t", "sorted_runs")
-
-
-def _variant_df(fig, cell):
-    """Figure 2 claims on 10,000 data sets at r = 10: the df's fall from α = 1% to 10%
-    (mean over the 'about 11' tests), or k-fold cv's df at α = 5% (value, bootstrap SE)."""
-    path = fig / _CAL
-    if not path.is_file():
-        return None
-    t = pd.read_csv(path)
-    if "k-fold" in cell:
-        r = t[(t["test"] == "kfold_cv") & np.isclose(t["alpha"], 0.05)]
-        return float(r["calibrated_df"].iloc[0]), float(r["df_boot_se"].iloc[0])
-    g = t[t["test"].isin(_ABOUT_11)].groupby("alpha")["calibrated_df"].mean()
-    return float(g.iloc[0] - g.iloc[-1]), float("nan")
-
-
-_T3 = "bouckaert_frank2004/variants/bouckaert_frank2004_table3_unstratified_table3.csv"
-_PAIR = {"nb_vs_c45": ("naive_bayes", "c45"), "nb_vs_nn": ("naive_bayes", "ib1"),
-         "c45_vs_nn": ("c45", "ib1")}
-
-
-def _variant_unstratified(fig, cell):
-    """Table 3: R at r = 1 with unstratified folds (mean over the data sets; no SE)."""
-    path = fig / _T3
-    if not path.is_file():
-        return None
-    t = pd.read_csv(path)
-    a, b = _PAIR[cell.split(":")[0]]
-    g = t[(t["pair_a"] == a) & (t["pair_b"] == b) & (t["n_runs"] == 1)]
-    return (float(g["R"].mean()), float("nan")) if len(g) else None
-
-
-_T56 = "bouckaert2003/variants/bouckaert2003_table56_df10000_calibrated.csv"
-
-
-def _variant_t56(fig, cell):
-    """Tables 5 and 6 with df from 10,000 data sets: consistency (%) and its SE."""
-    path = fig / _T56
-    if not path.is_file():
-        return None
-    t = pd.read_csv(path)
-    m = re.match(r"(.+), α = ([\d.]+) \(min over sets\)", cell)
-    if m:                                                     # Table 6: min over the sets
-        g = t[(t["label"] == m.group(1)) & np.isclose(t["alpha"], float(m.group(2)))]
-        r = g.loc[g["consistent"].idxmin()]
-    else:                                                     # Table 5: α = 0.05, one set
-        label = cell.rsplit(",", 1)[0]
-        g = t[(t["label"] == label) & (t["source"] == _set_of(cell))
-              & np.isclose(t["alpha"], 0.05)]
-        if g.empty:
-            return None
-        r = g.iloc[0]
-    return float(100 * r["consistent"]), float(100 * r["consistent_se"])
-
-
-_VARIANTS = {
-    "df_10000": _variant_df,
-    "t56_df10000": _variant_t56,
-    "unstratified": _variant_unstratified,
-    "sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_libsvm": "sv2"}),
-    "sv2_minmax": lambda fig, cell: _variant_ulas(fig, "sv2", {"sv2_minmax": "sv2"}),
-    "svl_minmax": lambda fig, cell: _variant_ulas(fig, "svl", {"svl_minmax": "svl"}),
-    "svl_with_sv2_libsvm": lambda fig, cell: _variant_ulas(fig, "svl",
-                                                           {"sv2_libsvm": "sv2"}),
-    "cv5x2_f": lambda fig, cell: _variant_table(fig, _CV5X2, "cv5x2_f", _set_of(cell), 0.05),
-    "df10000": _variant_t4,
-    "balanced": _variant_balanced,
-}
-_VARIANT_FILES = {
-    "t56_df10000": "studies/variants/bouckaert2003_table56_df10000.toml: df from 10,000 data "
-                   "sets",
-    "unstratified": "studies/variants/bouckaert_frank2004_table3_unstratified.toml: R at r = 1, "
-                    "unstratified folds",
-    "df_10000": "studies/variants/bouckaert2003_calibration_10000.toml: r = 10, 10,000 data "
-                "sets",
-    "sv2_libsvm": "studies/variants/ulas2012_real_svm.toml: sv2 with coef0 = 0",
-    "sv2_minmax": "studies/variants/ulas2012_real_svm.toml: sv2 on [0, 1]-scaled inputs",
-    "svl_minmax": "studies/variants/ulas2012_real_svm.toml: svl on [0, 1]-scaled inputs",
-    "svl_with_sv2_libsvm": "studies/variants/ulas2012_real_svm.toml: svl's rank with sv2 "
-                           "at coef0 = 0",
-    "cv5x2_f": "studies/variants/bouckaert_frank2004_table5_cv5x2.toml: 5x2cv F, α = 0.05",
-    "df10000": "studies/variants/bouckaert2003_table4_df10000.toml: df from 10,000 data sets",
-    "balanced": "studies/dietterich1998_figure4.toml [sources.balanced]: balanced (e1, e2)",
-}
-
-
 def _rule(row):
     for rule in STATUS:
         if (rule.paper == row["paper"] and re.search(rule.where, row["where"])
@@ -522,80 +414,224 @@ def _rule(row):
     return None
 
 
+def _default_evidence(r) -> str:
+    if not r["comparable"]:
+        return ("not comparable: the paper has no value for this cell" if "claim" not in
+                str(r["unit"]) else "not comparable: a claim our data cannot test here")
+    return "not yet examined: no variant study or argument recorded"
+
+
+def _side_effects(row, eff: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The row's own effect rows and, as text, what the variant does to the others."""
+    own_mask = (eff["where"] == row["where"]) & (
+        (eff["cell"] == row["cell"]) | eff["cell"].str.startswith(row["cell"] + " [at "))
+    own, others = eff[own_mask], eff[~own_mask]
+    if others.empty:
+        return own, ""
+    breaks = others[(others["before"] == "agrees") & (others["after"] == "differs")]
+    fixes = others[(others["before"] == "differs") & (others["after"] == "agrees")]
+
+    def name(r):
+        if pd.isna(r["paper_value"]):
+            return f"{r['where']}: {r['cell']}"
+        return (f"{r['where']}: {r['cell']} {_fmt(r['ours'])} -> {_fmt(r['variant_value'])} "
+                f"(paper {_fmt(r['paper_value'])}; z {_fmt(r['z'], 2)} -> "
+                f"{_fmt(r['variant_z'], 2)})")
+    text = f"touches {len(others)} other cells: "
+    text += (f"breaks {len(breaks)} (" + "; ".join(name(r) for _, r in breaks.iterrows())
+             + ")" if len(breaks) else "breaks none")
+    text += (f"; fixes {len(fixes)} (" + "; ".join(name(r) for _, r in fixes.iterrows())
+             + ")" if len(fixes) else "; fixes none")
+    return own, text + "."
+
+
+_NO_EFFECTS = pd.DataFrame(columns=["where", "cell", "ours", "paper_value", "z",
+                                    "variant_value", "variant_se", "variant_z", "before",
+                                    "after"])
+
+
+def variant_effects(paper: str, figures: Path | str = "figures", base=None) -> dict:
+    """Every cell of ``paper`` each variant study touches: ``{key: DataFrame}`` of
+    :data:`calibsim.papers._differences_variants.EFFECT_COLUMNS`, variants that touch
+    none left out."""
+    base = cells(paper, figures) if base is None else base
+    out = {}
+    for key in VARIANTS:
+        eff = effects(key, figures, base)
+        if len(eff):
+            out[key] = eff
+    return out
+
+
 def register(paper: str, figures: Path | str = "figures") -> tuple[pd.DataFrame, dict]:
-    """The differences of one paper with status and evidence, and the counts.
+    """The differences and the cells not comparable of one paper, with status, evidence and
+    the variant studies' effects, and the counts.
 
     Returns
     -------
     (pandas.DataFrame, dict)
-        The rows of :data:`COLUMNS` (only cells that differ), and counts: ``cells``
-        (compared), ``agree``, and one count per status in :data:`STATUSES`.
+        The rows of :data:`COLUMNS`: every cell that differs or is not comparable, and the
+        agreeing cells a rule lists anyway (issue 22); and counts: ``cells`` (compared),
+        ``agree``, ``not comparable``, ``differ``, one count per status of
+        :data:`DIFFERENCE_STATUSES` (over the differing cells, so ``cells = agree + not
+        comparable + differ`` and ``differ`` is the sum of the status counts), and
+        ``listed within 3 SE``.
     """
     fig = Path(figures)
     allc = cells(paper, fig)
-    rules = [_rule(r) for _, r in allc.iterrows()]
-    keep = [bool(d) or (ru is not None and ru.always) for d, ru in zip(allc["differs"], rules)]
+    effs = variant_effects(paper, fig, allc)
     rows = []
-    for (_, r), rule, k in zip(allc.iterrows(), rules, keep):
-        if not k:
+    for _, r in allc.iterrows():
+        rule = _rule(r)
+        if not (r["differs"] or not r["comparable"] or (rule is not None and rule.always)):
             continue
         status, evidence, variant = ((rule.status, rule.evidence, rule.variant) if rule else
-                                     ("open", "not yet examined: no variant study or "
-                                      "argument recorded", ""))
-        if not r["differs"]:
+                                     ("open", _default_evidence(r), ""))
+        if not r["comparable"]:
+            status = "not comparable"
+            if rule is None or rule.status != "not comparable":
+                evidence = _default_evidence(r) + (f". {evidence}" if rule else "")
+        elif not r["differs"]:
             evidence = (f"within {Z_LIMIT:g} SE of the difference (listed in issue 22). "
                         + evidence)
-        value = _VARIANTS[variant](fig, r["cell"]) if variant else None
-        rows.append({**r.drop(labels="differs").to_dict(), "beyond_3se": bool(r["differs"]),
-                     "status": status, "evidence": evidence,
-                     "variant": _VARIANT_FILES.get(variant, "") if value else "",
+        keys = (variant,) if isinstance(variant, str) else tuple(variant)
+        keys = tuple(k for k in keys if k)
+        value, vz, sides, primary = None, float("nan"), [], ""
+        for key in keys:
+            own, side = _side_effects(r, effs.get(key, _NO_EFFECTS))
+            if len(own) and own["cell"].iloc[0] != r["cell"]:      # a claim, run per r
+                side = ("own cell: " + "; ".join(own["cell"].str.slice(len(r["cell"]) + 1))
+                        + (". " + side if side else ""))
+            if side:
+                sides.append(f"[{VARIANTS[key].study.split(':')[0]}] {side}" if len(keys) > 1
+                             else side)
+            if value is not None:
+                continue
+            if len(own) == 1 and not pd.isna(own["variant_value"].iloc[0]) and \
+                    own["cell"].iloc[0] == r["cell"]:
+                value = (float(own["variant_value"].iloc[0]), float(own["variant_se"].iloc[0]))
+                vz = float(own["variant_z"].iloc[0])
+            elif VARIANTS[key].value is not None:
+                value = VARIANTS[key].value(fig, r["cell"])
+            primary = key if value else ""
+        side = " ".join(sides)
+        rows.append({**r.drop(labels=["differs", "comparable"]).to_dict(),
+                     "beyond_3se": bool(r["differs"]), "status": status,
+                     "evidence": evidence,
+                     "variant": VARIANTS[primary].study if value else "",
                      "variant_value": value[0] if value else float("nan"),
-                     "variant_se": value[1] if value else float("nan")})
+                     "variant_se": value[1] if value else float("nan"),
+                     "variant_z": vz, "side_effects": side})
     out = pd.DataFrame(rows, columns=list(COLUMNS))
-    counts = {"cells": len(allc), "agree": int((~allc["differs"]).sum()),
-              "listed within 3 SE": int((~out["beyond_3se"].astype(bool)).sum()),
-              **{s: int((out["status"] == s).sum()) for s in STATUSES}}
+    comparable = allc["comparable"].astype(bool)
+    differing = out[out["beyond_3se"].astype(bool) & (out["status"] != "not comparable")]
+    counts = {"cells": len(allc), "agree": int((comparable & ~allc["differs"]).sum()),
+              "not comparable": int((~comparable).sum()),
+              "differ": int((comparable & allc["differs"]).sum()),
+              **{s: int((differing["status"] == s).sum()) for s in DIFFERENCE_STATUSES},
+              "listed within 3 SE": int((~out["beyond_3se"].astype(bool)
+                                         & (out["status"] != "not comparable")).sum())}
     return out, counts
 
 
 def _fmt(v, digits=3):
+    if isinstance(v, str):
+        return v
     return "" if pd.isna(v) else f"{v:.{digits}g}" if abs(v) < 1e4 else f"{v:.0f}"
 
 
-def _markdown(paper: str, table: pd.DataFrame, counts: dict) -> str:
+def counts_line(counts: dict) -> str:
+    """The register's counts as one bold sentence (the register, the folder's README and
+    the paper's page all carry it)."""
+    return (f"**{counts['cells']} cells compared: {counts['agree']} agree; "
+            f"{counts['not comparable']} not comparable; {counts['differ']} differ: "
+            + ", ".join(f"{counts[s]} {s}" for s in DIFFERENCE_STATUSES)
+            + (f". Also listed: {counts['listed within 3 SE']} cells within {Z_LIMIT:g} SE "
+               "that issue 22 named" if counts["listed within 3 SE"] else "") + ".**")
+
+
+def _show(table: pd.DataFrame) -> pd.DataFrame:
+    show = table.assign(
+        ours=table["ours"].map(_fmt), paper_value=table["paper_value"].map(_fmt),
+        se=table["se"].map(_fmt), z=table["z"].map(lambda v: _fmt(v, 2)),
+        variant=[f"{_fmt(v)} ({_fmt(s)}; z {_fmt(z, 2)}) [{f}]" if f else ""
+                 for v, s, z, f in zip(table["variant_value"], table["variant_se"],
+                                       table["variant_z"], table["variant"])])
+    return show.drop(columns=["paper", "variant_value", "variant_se", "variant_z",
+                              "beyond_3se"]).rename(
+        columns={"paper_value": "paper", "variant": "variant (SE; z) [study]",
+                 "side_effects": "variant's side effects"})
+
+
+def _effects_markdown(effs: dict) -> list:
+    if not effs:
+        return []
+    lines = ["## Variant studies: every cell they touch\n\n",
+             "Each variant study against every cell of this paper it touches (issue 34): "
+             f"cells agreeing (within {Z_LIMIT:g} SE, or the claim's rule) with ours and with "
+             "the variant, cells it breaks (agreeing before, differing after) and fixes, and "
+             "cells it moves closer to the paper's value or further away.\n\n"]
+    rows = []
+    for key, e in effs.items():
+        num = e.dropna(subset=["paper_value", "variant_value"])
+        closer = int((abs(num["variant_value"] - num["paper_value"])
+                      < abs(num["ours"] - num["paper_value"])).sum())
+        rows.append({"variant": VARIANTS[key].study, "cells": len(e),
+                     "agree, ours": int((e["before"] == "agrees").sum()),
+                     "agree, variant": int((e["after"] == "agrees").sum()),
+                     "breaks": int(((e["before"] == "agrees")
+                                    & (e["after"] == "differs")).sum()),
+                     "fixes": int(((e["before"] == "differs")
+                                   & (e["after"] == "agrees")).sum()),
+                     "closer": closer, "further": len(num) - closer})
+    lines += [pd.DataFrame(rows).to_markdown(index=False), "\n\n"]
+    for key, e in effs.items():
+        show = e.assign(**{c: e[c].map(lambda v: _fmt(v, 2 if "z" in c else 3))
+                           for c in ("ours", "paper_value", "z", "variant_value",
+                                     "variant_se", "variant_z")})
+        lines += [f"### {VARIANTS[key].study}\n\n",
+                  show.rename(columns={"paper_value": "paper", "variant_value": "variant",
+                                       "variant_se": "variant SE", "variant_z": "variant z",
+                                       "before": "ours vs paper",
+                                       "after": "variant vs paper"}).to_markdown(index=False),
+                  "\n\n"]
+    return lines
+
+
+def _markdown(paper: str, table: pd.DataFrame, counts: dict, effs: dict | None = None) -> str:
     lines = [f"# Differences from the paper: {paper}\n\n",
              "Generated by `python -m calibsim differences` from the studies' outputs in this "
              "folder (do not edit: the status and evidence live in "
              "`calibsim/papers/_differences_status.py`). A cell differs when ours and the "
              f"paper's are more than {Z_LIMIT:g} Monte Carlo standard errors of the difference "
              "apart (`se`, see `calibsim/papers/_differences.py`), when a claim's verdict is "
-             "'differs' or 'partly', or, for exact numbers, when ours rounded to the paper's "
-             "digits is not the paper's.\n\n",
-             f"**{counts['cells']} cells compared: {counts['agree']} agree; "
-             f"{counts['cells'] - counts['agree']} differ. Register rows by status: "
-             + "; ".join(f"{counts[s]} {s}" for s in STATUSES)
-             + (f" (of them {counts['listed within 3 SE']} listed in issue 22 though within "
-                f"{Z_LIMIT:g} SE)" if counts["listed within 3 SE"] else "") + ".**\n\n"]
-    if table.empty:
-        return "".join(lines)
-    show = table.assign(
-        ours=table["ours"].map(_fmt), paper_value=table["paper_value"].map(_fmt),
-        se=table["se"].map(_fmt), z=table["z"].map(lambda v: _fmt(v, 2)),
-        variant=[f"{_fmt(v)} ({_fmt(s)}) [{f}]" if f else ""
-                 for v, s, f in zip(table["variant_value"], table["variant_se"],
-                                    table["variant"])])
-    show = show.drop(columns=["paper", "variant_value", "variant_se", "beyond_3se"]).rename(
-        columns={"paper_value": "paper", "variant": "variant (SE) [study]"})
-    for status in STATUSES:
-        part = show[show["status"] == status].drop(columns="status")
-        if len(part):
-            lines += [f"## {status} ({len(part)})\n\n",
-                      part.to_markdown(index=False).replace("\n", "\n"), "\n\n"]
+             "'differs', 'partly' or 'as powerful' (a tie where the paper says 'more'), or, "
+             "for exact numbers, when ours rounded to the paper's digits is not the paper's. "
+             "A cell is not comparable when the paper has no value for it or a claim is 'not "
+             "tested here'; it counts neither as an agreement nor as a difference. A variant "
+             "study explains a difference only if it brings the cell within "
+             f"{Z_LIMIT:g} SE of the paper's and breaks no other cell it touches; otherwise "
+             "it at most partly explains it.\n\n",
+             counts_line(counts) + "\n\n"]
+    if not table.empty:
+        show = _show(table)
+        listed = ~table["beyond_3se"].astype(bool) & (table["status"] != "not comparable")
+        for status in STATUSES:
+            part = show[(show["status"] == status) & ~listed].drop(columns="status")
+            if len(part):
+                lines += [f"## {status} ({len(part)})\n\n",
+                          part.to_markdown(index=False), "\n\n"]
+        if listed.any():
+            lines += [f"## Listed though within {Z_LIMIT:g} SE (named in issue 22; "
+                      f"{int(listed.sum())})\n\n",
+                      show[listed].to_markdown(index=False), "\n\n"]
+    lines += _effects_markdown(effs or {})
     return "".join(lines)
 
 
 def write_registers(figures: Path | str = "figures", papers=PAPERS) -> pd.DataFrame:
-    """Write ``differences.csv`` and ``differences.md`` into each ``figures/<paper>/``.
+    """Write ``differences.csv`` and ``differences.md`` into each ``figures/<paper>/`` (the
+    pages' blocks: :func:`calibsim.papers._differences_pages.write_pages`).
 
     Returns
     -------
@@ -607,7 +643,7 @@ def write_registers(figures: Path | str = "figures", papers=PAPERS) -> pd.DataFr
     for paper in papers:
         table, counts = register(paper, fig)
         table.to_csv(fig / paper / "differences.csv", index=False, float_format="%.6g")
-        (fig / paper / "differences.md").write_text(_markdown(paper, table, counts),
-                                                    encoding="utf-8")
+        (fig / paper / "differences.md").write_text(
+            _markdown(paper, table, counts, variant_effects(paper, fig)), encoding="utf-8")
         summary.append({"paper": paper, **counts})
     return pd.DataFrame(summary)

@@ -32,6 +32,7 @@ __all__ = [
     "TABLE3",
     "TABLE4",
     "TABLE6",
+    "average_ranks_from_wins",
     "exact_checks",
     "optdigits_prior_orders",
     "rounding_robustness",
@@ -178,6 +179,47 @@ def sign_test_pairs(wins, *, n_datasets=N_DATASETS, alpha=0.05, ties="split"):
         y = np.r_[np.zeros(nw), np.ones(nl), np.full(nt, 0.5)]
         if nw > nl and sign_test_datasets(x, y, ties=ties).pvalue <= alpha:
             out.add((LEARNERS[a], LEARNERS[b]))
+    return out
+
+
+def average_ranks_from_wins(wins=TABLE4, keep=LEARNERS, *, n_datasets=N_DATASETS):
+    """Average ranks over the data sets among the learners ``keep``, from pairwise wins.
+
+    On one data set a learner's rank is 1 plus the number of learners that beat it
+    (ties count one half), so its average rank over the data sets is
+    ``1 + sum over the others j of (wins[j, i] + ties[i, j] / 2) / n_datasets``.
+    From Table 4 (wins on the average validation accuracies) this gives Table 5(a)'s
+    ranks among all eight learners to within its rounding, and among any subset the ranks
+    the paper would have printed without the others (issue 34: our runs lack mdt).
+
+    Parameters
+    ----------
+    wins : array_like, shape (8, 8)
+        ``wins[a, b]``: data sets on which a beats b, in :data:`LEARNERS` order.
+    keep : sequence of str
+        Learners to rank among (names in :data:`LEARNERS`).
+    n_datasets : int
+        Data sets behind the counts (38).
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> r = average_ranks_from_wins()
+    >>> [round(r[x], 2) for x in LEARNERS] == list(AVERAGE_RANKS["table5"])
+    True
+    >>> round(average_ranks_from_wins(keep=[x for x in LEARNERS if x != "mdt"])["sv2"], 2)
+    4.59
+    """
+    w = np.asarray(wins, dtype=float)
+    idx = [LEARNERS.index(x) for x in keep]
+    out = {}
+    for i in idx:
+        others = [j for j in idx if j != i]
+        ties = n_datasets - w[i, others] - w[others, i]
+        out[LEARNERS[i]] = float(1 + np.sum(w[others, i] + ties / 2) / n_datasets)
     return out
 
 

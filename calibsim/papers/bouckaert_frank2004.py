@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..measures import replicability
+from ..measures import replicability, replicability_R
 
 __all__ = ["LAYOUTS", "PAPER_NAMES"]
 
@@ -52,11 +52,28 @@ def _paper_summary():
 
 def _summary(rejections: np.ndarray, repeats: int):
     """consistent, almost consistent (counts of data sets) and R from rejection counts."""
-    k = np.asarray(rejections, dtype=int)
-    rejected = np.arange(repeats)[None, :] < k[:, None]          # k trues per data set
-    rep = replicability(rejected)
-    return (int(round(rep.consistent * k.size)), int(round(rep.almost_consistent * k.size)),
+    rep = _replicability(rejections, repeats)
+    n = rep.n_datasets
+    return (int(round(rep.consistent * n)), int(round(rep.almost_consistent * n)),
             float(rep.R))
+
+
+def _replicability(rejections, repeats: int):
+    """:class:`calibsim.measures.Replicability` from per-data-set rejection counts."""
+    k = np.asarray(rejections, dtype=int)
+    return replicability(np.arange(repeats)[None, :] < k[:, None])   # k trues per data set
+
+
+def _R_se(rejections, repeats: int) -> float:
+    """Monte Carlo SE of R over fixed data sets (their partitions redrawn), issue 34."""
+    return round(_replicability(rejections, repeats).R_partition_se, 3)
+
+
+def _share(count, n):
+    """A count of data sets as a share (%) with its binomial SE (pp) over the n data sets:
+    an upper bound for a rerun on the same data sets, which are fixed."""
+    p = count / n
+    return round(100 * p, 1), round(100 * float(np.sqrt(p * (1 - p) / n)), 1)
 
 
 def _table1(*, study, tables, scores, folder, wall=None, calibrations=None):
@@ -88,7 +105,11 @@ def _table1(*, study, tables, scores, folder, wall=None, calibrations=None):
                         "consistent paper (27 sets)": paper_sum["consistent"][i],
                         "almost consistent ours": ours[1],
                         "almost consistent paper (same sets)": theirs[1],
-                        "R ours": round(ours[2], 3), "R paper (same sets)": round(theirs[2], 3),
+                        "R ours": round(ours[2], 3),
+                        "R ours SE": _R_se(repeats - have[f"{col} ours"].to_numpy(), repeats),
+                        "R paper (same sets)": round(theirs[2], 3),
+                        "R paper (same sets) SE": _R_se(
+                            repeats - have[f"{col} paper"].to_numpy(), repeats),
                         "R paper (27 sets)": paper_sum["replicability R"][i]})
     summary = pd.DataFrame(summary)
     folder = Path(folder)
@@ -114,6 +135,7 @@ def _table1(*, study, tables, scores, folder, wall=None, calibrations=None):
         lines.append(f"Not shipped (see `calibsim/data/uci/README.md`): {', '.join(missing)}. "
                      "The 'same sets' columns recompute the paper's summary on the data sets "
                      "both have; the '27 sets' columns are the paper's own.\n\n")
+    lines.append(_R_SE_NOTE)
     lines.append("Draws are counts out of the repetitions; partitions differ from the "
                  "paper's, so individual cells are expected to differ by a few draws (the "
                  "point of the paper is that they do); the summary rows are what to compare.\n")
@@ -121,8 +143,19 @@ def _table1(*, study, tables, scores, folder, wall=None, calibrations=None):
     return paths
 
 
+_R_SE_NOTE = ("R's SE is its Monte Carlo error with the data sets held fixed: what a rerun "
+              "with new partitions of the same data sets would vary by "
+              "(`calibsim.measures.replicability_R_se`, issue 34).\n\n")
+_PAPER_SETS = 27
+
+
 def _summary_frame(table, by: str, paper: pd.DataFrame) -> pd.DataFrame:
-    """consistent / almost consistent / R over the data sets, per pair and ``by`` value."""
+    """consistent / almost consistent / R over the data sets, per pair and ``by`` value.
+
+    Counts are over our data sets and the paper's 27, so each is also given as a share
+    (%), ours with its binomial SE over the data sets; R with its Monte Carlo SE (data sets
+    fixed) and the standard deviation of the per-data-set R (for comparisons over
+    different data sets)."""
     rows = []
     for (a, b), col in _PAIRS.items():
         sub = table[(table["pair_a"] == a) & (table["pair_b"] == b)]
@@ -132,11 +165,19 @@ def _summary_frame(table, by: str, paper: pd.DataFrame) -> pd.DataFrame:
             ref = paper[paper["pair"] == col].drop(columns="pair").set_index("measure")
             ref_col = next((k for k in ref.columns if np.isclose(float(k), float(value))), None)
             get = (lambda m: ref.loc[m, ref_col] if ref_col is not None else np.nan)
-            rows.append({"pair": col, by: value, "data sets": len(g),
-                         "consistent ours": c, "consistent paper (27)": get("consistent"),
-                         "almost consistent ours": ac,
-                         "almost consistent paper (27)": get("almost consistent"),
-                         "R ours": round(R, 3), "R paper (27)": get("R")})
+            n = len(g)
+            row = {"pair": col, by: value, "data sets": n}
+            for name, ours in (("consistent", c), ("almost consistent", ac)):
+                share, se = _share(ours, n)
+                theirs = get(name)
+                row.update({f"{name} ours": ours, f"{name} paper (27)": theirs,
+                            f"{name} ours (%)": share, f"{name} ours SE (pp)": se,
+                            f"{name} paper (%)": round(100 * theirs / _PAPER_SETS, 1)})
+            row.update({"R ours": round(R, 3),
+                        "R ours SE": _R_se(g["rejections"].to_numpy(), repeats),
+                        "R ours SD over data sets": round(float(g["R"].std(ddof=1)), 3),
+                        "R paper (27)": get("R")})
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -180,10 +221,16 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
         for (a, b), col, theirs in zip(_PAIRS, _PAIRS.values(), paper_counts):
             t = tables[key]
             g = t[(t["pair_a"] == a) & (t["pair_b"] == b)]
-            c, _, R = _summary(g["rejections"].to_numpy(), int(g["repeats"].iloc[0]))
+            repeats = int(g["repeats"].iloc[0])
+            c, _, R = _summary(g["rejections"].to_numpy(), repeats)
+            share, se = _share(c, len(g))
             rows.append({"test": what, "pair": col, "consistent ours": c,
-                         "of (ours)": len(g), "consistent paper": theirs, "of (paper)": 27,
-                         "R ours": round(R, 3)})
+                         "of (ours)": len(g), "consistent paper": theirs,
+                         "of (paper)": _PAPER_SETS, "consistent ours (%)": share,
+                         "consistent ours SE (pp)": se,
+                         "consistent paper (%)": round(100 * theirs / _PAPER_SETS, 1),
+                         "R ours": round(R, 3),
+                         "R ours SE": _R_se(g["rejections"].to_numpy(), repeats)})
     if rows:
         section = pd.DataFrame(rows)
         paths["section43.csv"] = folder / f"{study.name}_section43.csv"
@@ -195,6 +242,7 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
                   "error is far too high to use (see Bouckaert 2003, Figure 2).\n\n"]
     if "table2_stratified" in tables:
         lines += _stratified_section(tables, folder, study, paths)
+    lines += _order_section(tables, frames, folder, study, paths)
     from ..plotting._style import reduced_size
     fig_path = _runs_figure(frames, folder / f"{study.name}_replicability_vs_runs.png",
                             reduced=reduced_size(study))
@@ -202,11 +250,13 @@ def _tables234(*, study, tables, scores, folder, wall=None, calibrations=None):
         paths["replicability_vs_runs.png"] = fig_path
         lines.append(f"![Replicability against runs]({fig_path.name})\n\n"
                      "The figure: R over the data sets against the number of runs, ours "
-                     "(filled, solid) and the paper's (open, dotted), per pair of learners; "
-                     "replicability grows with the runs for both corrected tests.\n\n")
+                     "(filled, solid, with bars of ± 2 Monte Carlo SE) and the paper's (open, "
+                     "dotted), per pair of learners; replicability grows with the runs for "
+                     "both corrected tests (the claims above, checked step by step).\n\n")
     lines.append(f"Counts are of data sets: ours over {len(study.sources)}, the paper's over "
-                 "27, so compare R "
-                 "(a rate) rather than the counts.\n")
+                 f"{_PAPER_SETS}, so compare the shares (%) and R, not the counts. A share's SE "
+                 "is binomial over our data sets (an upper bound for a rerun on the same, "
+                 "fixed, data sets). " + _R_SE_NOTE)
     paths["report"].write_text("".join(lines), encoding="utf-8")
     return paths
 
@@ -232,7 +282,8 @@ def runs_figure(frames, *, reduced=None):
         for i, (key, lab) in enumerate(series):
             f = frames[key][frames[key]["pair"] == pair].sort_values("n_runs")
             st = series_style(i)
-            ax.plot(f["n_runs"], f["R ours"], label=f"{lab}, ours", ms=5, **st)
+            ax.errorbar(f["n_runs"], f["R ours"], yerr=2 * f["R ours SE"], capsize=2,
+                        elinewidth=0.8, label=f"{lab}, ours", ms=5, **st)
             ax.plot(f["n_runs"], f["R paper (27)"], label=f"{lab}, the paper",
                     ms=6, mfc="white", **{**st, "ls": ":"})
         a, b = pair.split("_vs_")
@@ -247,7 +298,9 @@ def runs_figure(frames, *, reduced=None):
     legend_outside(fig, axes)
     finish_figure(fig, "Bouckaert & Frank (2004) Tables 2 and 3: replicability against the "
                   "number of runs", subtitle="ours over the shipped UCI data sets (filled), "
-                  "the paper's over its 27 (open, dotted)", reduced=reduced)
+                  "the paper's over its 27 (open, dotted)",
+                  error_bars="± 2 Monte Carlo SE of ours (new partitions, data sets fixed)",
+                  reduced=reduced)
     return fig
 
 
@@ -258,6 +311,86 @@ def _runs_figure(frames, path, *, reduced=None):
     return None if fig is None else save_figure(fig, path, dpi=120)
 
 
+def _largest_fall(steps, z, sym) -> str:
+    falls = [(v, p) for p, v in zip(steps, z) if p["difference"] < 0]
+    if not falls:
+        return ""
+    v, p = min(falls, key=lambda t: t[0])
+    return (f" (largest fall {p['difference']:+.3f} at {sym} = {p['runs from']} -> "
+            f"{p['runs to']}, {v:.2f} SE)")
+
+
+_ORDER = (("table2", "Table 2, corrected resampled t", "n"),
+          ("table3", "Table 3, corrected repeated cv t", "r"))
+
+
+def _order_section(tables, frames, folder, study, paths) -> list:
+    """R against the number of runs, each step with its Monte Carlo SE, and the paper's
+    claim that R rises with the runs, checked two-sided (issue 34).
+
+    A step's SE is ``sqrt(SE_a ** 2 + SE_b ** 2)``, the two R's taken as independent. They
+    are not quite: repetition g of r runs uses runs g r .. g r + r - 1 of one scheme, so
+    different r share some partitions; in a simulation with that structure
+    (``tests/test_paper_bouckaert_frank2004.py``) the independent SE is within 25% of a
+    step's true standard deviation.
+    """
+    rows, claims = [], []
+    for key, title, sym in _ORDER:
+        if key not in tables or key not in frames:
+            continue
+        t = tables[key]
+        t = t[np.isclose(t["alpha"], 0.05)]
+        for (pa, pb), col in _PAIRS.items():
+            g = t[(t["pair_a"] == pa) & (t["pair_b"] == pb)]
+            stats_ = {r: (float(np.mean(replicability_R(h["rejections"].to_numpy(dtype=int),
+                                                        int(h["repeats"].iloc[0])))),
+                          float(_replicability(h["rejections"].to_numpy(),
+                                               int(h["repeats"].iloc[0])).R_partition_se))
+                      for r, h in g.groupby("n_runs", sort=True)}
+            runs = sorted(stats_)
+            steps = list(zip(runs[:-1], runs[1:])) + [(runs[0], runs[-1])]
+            part = []
+            for lo, hi in steps:
+                (r_lo, se_lo), (r_hi, se_hi) = stats_[lo], stats_[hi]
+                part.append({"table": key, "pair": col, "runs from": lo, "runs to": hi,
+                             "R from": round(r_lo, 3), "R to": round(r_hi, 3),
+                             "difference": round(r_hi - r_lo, 3),
+                             "difference SE": round(float(np.hypot(se_lo, se_hi)), 3)})
+            rows += part
+            z = [p["difference"] / p["difference SE"] if p["difference SE"] > 0 else
+                 0.0 if p["difference"] == 0 else np.copysign(np.inf, p["difference"])
+                 for p in part]
+            falls = [f"{sym} = {p['runs from']} -> {p['runs to']}"
+                     for p, v in zip(part[:-1], z[:-1]) if v < -2]
+            rises = bool(z[-1] > 2)
+            verdict = "agrees" if rises and not falls else "partly" if rises else "differs"
+            paper = frames[key][frames[key]["pair"] == col].sort_values("n_runs")
+            claims.append(
+                f"| {col}: R rises with the number of runs ({title}) | R = "
+                f"{', '.join(f'{stats_[r][0]:.3f}' for r in runs)} at {sym} = "
+                f"{', '.join(str(r) for r in runs)}; {sym} = {runs[0]} -> {runs[-1]}: "
+                f"{part[-1]['difference']:+.3f} (SE {part[-1]['difference SE']:.3f}); "
+                + (f"falls beyond 2 SE at {', '.join(falls)}" if falls else
+                   "no step falls beyond 2 SE" + _largest_fall(part[:-1], z[:-1], sym))
+                + f" | {', '.join(f'{v:.3f}' for v in paper['R paper (27)'].dropna())} "
+                "| agrees if R at the most runs exceeds R at the fewest by more than 2 SE of "
+                "the difference and no step falls by more than 2 SE; partly if it rises "
+                f"overall but a step falls | **{verdict}** |\n")
+    if not rows:
+        return []
+    frame = pd.DataFrame(rows)
+    paths["R_vs_runs.csv"] = folder / f"{study.name}_R_vs_runs.csv"
+    frame.to_csv(paths["R_vs_runs.csv"], index=False, float_format="%.6g")
+    return ["## R against the number of runs, with Monte Carlo SE\n\n",
+            "Each step's SE is sqrt(SE_a² + SE_b²), the two R's taken as independent "
+            "(the numbers of runs share some partitions; a simulation with this structure "
+            "finds the independent SE within 25% of a step's true error).\n\n",
+            frame.to_markdown(index=False), "\n\n",
+            "## The paper's claims\n\n",
+            "| claim (Bouckaert & Frank 2004, §4.2) | ours | paper | rule | verdict |\n"
+            "|---|---|---|---|---|\n", *claims, "\n"]
+
+
 def _stratified_section(tables, folder, study, paths) -> list:
     """§4.3: corrected resampled t with stratified subsampling beside Table 2's unstratified."""
     rows = []
@@ -266,13 +399,17 @@ def _stratified_section(tables, folder, study, paths) -> list:
         t = t[(t["test"] == "corrected_resampling") & np.isclose(t["alpha"], 0.05)]
         for (a, b), col in _PAIRS.items():
             for n, g in t[(t["pair_a"] == a) & (t["pair_b"] == b)].groupby("n_runs"):
-                c, ac, R = _summary(g["rejections"].to_numpy(), int(g["repeats"].iloc[0]))
+                repeats = int(g["repeats"].iloc[0])
+                c, ac, R = _summary(g["rejections"].to_numpy(), repeats)
                 rows.append({"pair": col, "n_runs": n, "subsampling": how, "consistent": c,
-                             "almost consistent": ac, "R": round(R, 3)})
+                             "almost consistent": ac, "R": round(R, 3),
+                             "R SE": _R_se(g["rejections"].to_numpy(), repeats)})
     frame = pd.DataFrame(rows).pivot_table(index=["pair", "n_runs"], columns="subsampling",
-                                           values=["consistent", "R"]).reset_index()
+                                           values=["consistent", "R", "R SE"]).reset_index()
     frame.columns = [" ".join(str(p) for p in c if p).strip() for c in frame.columns]
     frame["R difference"] = (frame["R stratified"] - frame["R unstratified"]).round(3)
+    frame["R difference SE"] = np.sqrt(frame["R SE stratified"] ** 2
+                                       + frame["R SE unstratified"] ** 2).round(3)
     paths["stratified.csv"] = folder / f"{study.name}_stratified.csv"
     frame.to_csv(paths["stratified.csv"], index=False, float_format="%.6g")
     return ["## §4.3: stratified vs unstratified subsampling (corrected resampled t, "
@@ -280,7 +417,14 @@ def _stratified_section(tables, folder, study, paths) -> list:
             f"\n\nThe paper: with stratified resampling \"the replicability scores differed "
             f"only very slightly from the ones shown in Table 2\". Ours: the largest |R "
             f"difference| is {frame['R difference'].abs().max():.3f} (mean "
-            f"{frame['R difference'].mean():+.3f}).\n\n"]
+            f"{frame['R difference'].mean():+.3f}); "
+            f"{_beyond(frame)} of {len(frame)} differences "
+            f"{'exceeds' if _beyond(frame) == 1 else 'exceed'} 2 Monte Carlo SE of the "
+            "difference.\n\n"]
+
+
+def _beyond(frame) -> int:
+    return int((frame["R difference"].abs() > 2 * frame["R difference SE"]).sum())
 
 
 _TABLE5_ROWS = (("cv5x2", "5x2 cv"), ("resampling10", "10 x resampling"),
