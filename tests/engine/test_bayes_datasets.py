@@ -76,3 +76,31 @@ def test_decision_rates_and_replicability_do_not_depend_on_blocks(tmp_path):
 def test_block_size_must_hold_whole_comparisons(tmp_path):
     with pytest.raises(StudyFileError, match="block_size.*multiple of every number of data"):
         _study(tmp_path, 15)
+
+
+def _calibrated_study(tmp_path, n_folds, n_runs, runs, rhos='["1/k", "calibrated"]'):
+    text = (STUDY.replace("n_folds = 5", f"n_folds = {n_folds}")
+            .replace("n_runs = 4", f"n_runs = {n_runs}").replace("runs = [2]", f"runs = [{runs}]")
+            .replace('rhos = ["1/k", 0.3]', f"rhos = {rhos}"))
+    path = tmp_path / "c.toml"
+    path.write_text(textwrap.dedent(text.format(block=20, results=tmp_path / "res")))
+    return load_study(path)
+
+
+def test_calibrated_rho_is_the_shipped_tables(tmp_path):
+    from calibsim import lookup_rho
+    from calibsim.engine.analyses import _rho_value
+    study = _calibrated_study(tmp_path, 5, 4, 2)
+    a = study.analyses[0]
+    assert a.rhos == ("1/k", "calibrated")
+    # first threshold (0.95) and first ROPE (0) of the analysis, its r x k
+    assert _rho_value("calibrated", 5, a, 2) == lookup_rho(threshold=0.95, rope=0.0,
+                                                           n_folds=5, n_runs=2).rho
+    assert _rho_value("1/k", 5, a, 2) == 0.2 and _rho_value(0.3, 5, a, 2) == 0.3
+
+
+def test_calibrated_rho_outside_the_table_fails_before_any_score(tmp_path):
+    with pytest.raises(StudyFileError, match=r"rhos.*'calibrated'.*n_folds=4, n_runs=2"):
+        _calibrated_study(tmp_path, 4, 4, 2)
+    with pytest.raises(StudyFileError, match=r"rhos\[1\].*'1/k', 'calibrated'"):
+        _calibrated_study(tmp_path, 5, 4, 2, rhos='["1/k", "table"]')
