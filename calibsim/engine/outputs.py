@@ -230,31 +230,72 @@ def _plot_replicability(summary, panels, ax_list):
         ax.grid(True, lw=0.3, color="0.85")
 
 
+def source_words(row) -> str:
+    """A source of a tidy table in words: "null source (learners equally good)",
+    "BAN source set1", or the source's label for other kinds."""
+    group = str(row.get("group", ""))
+    if group == "null":
+        return "null source (learners equally good)"
+    if group == "ban" and str(row.get("network", "")) not in ("", "nan"):
+        return f"BAN source {row['network']}"
+    return str(row["source"])
+
+
 def _plot_datasets(table):
-    """Decision rate against the number of data sets per comparison, one panel per
-    source, one series per test, ROPE and threshold at rho = 1/k (2 x 2 x 2 = 8), with
-    ±2 Monte Carlo SE."""
+    """Decision rate against the number of data sets per comparison q at ρ = 1/k: one
+    panel per threshold (rows) and source (columns), one series per test and ROPE (4),
+    with ±2 Monte Carlo SE and a dotted line at 1 − threshold. Returns (fig, axes, title)."""
+    import matplotlib.pyplot as plt
     t = table[(table["rho"].astype(str) == "1/k") | (table["test"] != "hierarchical")]
     sources = list(dict.fromkeys(t["source"]))
-    fig, axes = _facets(len(sources), sharey=True)
-    for ax, src in zip(axes, sources):
-        g = t[t["source"] == src]
-        series = list(dict.fromkeys(zip(g["label"], g["rope"], g["threshold"])))
-        for i, (label, rope, th) in enumerate(series):
-            h = g[(g["label"] == label) & (g["rope"] == rope) & (g["threshold"] == th)]
-            h = h.sort_values("datasets_per_comparison")
-            st = _style(i)
-            ax.errorbar(h["datasets_per_comparison"], 100 * h["decision_rate"],
-                        yerr=200 * h["mc_se"], capsize=2, ms=4, **st,
-                        label=f"{label}, ROPE {100 * rope:g} pt, threshold {th:g}")
-        ax.set(xlabel="data sets per comparison q", ylabel="decision rate (%) ± 2 SE",
-               title=str(src), xscale="log")
-        ticks = sorted(set(g["datasets_per_comparison"]))
-        ax.set_xticks(ticks, [str(v) for v in ticks])
-        ax.minorticks_off()
-        ax.grid(True, lw=0.3, color="0.85")
-    _legend_outside(fig, axes)
-    return fig, axes
+    thresholds = sorted(set(t["threshold"]))
+    words = {src: source_words(t[t["source"] == src].iloc[0]) for src in sources}
+    ncol = len(sources)
+    fig, axes = plt.subplots(len(thresholds), ncol, figsize=(max(2.9 * ncol, 7.0),
+                             2.7 * len(thresholds) + 0.6), layout="constrained",
+                             squeeze=False)
+    series = list(dict.fromkeys(zip(t["label"], t["rope"])))
+    for row, th in enumerate(thresholds):
+        for col, src in enumerate(sources):
+            ax = axes[row, col]
+            g = t[(t["source"] == src) & (t["threshold"] == th)]
+            for i, (label, rope) in enumerate(series):
+                h = g[(g["label"] == label) & (g["rope"] == rope)]
+                h = h.sort_values("datasets_per_comparison")
+                y, e = 100 * h["decision_rate"].to_numpy(), 200 * h["mc_se"].to_numpy()
+                shift = 1.04 ** (i - (len(series) - 1) / 2)     # apart on the log axis
+                ax.errorbar(h["datasets_per_comparison"] * shift, y,
+                            yerr=[np.minimum(e, y), np.minimum(e, 100 - y)],
+                            capsize=2, ms=4, **_style(i),
+                            label=f"{label}, ROPE {100 * rope:g} point{'s' if rope != 0.01 else ''}")
+            if str(g["group"].iloc[0]) == "null":
+                ax.axhline(100 * (1 - th), color="0.4", lw=0.8, ls=":",
+                           label="1 − threshold")
+            ax.set_title(f"{words[src]}\nthreshold {th:g}", fontsize=9)
+            ax.set_xscale("log")
+            ticks = sorted(set(g["datasets_per_comparison"]))
+            ax.set_xticks(ticks, [str(v) for v in ticks])
+            ax.minorticks_off()
+            lo, hi = ax.get_ylim()
+            ax.set_ylim(0, 105 if hi > 50 else max(hi, 200 * (1 - th), 1.0))
+            if row == len(thresholds) - 1:
+                ax.set_xlabel("data sets per comparison q")
+            if col == 0:
+                ax.set_ylabel("decision rate (%) ± 2 SE")
+            ax.grid(True, lw=0.3, color="0.85")
+    n = sorted(set(int(v) for v in t["n_comparisons"]))
+    title = ("How often the hierarchical and Bayesian signed-rank tests declare a learner "
+             "better, by the number of data sets compared (ρ = 1/k; "
+             + (f"{n[0]}–{n[-1]}" if len(n) > 1 else f"{n[0]}") + " comparisons per point)")
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 5),
+               fontsize=8, frameon=False)
+    return fig, list(axes.ravel()), title
 
 
 def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
@@ -265,6 +306,7 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for a in analyses_specs:
+        title = None
         table = tables.get(a.name)
         if table is None or table.empty or a.kind == "calibrate_rho":
             continue
@@ -303,7 +345,7 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
         elif a.kind == "bayes_datasets":
             if not np.isfinite(table["decision_rate"].to_numpy(dtype=float)).any():
                 continue
-            fig, axes = _plot_datasets(table)
+            fig, axes, title = _plot_datasets(table)
         else:
             if not np.isfinite(table["accuracy"].to_numpy(dtype=float)).any():
                 continue
@@ -327,7 +369,7 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
                 ax.grid(True, lw=0.3, color="0.85")
             _legend_outside(fig, axes)
         _tidy_ylabels(axes if a.kind != "calibrate" else [])
-        fig.suptitle(f"{study.name}: {a.name.replace('_', ' ')}", fontsize=9, x=0.02,
+        fig.suptitle(title or f"{study.name}: {a.name.replace('_', ' ')}", fontsize=9, x=0.02,
                      ha="left")
         path = folder / f"{study.name}_{a.name}.png"
         fig.savefig(path, dpi=110, metadata={"Software": None})
