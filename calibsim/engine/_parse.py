@@ -172,6 +172,8 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
                 {x.name: x for x in schemes}[s].kind == "cv5x2" for _, s in kw["schemes"]):
             c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
         _check_runs(c, key, kw, schemes)
+        if kind == "bayes_datasets" and "calibrated" in kw["rhos"]:
+            _check_table_rho(c, key, kw, schemes)
         df = sec.get("df", "textbook" if kind != "calibrate" else None)
         if kind == "calibrate_rho":
             df = None
@@ -338,7 +340,11 @@ def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
     rhos = sec.get("rhos", ["1/k"])
     rhos = rhos if isinstance(rhos, list) else [rhos]
     for i, r in enumerate(rhos):
-        if r != "1/k":
+        if r not in ("1/k", "calibrated"):
+            if isinstance(r, str):
+                c.fail(f"{key}.rhos[{i}]", "must be '1/k', 'calibrated' (the shipped rho "
+                       "table's, calibsim.lookup_rho, at the analysis's first threshold and "
+                       "ROPE) or a number in [0, 1)", r)
             c.value(f"{key}.rhos[{i}]", r, float, min_value=0, max_value=1, open_high=True)
     if not rhos or rhos[0] != "1/k":
         c.fail(f"{key}.rhos", "must start with '1/k' (the default the others are compared "
@@ -347,7 +353,7 @@ def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
             "datasets": tuple(c.values(f"{key}.datasets", sec["datasets"], int, min_value=2)),
             "ropes": tuple(c.values(f"{key}.ropes", sec.get("ropes", [0.0]), float,
                                     min_value=0)),
-            "rhos": tuple(r if r == "1/k" else float(r) for r in rhos),
+            "rhos": tuple(r if r in ("1/k", "calibrated") else float(r) for r in rhos),
             "thresholds": tuple(c.values(f"{key}.thresholds", sec.get("thresholds", [0.95]),
                                          float, min_value=0.5, max_value=1, open_low=True,
                                          open_high=True))}
@@ -382,6 +388,19 @@ def _pairs(c, key, value, declared):
                        f"{sorted(names)}", x)
         out.append(tuple(p))
     return tuple(out)
+
+
+def _check_table_rho(c, key, kw, schemes):
+    """rhos = "calibrated": the shipped rho table must cover the analysis's design, first
+    threshold and first ROPE (calibsim.lookup_rho), checked before any score is computed."""
+    from ..calibration import lookup_rho
+    s = {x.name: x for x in schemes}[kw["schemes"][0][1]]
+    runs = kw.get("runs") or (s.p["n_runs"] // kw["repeats"],)
+    try:
+        lookup_rho(threshold=kw["thresholds"][0], rope=kw["ropes"][0],
+                   n_folds=s.p["n_folds"], n_runs=runs[0])
+    except ValueError as e:
+        c.fail(f"{key}.rhos", f"holds 'calibrated', but {e}", list(kw["rhos"]))
 
 
 def _check_runs(c, key, kw, schemes):

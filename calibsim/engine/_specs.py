@@ -218,7 +218,8 @@ class AnalysisSpec:
     datasets: tuple = ()          # bayes_datasets: data sets per comparison, q
     ropes: tuple = ()             # calibrate_rho, bayes_datasets: ROPE half-widths (accuracy
                                   # units; default: by test name, or 0 for bayes_datasets)
-    rhos: tuple = ("1/k",)        # bayes_datasets: the hierarchical test's rho ("1/k" or a number)
+    rhos: tuple = ("1/k",)        # bayes_datasets: the hierarchical test's rho ("1/k",
+                                  # "calibrated": the shipped rho table's, or a number)
     thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
 
     def scheme_of(self, test: str) -> str:

@@ -815,8 +815,17 @@ def _rho_rows(study, analysis, scores) -> pd.DataFrame:
 # ---------------------------------------------------------------------------
 # bayes_datasets: the hierarchical and signed-rank tests over groups of q data sets
 
-def _rho_value(rho, k):
-    return 1.0 / k if rho == "1/k" else float(rho)
+def _rho_value(rho, k, a=None, r=None):
+    """The ρ of a ``bayes_datasets`` entry: 1/k, a number, or ``"calibrated"``: the shipped
+    rho table's (:func:`calibsim.lookup_rho`) for r x k cv at the analysis's first threshold
+    and first ROPE (the correlated Bayesian t's calibrated ρ)."""
+    if rho == "1/k":
+        return 1.0 / k
+    if rho == "calibrated":
+        from ..calibration import lookup_rho
+        return float(lookup_rho(threshold=a.thresholds[0], rope=a.ropes[0], n_folds=k,
+                                n_runs=r).rho)
+    return float(rho)
 
 
 def _datasets_summaries(study, a, scores, sources=None) -> dict:
@@ -869,7 +878,7 @@ def _datasets_summaries(study, a, scores, sources=None) -> dict:
                                 with warnings.catch_warnings():
                                     warnings.simplefilter("ignore", HierarchicalDiagnosticWarning)
                                     res = hierarchical_bayesian_test(
-                                        xs, rope=a.ropes[0], rho=_rho_value(rho, k),
+                                        xs, rope=a.ropes[0], rho=_rho_value(rho, k, a, r),
                                         random_state=seed, n_samples=4000, n_warmup=500)
                                 diag[gi, rep] = res.diagnostics_ok
                                 for j, rope in enumerate(a.ropes):
@@ -893,6 +902,7 @@ def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
         summaries = _datasets_summaries(study, a, _SameDifferences(scores))
     sname = a.schemes[0][1]
     k = _n_folds(study, sname)
+    r_cmp = _runs_of(a, study, sname)[0]
     rows = []
     for source in a.sources:
         for pair in a.pairs:
@@ -917,9 +927,10 @@ def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
                                 rate = float(declared[:, 0].mean()) if n else np.nan
                                 hier = test == "hierarchical"      # rho is its alone
                                 row = {**base, "datasets_per_comparison": q,
-                                       "rho": ("1/k" if rho == "1/k" else float(rho)) if hier
-                                       else "",
-                                       "rho_value": _rho_value(rho, k) if hier else np.nan,
+                                       "rho": (rho if isinstance(rho, str) else float(rho))
+                                       if hier else "",
+                                       "rho_value": _rho_value(rho, k, a, r_cmp) if hier
+                                       else np.nan,
                                        "rope": rope,
                                        "threshold": th, "n_comparisons": n,
                                        "decision_rate": rate,

@@ -9,7 +9,12 @@ the Type I error of the shipped df on the centred null; the df calibrated on one
 of the null data sets checked on the other half; and, on Bouckaert's own simulated
 null, the df with and without centring beside the shipped table.
 
-Every number comes from the engine's ``calibrate`` analyses of the study file.
+``bayesian_hierarchical`` (``studies/bayesian_hierarchical.toml``): the hierarchical and
+Bayesian signed-rank tests' decision rates and replicability over comparisons of q data
+sets, and the effect of ρ, as tables people read (the tidy table and the figure are the
+engine's ``bayes_datasets`` outputs).
+
+Every number comes from the engine's analyses of the study files.
 """
 
 from __future__ import annotations
@@ -335,4 +340,163 @@ def _null_construction(*, study, tables, scores, folder, wall=None, calibrations
     return paths
 
 
-LAYOUTS = {"null_construction": _null_construction}
+# ---------------------------------------------------------------------------
+# bayesian_hierarchical: the hierarchical and signed-rank tests over data sets
+
+def _rate_text(rate, se, n) -> str:
+    """``"4.0 (1.4)"``: a decision rate and its Monte Carlo SE in percent; with none or
+    all of n comparisons deciding (SE 0), the one-sided 95% bound instead: ``"0 (≤ 14)"``."""
+    if not np.isfinite(rate):
+        return ""
+    k = int(round(rate * n))
+    if k == 0:
+        return f"0 (≤ {100 * (1 - 0.05 ** (1 / n)):.0f})"
+    if k == n:
+        return f"100 (≥ {100 * 0.05 ** (1 / n):.0f})"
+    return f"{100 * rate:.1f} ({100 * se:.1f})"
+
+
+def _hier_sources(t, scores, sname, pair) -> pd.DataFrame:
+    """Per source: its name in words and the mean difference A − B over its data sets."""
+    from ..engine.outputs import source_words
+    rows = []
+    for src in dict.fromkeys(t["source"]):
+        x = scores.difference(src, sname, pair).mean(axis=(1, 2))      # per data set
+        rows.append({"source": src, "name": source_words(t[t["source"] == src].iloc[0]),
+                     "difference": float(x.mean()),
+                     "difference_se": float(x.std(ddof=1) / np.sqrt(x.size)),
+                     "sd": float(x.std(ddof=1)), "n_datasets": int(x.size)})
+    return pd.DataFrame(rows)
+
+
+def _hier_pivot(t, value, cols, srcs) -> pd.DataFrame:
+    """Rows (source, q), one column per ``cols`` entry (name, selector), cells
+    ``value(row)`` of the one row each selector keeps."""
+    out = []
+    for s in srcs.itertuples():
+        for q in sorted(set(t["datasets_per_comparison"])):
+            g = t[(t["source"] == s.source) & (t["datasets_per_comparison"] == q)]
+            row = {"source": s.name.replace(" (learners equally good)", ""), "q": int(q),
+                   "comparisons": int(g["n_comparisons"].iloc[0])}
+            for name, pick in cols:
+                h = pick(g)
+                row[name] = value(h.iloc[0]) if len(h) else ""
+            out.append(row)
+    return pd.DataFrame(out)
+
+
+def _hier_select(test, rope, th, rho="1/k"):
+    """The rows of one test, ROPE and threshold (and ρ, for the hierarchical test)."""
+    def pick(g):
+        keep = (g["test"] == test) & np.isclose(g["rope"], rope) & np.isclose(g["threshold"], th)
+        if test == "hierarchical":
+            keep &= g["rho"].astype(str) == rho
+        return g[keep]
+    return pick
+
+
+def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """The decision-rate, replicability and ρ tables of ``studies/bayesian_hierarchical.toml``
+    in one Markdown file, ``<study>_decision_rate.md`` (the tidy table and the figure are
+    the engine's ``<study>_<analysis>.csv`` and ``.png``)."""
+    a = next((x for x in study.analyses if x.kind == "bayes_datasets"), None)
+    if a is None or a.name not in tables:
+        raise ValueError(f"study {study.name!r}: the bayesian_hierarchical layout needs a "
+                         "bayes_datasets analysis.")
+    t = tables[a.name]
+    pair = tuple(a.pairs[0])
+    srcs = _hier_sources(t, scores, a.schemes[0][1], pair)
+    names = {"naive_bayes": "naive Bayes", "c45": "C4.5"}
+    pa, pb = (names.get(v, v) for v in pair)
+    tests = [x for x in ("hierarchical", "signed_rank") if x in set(t["test"])]
+    short = {"hierarchical": "hierarchical", "signed_rank": "signed-rank"}
+    k = int(t["n_folds"].iloc[0])
+    r = int(t["n_runs"].iloc[0])
+
+    def rate(row):
+        return _rate_text(row["decision_rate"], row["mc_se"], int(row["n_comparisons"]))
+
+    def rep(row):
+        return f"{row['R']:.2f} ({row['R_se']:.2f})" if np.isfinite(row["R"]) else ""
+
+    def cols(th):
+        return [(f"{short[x]}, ROPE {100 * rope:g}", _hier_select(x, rope, th))
+                for rope in a.ropes for x in tests]
+
+    hier = t[t["test"] == "hierarchical"]
+    rhos = list(dict.fromkeys(zip(hier["rho"].astype(str), hier["rho_value"])))
+
+    def rho_cols(th):
+        return [(f"ROPE {100 * rope:g}, ρ = {rho}" + ("" if rho == "1/k" else f" = {v:.3f}"),
+                 _hier_select("hierarchical", rope, th, rho))
+                for rope in a.ropes for rho, v in rhos]
+
+    poor = hier.groupby(hier["rho"].astype(str), sort=False)["poor_diagnostics"].max()
+    source_table = pd.DataFrame({
+        "source": srcs["name"], "data sets": srcs["n_datasets"],
+        "mean difference A − B, points (SE)": [
+            f"{round(100 * d, 2) + 0.0:+.2f} ({100 * e:.2f})"        # never "-0.00"
+            for d, e in zip(srcs["difference"], srcs["difference_se"])],
+        "its SD over the data sets, points": (100 * srcs["sd"]).map("{:.2f}".format)})
+    lines = [
+        f"# {study.title}\n\n",
+        f"{pa} (A) against {pb} (B), {r} runs of {k}-fold cv per data set (seed "
+        f"{study.seed}). Each comparison takes q data sets of one source (consecutive, never "
+        "shared between comparisons) and asks whether A or B is better beyond the ROPE: the "
+        "hierarchical test (Corani et al. 2017) on the per-fold differences, the Bayesian "
+        "signed-rank test (Benavoli et al. 2014) on each data set's mean difference. The "
+        "**decision rate** is the share of comparisons in which P(A better) or P(B better) "
+        "reaches the threshold; on the null source, where the learners are equally good on "
+        "every data set, every decision is an error. Cells: decision rate in percent with its "
+        "Monte Carlo standard error; where no (or every) comparison decided, the one-sided 95% "
+        "upper (lower) bound on the rate instead. ROPE half-widths are in accuracy points. "
+        f"Every number is in `{study.name}_{a.name}.csv`; the figure is "
+        f"`{study.name}_{a.name}.png`.\n",
+        "\n## The sources\n\n",
+        "A calibration is only as good as its null: the mean difference of the learners over "
+        "each source's data sets (all runs), with its standard error.\n\n",
+        source_table.to_markdown(index=False), "\n"]
+    for th in a.thresholds:
+        lines += [f"\n## Decision rate (%) at threshold {th:g}, ρ = 1/k\n\n",
+                  _hier_pivot(t, rate, cols(th), srcs).to_markdown(index=False), "\n"]
+    wrong = []
+    for x in srcs.itertuples():
+        g = t[(t["source"] == x.source) & (t["group"] != "null")]
+        if len(g) and x.difference != 0:
+            col = "rate_a_better" if x.difference < 0 else "rate_b_better"
+            wrong.append(float(g[col].max()))
+    if wrong:
+        lines += [f"\nOn the BAN sources a decision for the learner that is worse on the "
+                  f"source (the sign of its mean difference) was made in at most "
+                  f"{100 * max(wrong):.1f}% of the comparisons of any cell.\n"]
+    lines += [f"\n## Replicability R over {a.repeats} repeats with new partitions, "
+              "ρ = 1/k\n\n",
+              "Bouckaert & Frank's (2004) R of the decision \"a learner is better\": the "
+              "probability that two repeats of a comparison on the same data sets with new cv "
+              "partitions agree (1: always), with its standard error.\n"]
+    for th in a.thresholds:
+        lines += [f"\n### Threshold {th:g}\n\n",
+                  _hier_pivot(t, rep, cols(th), srcs).to_markdown(index=False), "\n"]
+    if len(rhos) > 1:
+        lines += ["\n## The hierarchical test at ρ = 1/k and at the calibrated ρ: decision "
+                  "rate (%)\n\n",
+                  "'calibrated' is the shipped rho table's ρ for the correlated Bayesian t "
+                  f"test on one data set of {r}x{k} cv at threshold {a.thresholds[0]:g} and "
+                  f"ROPE {100 * a.ropes[0]:g} (`calibsim.lookup_rho`), measured here on the "
+                  "same comparisons (first repeat). Share of fits with poor sampler "
+                  "diagnostics (R-hat > 1.01, bulk ESS < 400 or a divergent transition), "
+                  "largest over the cells: "
+                  + ", ".join(f"ρ = {x}: {100 * v:.1f}%" for x, v in poor.items()) + ".\n"]
+        for th in a.thresholds:
+            lines += [f"\n### Threshold {th:g}\n\n",
+                      _hier_pivot(t, rate, rho_cols(th), srcs).to_markdown(index=False),
+                      "\n"]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    md = folder / f"{study.name}_decision_rate.md"
+    md.write_text("".join(lines), encoding="utf-8")
+    return {"decision_rate.md": md}
+
+
+LAYOUTS = {"null_construction": _null_construction,
+           "bayesian_hierarchical": _bayesian_hierarchical}

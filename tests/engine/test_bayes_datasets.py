@@ -76,3 +76,92 @@ def test_decision_rates_and_replicability_do_not_depend_on_blocks(tmp_path):
 def test_block_size_must_hold_whole_comparisons(tmp_path):
     with pytest.raises(StudyFileError, match="block_size.*multiple of every number of data"):
         _study(tmp_path, 15)
+
+
+def _calibrated_study(tmp_path, n_folds, n_runs, runs, rhos='["1/k", "calibrated"]'):
+    text = (STUDY.replace("n_folds = 5", f"n_folds = {n_folds}")
+            .replace("n_runs = 4", f"n_runs = {n_runs}").replace("runs = [2]", f"runs = [{runs}]")
+            .replace('rhos = ["1/k", 0.3]', f"rhos = {rhos}"))
+    path = tmp_path / "c.toml"
+    path.write_text(textwrap.dedent(text.format(block=20, results=tmp_path / "res")))
+    return load_study(path)
+
+
+def test_calibrated_rho_is_the_shipped_tables(tmp_path):
+    from calibsim import lookup_rho
+    from calibsim.engine.analyses import _rho_value
+    study = _calibrated_study(tmp_path, 5, 4, 2)
+    a = study.analyses[0]
+    assert a.rhos == ("1/k", "calibrated")
+    # first threshold (0.95) and first ROPE (0) of the analysis, its r x k
+    assert _rho_value("calibrated", 5, a, 2) == lookup_rho(threshold=0.95, rope=0.0,
+                                                           n_folds=5, n_runs=2).rho
+    assert _rho_value("1/k", 5, a, 2) == 0.2 and _rho_value(0.3, 5, a, 2) == 0.3
+
+
+def test_calibrated_rho_outside_the_table_fails_before_any_score(tmp_path):
+    with pytest.raises(StudyFileError, match=r"rhos.*'calibrated'.*n_folds=4, n_runs=2"):
+        _calibrated_study(tmp_path, 4, 4, 2)
+    with pytest.raises(StudyFileError, match=r"rhos\[1\].*'1/k', 'calibrated'"):
+        _calibrated_study(tmp_path, 5, 4, 2, rhos='["1/k", "table"]')
+
+
+def _tidy_table():
+    """A bayes_datasets table as the analysis writes it (two sources, q = 10 and 20)."""
+    import pandas as pd
+    rows = []
+    for src, group, net, rate in (("null", "null", np.nan, 0.04),
+                                  ("ban[network=set2]", "ban", "set2", 0.6)):
+        for test, label in (("hierarchical", "hierarchical test"),
+                            ("signed_rank", "Bayesian signed-rank test")):
+            for q, n in ((10, 50), (20, 25)):
+                for rho in (("1/k", "calibrated") if test == "hierarchical" else ("",)):
+                    for rope in (0.0, 0.01):
+                        for th in (0.95, 0.99):
+                            r = 0.0 if (group == "null" and rope) else rate
+                            rows.append({
+                                "source": src, "group": group, "network": net,
+                                "pair_a": "naive_bayes", "pair_b": "c45", "test": test,
+                                "label": label, "scheme": "cv", "n_runs": 10, "n_folds": 10,
+                                "datasets_per_comparison": q, "rho": rho,
+                                "rho_value": {"1/k": 0.1, "calibrated": 0.138}.get(rho, np.nan),
+                                "rope": rope, "threshold": th, "n_comparisons": n,
+                                "decision_rate": r, "mc_se": np.sqrt(r * (1 - r) / n),
+                                "rate_a_better": 0.02 * (group != "null"),
+                                "rate_b_better": r - 0.02 * (group != "null"),
+                                "rate_rope": 0.0, "poor_diagnostics": 0.0,
+                                "repeats": 5 if rho != "calibrated" else 1,
+                                "consistent": 0.9 if rho != "calibrated" else np.nan,
+                                "R": 0.93 if rho != "calibrated" else np.nan,
+                                "R_se": 0.01 if rho != "calibrated" else np.nan})
+    return pd.DataFrame(rows)
+
+
+class _Scores:
+    def difference(self, source, scheme, pair):
+        shift = 0.0 if source == "null" else -0.02          # C4.5 (B) better on BAN
+        return np.full((100, 10, 10), shift) + np.linspace(-0.01, 0.01, 100)[:, None, None]
+
+
+def test_decision_rate_table_and_figure_are_in_words(tmp_path):
+    from pathlib import Path
+
+    from calibsim.engine.outputs import write_figures
+    from calibsim.papers.own_studies import LAYOUTS
+    repo = Path(__file__).resolve().parents[2]
+    study = load_study(repo / "studies" / "bayesian_hierarchical.toml")
+    table = _tidy_table()
+    a = study.analyses[0]
+    paths = write_figures(study, [a], {a.name: table}, tmp_path)
+    assert paths[f"{a.name}.png"].stat().st_size > 10_000
+    out = LAYOUTS["bayesian_hierarchical"](study=study, tables={a.name: table},
+                                           scores=_Scores(), folder=tmp_path)
+    text = out["decision_rate.md"].read_text(encoding="utf-8")
+    assert "| BAN source Set 2 |" in text and "| null source " in text
+    assert "ban[network" not in text and "naive_bayes" not in text
+    # 4 % at n = 50 is 4.0 (SE 2.8); none of 25 deciding shows its one-sided 95% bound
+    assert "| 4.0 (2.8)" in text and "0 (≤ 11)" in text
+    assert "ρ = calibrated = 0.138" in text
+    assert "| -2.00 (0.06) " in text and "| +0.00 (0.06) " in text
+    # the wrong-direction decisions (A better where B is) are reported: 2%
+    assert "at most 2.0% of the comparisons" in text
