@@ -84,6 +84,11 @@ def test_example_uci_study_at_reduced_size(tmp_path):
     paths = run_study_file(study, out=tmp_path / "out", n_workers=0)
     acc = pd.read_csv(paths["accuracy.csv"])
     assert set(acc["learner"]) == {"naive_bayes", "c45", "ib1", "logistic"}
-    assert len(acc) == 8 and (acc["accuracy"] > 0.4).all() and (acc["fit_time"] > 0).all()
+    assert len(acc) == 8 and (acc["accuracy"] > 0.4).all()
+    # wall times change from run to run: the run log has them, the tracked table does not
+    assert "fit_time" not in acc.columns
+    log = (tmp_path / "out" / f"{study.stem}_runlog.txt")
+    log = log if log.is_file() else next((tmp_path / "out").glob("*_runlog.txt"))
+    assert "fit_time" in log.read_text(encoding="utf-8")
     rep = pd.read_csv(paths["replicability.csv"])
     assert len(rep) == 2 * 6 and set(rep["repeats"]) == {2}

@@ -5,7 +5,7 @@ import pytest
 
 from calibsim.engine.cells import CellSpec, run_cell
 from calibsim.engine.spec import study_from_dict
-from calibsim.schemes import RepeatedKFold, RepeatedStratifiedKFold
+from calibsim.schemes import RepeatedCV, StratifiedRepeatedCV
 
 
 def _study(tmp_path, **scheme):
@@ -35,8 +35,8 @@ def test_hold_out_sets_a_stratified_share_aside(tmp_path):
 
 
 def test_unstratified_folds_and_bad_values(tmp_path):
-    assert isinstance(_study(tmp_path).schemes[0].splitter(), RepeatedStratifiedKFold)
+    assert isinstance(_study(tmp_path).schemes[0].splitter(), StratifiedRepeatedCV)
     split = _study(tmp_path, stratified=False).schemes[0].splitter()
-    assert type(split) is RepeatedKFold and split.n_runs == 5 and split.n_folds == 2
+    assert type(split) is RepeatedCV and split.n_runs == 5 and split.n_folds == 2
     with pytest.raises(ValueError, match="hold_out"):
         _study(tmp_path, hold_out=1.0)
