@@ -101,7 +101,7 @@ class HierarchicalResult:
     shrunk_means : ndarray of shape (q,)
         Each data set's posterior mean of δ_i: its mean shrunk towards δ0.
     dataset_p_left, dataset_p_rope, dataset_p_right : ndarray of shape (q,)
-        Posterior probabilities of δ_i < -rope, |δ_i| <= rope, δ_i > rope.
+        Posterior probabilities of δ_i < -rope, ``|δ_i| <= rope``, δ_i > rope.
     rhat : float
         Largest split R-hat over δ0, σ0, ν, every δ_i and σ_i.
     ess : float
