@@ -29,10 +29,21 @@ __all__ = ["df_table", "lookup_df", "TableDF", "provenance"]
 _PATH = "data/df/df_table.csv"
 
 
+def read_shipped(path: str) -> pd.DataFrame:
+    """A shipped calibration table (CSV under ``calibsim/``, ``#`` lines its provenance)."""
+    with (resources.files("calibsim") / path).open("r", encoding="utf-8") as fh:
+        return pd.read_csv(fh, comment="#")
+
+
+def shipped_provenance(path: str) -> str:
+    """The ``#`` lines at the top of a shipped table, without the ``# ``."""
+    with (resources.files("calibsim") / path).open("r", encoding="utf-8") as fh:
+        return "".join(line[2:] for line in fh if line.startswith("#"))
+
+
 @functools.lru_cache(maxsize=1)
 def _read() -> pd.DataFrame:
-    with (resources.files("calibsim") / _PATH).open("r", encoding="utf-8") as fh:
-        return pd.read_csv(fh, comment="#")
+    return read_shipped(_PATH)
 
 
 def df_table() -> pd.DataFrame:
@@ -54,8 +65,7 @@ def df_table() -> pd.DataFrame:
 
 def provenance() -> str:
     """The comment lines at the top of the shipped CSV: how, when and from what it was made."""
-    with (resources.files("calibsim") / _PATH).open("r", encoding="utf-8") as fh:
-        return "".join(line[2:] for line in fh if line.startswith("#"))
+    return shipped_provenance(_PATH)
 
 
 @dataclass(frozen=True)

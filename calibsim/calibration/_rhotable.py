@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from importlib import resources
 
 import numpy as np
 import pandas as pd
+
+from ._dftable import read_shipped, shipped_provenance
 
 __all__ = ["rho_table", "lookup_rho", "TableRho", "rho_provenance"]
 
@@ -31,8 +32,7 @@ _PATH = "data/rho/rho_table.csv"
 
 @functools.lru_cache(maxsize=1)
 def _read() -> pd.DataFrame:
-    with (resources.files("calibsim") / _PATH).open("r", encoding="utf-8") as fh:
-        return pd.read_csv(fh, comment="#")
+    return read_shipped(_PATH)
 
 
 def rho_table() -> pd.DataFrame:
@@ -55,8 +55,7 @@ def rho_table() -> pd.DataFrame:
 
 def rho_provenance() -> str:
     """The comment lines at the top of the shipped CSV: how, when and from what it was made."""
-    with (resources.files("calibsim") / _PATH).open("r", encoding="utf-8") as fh:
-        return "".join(line[2:] for line in fh if line.startswith("#"))
+    return shipped_provenance(_PATH)
 
 
 @dataclass(frozen=True)
