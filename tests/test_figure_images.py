@@ -23,7 +23,7 @@ FIG = REPO / "figures"
 #: Kind of analysis -> the column its tidy table must have (a paper layout may have
 #: written a table of its own shape under the same name).
 _VALUE = {"calibrate": "calibrated_df", "rejection_rate": "rate", "replicability": "R",
-          "accuracy": "accuracy"}
+          "accuracy": "accuracy", "bayes_datasets": "decision_rate"}
 
 #: Tracked PNGs whose tidy table is not tracked (a paper layout writes its own table under
 #: the same name), so they cannot be redrawn here: (file, why).

@@ -530,6 +530,21 @@ def source_words(row) -> str:
     return display_name(row["source"])
 
 
+def _rate_range(values, reference, min_span=6.0):
+    """y limits (%) of a decision-rate panel: the data (and the reference line when it is
+    near), at least ``min_span`` points tall, inside 0-100, with a small margin."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    lo, hi = (float(v.min()), float(v.max())) if v.size else (0.0, min_span)
+    if lo <= reference + min_span:
+        lo, hi = min(lo, reference), max(hi, reference)
+    if hi - lo < min_span:
+        lo, hi = ((100.0 - min_span, 100.0) if hi > 100.0 - min_span
+                  else (lo, lo + min_span) if lo <= 0.0 else (hi - min_span, hi))
+    pad = 0.04 * (hi - lo)
+    return lo - pad, hi + pad
+
+
 def _figure_datasets(study, a, table, reduced):
     """Decision rate against the number of data sets per comparison q at ρ = 1/k: one
     panel per threshold (rows) and source (columns), one series per test and ROPE, with
@@ -551,10 +566,12 @@ def _figure_datasets(study, a, table, reduced):
             ax = axes[k]
             k += 1
             g = t[(t["source"] == src) & (t["threshold"] == th)]
+            ends = []
             for i, (label, rope) in enumerate(series):
                 h = g[(g["label"] == label) & (g["rope"] == rope)]
                 h = h.sort_values("datasets_per_comparison")
                 y, e = 100 * h["decision_rate"].to_numpy(), 200 * h["mc_se"].to_numpy()
+                ends += [np.maximum(y - e, 0), np.minimum(y + e, 100)]
                 shift = 1.04 ** (i - (len(series) - 1) / 2)     # apart on the log axis
                 ax.errorbar(h["datasets_per_comparison"] * shift, y,
                             yerr=[np.minimum(e, y), np.minimum(e, 100 - y)], capsize=2,
@@ -565,6 +582,7 @@ def _figure_datasets(study, a, table, reduced):
             if str(g["group"].iloc[0]) == "null":
                 reference_line(ax, 100 * (1 - th), "1 − threshold")
             ax.set_title(f"{words[src]}, threshold {th:g}", fontsize=9)
+            ax.set_ylim(*_rate_range(np.concatenate(ends), 100 * (1 - th)))
             ax.set_xscale("log")
             ticks = sorted(set(g["datasets_per_comparison"]))
             ax.set_xticks(ticks, [str(v) for v in ticks])
