@@ -21,7 +21,7 @@ import numpy as np
 from calibsim.datasets import UCI_DATASETS, load_uci
 from calibsim.learners import _kernels_c45 as K
 from calibsim.learners import _kernels_nb as NB
-from calibsim.schemes import RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV as RepeatedStratifiedKFold
 
 
 def digests():

@@ -17,7 +17,8 @@ from ._kernels_c45_common import (
     _collapse, _eq, _est_errors, _gr, _gr_or_eq, _max_class, _sm, _sm_or_eq, _weka_cf,
 )
 from ._kernels_c45_numeric import (
-    _add_unknown, _select_general, _split_distribution, _split_segment,
+    _PRESORT_SHARE, _add_unknown, _mark_node, _presort_numeric, _select_general,
+    _split_distribution, _split_segment,
 )
 from ._kernels_c45_general_tree import _compact_general
 from ._kernels_c45_weighted import _node_distribution
@@ -203,6 +204,23 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     frac = np.empty(max_nb, np.float64)
     pos = np.empty(max_nb, np.int64)
 
+    # Numeric attributes sorted once (pruned at compile time when there is none); a
+    # node holding at least 1 / _PRESORT_SHARE of the instances reads its values' order
+    # from there, marked by its stamp (see _numeric_split).
+    if numeric is None:
+        prow = np.full(1, -1, np.int64)
+        psi = np.empty((1, 0), np.int64)
+        psv = np.empty((1, 0), np.float64)
+        nknown = np.zeros(1, np.int64)
+    else:
+        prow, psi, psv, nknown = _presort_numeric(X, n_values)
+    mark = np.full(n, -1, np.int64)
+    where = np.empty(n, np.int64)
+    sv = np.empty(n, np.float64)
+    sc = np.empty(n, np.int64)
+    sw = np.empty(n, np.float64)
+    n_marked = np.int64(0)
+
     ib = np.empty(4 * n + 16, np.int64)
     wb = np.empty(4 * n + 16, np.float64)
     for i in range(n):
@@ -224,10 +242,17 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
         best = -1
         if not (_sm(total, 2.0 * min_obj_f)
                 or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+            stamp = np.int64(-1)
+            if numeric is not None:
+                if seg_n[v] * _PRESORT_SHARE >= n:
+                    stamp = n_marked
+                    n_marked += 1
+                    _mark_node(v, ib, seg_s, seg_n, mark, where, stamp)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
                                    ratio, valid, spl, npcb, npb, npc, vals, cls, wts, pcb2, pb2,
-                                   pc2, numeric)
+                                   pc2, (prow, psi, psv, nknown, mark, where, stamp), sv, sc,
+                                   sw, numeric)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
