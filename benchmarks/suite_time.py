@@ -12,6 +12,8 @@ scheduler and workers) is summed every 0.5 s; the largest sum is the peak.
     python benchmarks/suite_time.py --n-datasets 10    # every study reduced: a quick pass
     python benchmarks/suite_time.py --csv suite.csv    # also write the table
     python benchmarks/suite_time.py --skip             # also the 100,000-data-set study
+    python benchmarks/suite_time.py --keep /tmp/suite  # keep the outputs, e.g. to compare:
+    diff -r /tmp/suite/figures figures                 #   the tracked outputs, byte for byte
 
 It prints ``calibsim run``'s table (study, time to saved scores, time of analyses and
 outputs, verdict counts, status), then the total, the peak memory and how busy the
@@ -77,6 +79,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip", nargs="*", default=["bouckaert2003_figure2_large"],
                     help="study names left out of the copy (default: the 100,000-data-set "
                          "scale study, timed on its own by bench_figure2_large.py)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="copy the run's outputs (its figures/ folder) here before the "
+                         "temporary folder goes")
     args = ap.parse_args(argv)
     extra = ["--no-progress"]
     if args.n_datasets is not None:
@@ -94,6 +99,8 @@ def main(argv=None) -> int:
                                  cwd=tmp)
         print(f"numba cache warmed in {secs:.1f} s (exit {status})", flush=True)
         status, out, secs, peak = run(["run", str(tmp / "studies"), *extra], cwd=tmp)
+        if args.keep is not None and (tmp / "figures").is_dir():
+            shutil.copytree(tmp / "figures", args.keep / "figures", dirs_exist_ok=True)
     table = [ln for ln in out.splitlines() if ln.startswith("|")]
     print("\n".join(table))
     print(f"\nwhole suite: {secs / 60:.1f} min wall on {os.cpu_count()} cores "
