@@ -21,7 +21,7 @@ import numpy as np
 from calibsim.datasets import UCI_DATASETS, load_uci
 from calibsim.learners import _kernels_c45 as K
 from calibsim.learners import _kernels_nb as NB
-from calibsim.schemes import StratifiedRepeatedCV as RepeatedStratifiedKFold
+from calibsim.schemes import StratifiedRepeatedCV
 
 
 def digests():
@@ -34,7 +34,7 @@ def digests():
         y = np.asarray(ds.y, np.int64)
         nv = np.asarray(ds.n_values, np.int64)
         C = np.int64(ds.n_classes)
-        masks = RepeatedStratifiedKFold(n_folds=10, n_runs=1).test_masks(
+        masks = StratifiedRepeatedCV(n_folds=10, n_runs=1).test_masks(
             y, np.random.SeedSequence(5)).reshape(-1, len(y))
         dn, dc = hashlib.sha256(), hashlib.sha256()
         for te in masks:
