@@ -248,3 +248,30 @@ def test_live_weka_random_and_uci():
             assert (size, leaves) == (w_size, w_leaves)
             assert_array_equal(pred, w_pred)
             assert_allclose(proba, w_dist, rtol=0, atol=1e-12)
+
+
+def test_presorted_order_kept_by_a_node_equals_the_nodes_own_stable_sort():
+    """A node reads its numeric values' order from the fit's one presort (issue 36): keeping,
+    in that order, the instances it holds must give the stable sort of its own values (ties
+    many, NaN left out), as the node sorting itself did before."""
+    from calibsim.learners._kernels_c45_numeric import _presort_numeric
+    rng = np.random.default_rng(36)
+    n = 300
+    X = np.column_stack([rng.integers(0, 3, n).astype(float),        # nominal codes
+                         np.round(rng.normal(size=n), 1),              # numeric, many ties
+                         rng.normal(size=n)])
+    X[rng.random(n) < 0.1, 1] = np.nan
+    X[rng.random(n) < 0.1, 2] = np.nan
+    prow, psi, psv, nknown = _presort_numeric(X, np.array([3, 0, 0]))
+    assert prow.tolist() == [-1, 0, 1]
+    for _ in range(20):
+        node = np.sort(rng.choice(n, size=rng.integers(2, n), replace=False))  # instance order
+        inside = np.zeros(n, bool)
+        inside[node] = True
+        for j in (1, 2):
+            r = prow[j]
+            kept = [i for i in psi[r, :nknown[r]] if inside[i]]
+            known = node[~np.isnan(X[node, j])]
+            own = known[np.argsort(X[known, j], kind="mergesort")]
+            assert kept == own.tolist()
+            assert np.array_equal(psv[r, :nknown[r]], np.sort(X[~np.isnan(X[:, j]), j]))
