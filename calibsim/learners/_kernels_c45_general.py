@@ -145,7 +145,7 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     off = np.zeros(n_attr + 1, np.int64)
     nbr = np.empty(max(n_attr, 1), np.int64)
     max_nb = 2
-    multi_val = True
+    multi_val = np.bool_(True)      # not a literal: _select_general compiles once
     n_all = np.float64(n)
     for j in range(n_attr):
         nv = n_values[j]
@@ -234,7 +234,7 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     n_nodes = np.int64(1)      # not a literal: callees compile once (see _kernels_c45)
     sp = 1
     stack[0] = 0
-    _node_distribution(0, y, ib, wb, seg_s, seg_n, dist, tot, C)
+    _node_distribution(np.int64(0), y, ib, wb, seg_s, seg_n, dist, tot, C)
     while sp > 0:
         sp -= 1
         v = stack[sp]

@@ -75,7 +75,8 @@ def _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, n_cl
 
 
 @numba.njit(cache=True)
-def _c45_proba_row(tree, X, i, out, st_node, st_w, st_k, st_acc):
+def _c45_proba_row(attr, first, node_prob, split, frac, empty, n_sons, X, i, out, st_node, st_w,
+                   st_k, st_acc):
     """Class probabilities of row i as ClassifierTree.getProbs (sums in J48's order) into out.
 
     Known values lead down one branch (an empty leaf answers with its
@@ -84,13 +85,6 @@ def _c45_proba_row(tree, X, i, out, st_node, st_w, st_k, st_acc):
     the sons' answers are summed in branch order. The recursion runs on an
     explicit stack of such nodes (``st_*``, one row per open node).
     """
-    attr = tree[0]
-    first = tree[1]
-    node_prob = tree[3]
-    split = tree[5]
-    frac = tree[6]
-    empty = tree[7]
-    n_sons = tree[8]
     C = node_prob.shape[1]
     sp = 0
     u = 0
@@ -159,7 +153,8 @@ def _c45_predict_proba_general(tree, X):
     st_k = np.empty(m, np.int64)
     st_acc = np.empty((m, C), np.float64)
     for i in range(X.shape[0]):
-        _c45_proba_row(tree, X, i, out[i], st_node, st_w, st_k, st_acc)
+        _c45_proba_row(tree[0], tree[1], tree[3], tree[5], tree[6], tree[7], tree[8], X, i,
+                       out[i], st_node, st_w, st_k, st_acc)
     return out
 
 
@@ -167,14 +162,22 @@ def _c45_predict_proba_general(tree, X):
 def _c45_predict_general(tree, X):
     """general tree, (n_test, a) f8 -> (n_test,) i8: ClassifierTree.classifyInstance
     (first class whose probability exceeds the best so far by 1e-6, from -1)."""
-    proba = _c45_predict_proba_general(tree, X)
+    m = tree[0].shape[0]
+    C = tree[3].shape[1]
     out = np.empty(X.shape[0], np.int64)
+    proba = np.empty(C, np.float64)
+    st_node = np.empty(m, np.int64)
+    st_w = np.empty(m, np.float64)
+    st_k = np.empty(m, np.int64)
+    st_acc = np.empty((m, C), np.float64)
     for i in range(X.shape[0]):
+        _c45_proba_row(tree[0], tree[1], tree[3], tree[5], tree[6], tree[7], tree[8], X, i,
+                       proba, st_node, st_w, st_k, st_acc)
         best = 0
         mx = -1.0
-        for c in range(proba.shape[1]):
-            if _gr(proba[i, c], mx):
-                mx = proba[i, c]
+        for c in range(C):
+            if _gr(proba[c], mx):
+                mx = proba[c]
                 best = c
         out[i] = best
     return out

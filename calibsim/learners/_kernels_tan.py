@@ -104,12 +104,12 @@ def _node_score(joint, off, class_counts, memo, i, j, V_i, V_j, C):
     half-integer ``m / 2`` and lnGamma is looked up in ``memo`` by ``m``.
     """
     score = 0.0
-    lg_alpha = _lg_half(memo, 1)             # lnGamma(0.5)
+    lg_alpha = _lg_half(memo, np.int64(1))   # lnGamma(0.5)
     lg_v_alpha = _lg_half(memo, V_i)         # lnGamma(V_i * 0.5)
     n_par = 1 if j < 0 else V_j
     for c in range(C):
         for q in range(n_par):
-            total = 0                         # 2 * sum_v (alpha + N_qv)
+            total = np.int64(0)               # 2 * sum_v (alpha + N_qv)
             for v in range(V_i):
                 if j < 0:
                     cnt = joint[off[i] + v, off[i] + v, c]
@@ -166,7 +166,8 @@ def _tan_fit(X, y, n_values, n_classes):
     if a >= 2:
         base = np.empty(a)
         for i in range(a):
-            base[i] = _node_score(joint, off, class_counts, memo, i, -1, n_values[i], 1, C)
+            base[i] = _node_score(joint, off, class_counts, memo, i, np.int64(-1), n_values[i],
+                                  np.int64(1), C)
         gain = np.zeros((a, a))
         for i in range(a):
             for j in range(a):

@@ -56,7 +56,7 @@ def _vp_fit_numeric(X, y, n_values, n_iterations, max_k, seed):
     X_add = np.empty((cap, a))
     sign = np.empty(cap, np.int64)
     weights = np.zeros(cap + 1, np.int64)
-    K = 0
+    K = np.int64(0)                           # not a literal: _vp_sum compiles once
     for it in range(n_iterations):
         if K == max_k:
             break
