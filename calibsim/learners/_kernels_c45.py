@@ -31,9 +31,15 @@ caches of all of them when any of their files changed (see
 :func:`_flush_stale_caches`).
 
 Compile time (a first run waits for it): numba compiles a kernel once per
-argument types, and types an integer constant first as a literal, so a helper
-called with ``n_nodes = 1`` or ``largest = -1`` was compiled twice (for the
-literal and for int64); such variables start as ``np.int64(...)``. The
+argument types, and types an integer or boolean constant first as a literal, so
+a helper called with ``n_nodes = 1``, ``largest = -1`` or ``multi_val = True``
+was compiled twice (for the literal and for int64 or bool); such variables start
+as ``np.int64(...)`` or ``np.bool_(...)`` (``tests/learners/test_compile_once.py``
+checks it). ``inline='always'`` inlines numba IR at every call site and types it
+again there; it is kept where the bitset path gains from it (about 5% of its
+fold-fit rate) and left off helpers of the general path (``_est_errors``,
+``_mark_node``), where inlining cost about 1 s of a first ``compare`` and gained
+nothing measurable. The
 general kernels take a last argument ``numeric`` that is None when no
 attribute is numeric: numba prunes ``if numeric is None`` branches before
 typing, so the numeric split search is not compiled for nominal data (vote's

@@ -55,7 +55,7 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
             for e in range(tseg_s[u], tseg_s[u] + tseg_n[u]):
                 acc[y[ib[e]]] += wb[e]
                 total += wb[e]
-            ef[u] = _est_errors(acc, 0, C, total, cf, z)
+            ef[u] = _est_errors(acc, np.int64(0), C, total, cf, z)
             continue
         j = attr[u]
         nb = nbr[j]

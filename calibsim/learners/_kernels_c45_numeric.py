@@ -248,7 +248,7 @@ def _presort_numeric(X, n_values):
     return prow, psi, psv, nknown
 
 
-@numba.njit(cache=True, inline='always')
+@numba.njit(cache=True)
 def _mark_node(v, ib, seg_s, seg_n, mark, where, stamp):
     """Mark node v's instances (``mark[i] = stamp``, ``where[i]`` = segment position)."""
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
