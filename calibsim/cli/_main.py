@@ -649,7 +649,7 @@ def main(argv=None) -> int:
     cold = args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold()
     if cold:
         print("calibsim: first run: compiling the numba kernels this command needs, once (they "
-              "are cached for later runs). Measured: 14-15 s of CPU time for `compare "
+              "are cached for later runs). Measured: 12-13 s of CPU time for `compare "
               "--data vote --a naive_bayes --b c45`, about its wall time on an idle core; "
               "3 to 10 min on a 2-core machine loaded by other work; a study compiles "
               "more ...", file=sys.stderr, flush=True)
