@@ -161,7 +161,11 @@ def _c45_predict_proba_general(tree, X):
 @numba.njit(cache=True)
 def _c45_predict_general(tree, X):
     """general tree, (n_test, a) f8 -> (n_test,) i8: ClassifierTree.classifyInstance
-    (first class whose probability exceeds the best so far by 1e-6, from -1)."""
+    (first class whose probability exceeds the best so far by 1e-6, from -1).
+
+    Classifies row by row from :func:`_c45_proba_row` rather than through
+    :func:`_c45_predict_proba_general`, so that a first run that only predicts does
+    not compile that kernel too."""
     m = tree[0].shape[0]
     C = tree[3].shape[1]
     out = np.empty(X.shape[0], np.int64)
