@@ -102,6 +102,17 @@ class LocalPool:
 
     def kill(self):
         """End the workers now (after Ctrl-C or a failure): queued work is dropped."""
+        # Empty loky's queue of submitted ids first. With kill_workers=True its manager
+        # thread fails and forgets every pending work item, then looks up the ids still in
+        # that queue and dies printing a KeyError traceback (joblib 1.6.0, loky 3.7.0;
+        # CPython's own pool drains the queue there). Only this thread submits, so nothing
+        # is queued again before the shutdown.
+        work_ids = getattr(self.executor, "_work_ids", None)
+        try:
+            while work_ids is not None:
+                work_ids.get_nowait()
+        except Exception:                  # noqa: BLE001 - queue.Empty: drained
+            pass
         try:
             self.executor.shutdown(wait=False, kill_workers=True)
         except Exception:                  # noqa: BLE001 - already broken or gone
