@@ -1,5 +1,6 @@
-"""The ``calibsim`` command (``calibsim --help``; :func:`main` is its entry point)."""
+"""The ``calibsim`` command (``calibsim --help``; :func:`main` runs one command and returns
+its status, :func:`command` is the executable's entry point)."""
 
-from ._main import main
+from ._main import command, main
 
-__all__ = ["main"]
+__all__ = ["command", "main"]

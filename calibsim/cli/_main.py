@@ -677,6 +677,28 @@ def main(argv=None) -> int:
         return 2
 
 
+def command() -> None:
+    """The ``calibsim`` executable: :func:`main`, then exit with its status.
+
+    Once :func:`main` has returned, Ctrl-C is ignored: the command's work is done, and an
+    interrupt while Python ends loky's worker pool would otherwise print a traceback from
+    loky's exit handler (or end the process by the signal, status -2).
+
+    Raises
+    ------
+    SystemExit
+        Always, with :func:`main`'s status (130 after Ctrl-C).
+    """
+    import signal
+    try:
+        code = main()
+    except KeyboardInterrupt:           # before a command started (parsing, imports)
+        print("calibsim: interrupted", file=sys.stderr, flush=True)
+        code = EXIT_INTERRUPTED
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 def _os_error_text(exc: OSError) -> str:
     """One line for an OSError: the file and what went wrong, or the scheduler's message."""
     if getattr(exc, "filename", None) is not None:
