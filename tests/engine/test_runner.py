@@ -159,3 +159,17 @@ def test_map_blocks_on_a_real_scheduler_and_worker(tmp_path):
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+
+
+def _loky_memory_bound():
+    from joblib.externals.loky import process_executor
+    return process_executor._MAX_MEMORY_LEAK_SIZE
+
+
+def test_local_workers_are_not_replaced_for_one_time_memory_growth():
+    """loky's 300 MB bound replaced every worker after the hierarchical test's first block
+    (JAX, about 1 GB), warning of a memory leak; the local pool's workers use 2 GB."""
+    from calibsim.engine.runner import WORKER_MEMORY_GROWTH
+    assert WORKER_MEMORY_GROWTH == 2 * 1024 ** 3
+    with cluster(n_workers=1) as pool:
+        assert pool.submit(_loky_memory_bound).result() == WORKER_MEMORY_GROWTH
