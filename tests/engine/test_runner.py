@@ -173,3 +173,22 @@ def test_local_workers_are_not_replaced_for_one_time_memory_growth():
     assert WORKER_MEMORY_GROWTH == 2 * 1024 ** 3
     with cluster(n_workers=1) as pool:
         assert pool.submit(_loky_memory_bound).result() == WORKER_MEMORY_GROWTH
+
+
+def _thread_variables():
+    from calibsim.engine.runner import THREAD_VARIABLES
+    return {var: os.environ.get(var) for var in THREAD_VARIABLES}
+
+
+def test_local_workers_run_blas_and_openmp_single_threaded(monkeypatch):
+    """W workers each with one OpenBLAS thread per core spun W x cores threads on the cores
+    (scikit-learn learners up to 13x slower); a variable set here is passed on."""
+    from calibsim.engine.runner import THREAD_VARIABLES, worker_threads_env
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    env = worker_threads_env()
+    assert env["OMP_NUM_THREADS"] == "1" and env["MKL_NUM_THREADS"] == "3"
+    monkeypatch.undo()
+    with cluster(n_workers=1) as pool:
+        seen = pool.submit(_thread_variables).result()
+    assert seen == {var: os.environ.get(var, "1") for var in THREAD_VARIABLES}
