@@ -102,6 +102,11 @@ def worker_threads_env() -> dict:
     pool (and its compiled kernels) when the count changes; a dot product is computed by
     one thread either way, and the outputs are identical to those of ``n_workers=0``.
 
+    Returns
+    -------
+    dict of str to str
+        One entry per name of :data:`THREAD_VARIABLES`: the thread count as a string.
+
     Examples
     --------
     >>> sorted(worker_threads_env()) == sorted(THREAD_VARIABLES)
