@@ -305,7 +305,9 @@ def cmd_calibrate_like(args, progress) -> int:
                                  results=args.results, n_jobs=workers,
                                  scheduler=args.scheduler, progress=progress,
                                  on_estimate=estimate, on_plan=plan,
-                                 class_attribute=args.class_attribute)
+                                 class_attribute=args.class_attribute,
+                                 **({} if args.max_spread is None
+                                    else {"max_spread": args.max_spread}))
     except CalibrationInterrupted as exc:
         args.interrupt.saved = (f"{exc.saved} of {exc.total} null data sets are saved in "
                                 f"{exc.store}")

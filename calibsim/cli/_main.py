@@ -100,6 +100,11 @@ def _parser():
     cal.add_argument("--design", default=None,
                      help="with --like: 'RxK' (r runs of stratified k-fold cv), '5x2cv' or "
                           "'subsampling:N' (default: from --runs and --folds)")
+    cal.add_argument("--max-spread", type=float, default=None, metavar="SHARE",
+                     help="with --like: warn when the calibrated df's 95%% interval moves the "
+                          "test's critical value t(1-alpha/2, df) by more than this share of "
+                          "its value (default 0.05), and estimate how many null data sets "
+                          "would pin the df down")
     from ._args import add_report
     add_report(cal, "with --like: the data, learners and design, the null and both "
                     "learners' accuracy on it, the calibrated df (or rho) beside the shipped "
@@ -339,7 +344,8 @@ def _cmd_calibrate(args):
         return cmd_calibrate_like(args, _progress(args, f"calibrate like {args.like}"))
     for flag, value in (("--learner", args.learner), ("--design", args.design),
                         ("--class-attribute", args.class_attribute),
-                        ("--threshold", args.threshold), ("--report", args.report)):
+                        ("--threshold", args.threshold), ("--report", args.report),
+                        ("--max-spread", args.max_spread)):
         if value:
             raise ValueError(f"`{flag}` needs `--like` (the simulated null data is calibrated "
                              "for naive Bayes vs C4.5 on its own design flags).")

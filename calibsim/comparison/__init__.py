@@ -20,10 +20,12 @@ Table 7); ``calibsim calibrate --like`` calibrates on null data shaped like your
 """
 
 from ._calibrate_like import calibrate_like
-from ._compare import CompareResult, DesignWarning, compare, compare_all
+from ._compare import (CompareResult, DesignWarning, compare, compare_all,
+                       detectable_difference)
 from ._datasets import accuracy_table, compare_datasets
 from ._pairs import CompareAllTable
 from ._scores import compare_scores
 
 __all__ = ["compare", "compare_all", "compare_scores", "compare_datasets", "accuracy_table",
-           "calibrate_like", "CompareResult", "CompareAllTable", "DesignWarning"]
+           "calibrate_like", "CompareResult", "CompareAllTable", "DesignWarning",
+           "detectable_difference"]

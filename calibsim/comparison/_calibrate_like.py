@@ -40,7 +40,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted"]
+__all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted",
+           "NULL_CONSTRUCTIONS", "df_precision"]
+
+#: The null constructions :func:`calibrate_like` knows, by the name its ``null`` argument
+#: and :attr:`NullCalibrationResult.null_construction` take: what each is, in words
+#: ({prior}: the prior of the null's labels). A construction on the user's own labels
+#: (e.g. Dietterich's damaged learner, issue 42) is added here with its name.
+NULL_CONSTRUCTIONS = {
+    "balanced_centred": (
+        "balanced + centred (your attributes with a balanced label vector permuted over "
+        "the instances, new partitions each, and every per-fold difference A − B centred "
+        "on its mean over the null data sets)"),
+}
 
 
 class CalibrationInterrupted(KeyboardInterrupt):
@@ -198,6 +210,15 @@ class NullCalibrationResult(Reportable):
         Null data sets N (each the data with its labels permuted, new partitions).
     null : str
         What the null is, in words.
+    null_construction : str
+        Its name in :data:`NULL_CONSTRUCTIONS` (``"balanced_centred"``).
+    null_prior, data_prior : tuple of float
+        Class shares of the null's labels (balanced: about 1/C each) and of the
+        user's data, in [0, 1], in class order.
+    warnings : tuple of str
+        Warnings about the calibration's precision, one per test and α whose df is
+        not pinned down by the N null data sets (:func:`df_precision`; the table's
+        ``precision_warning``); empty when there are none.
     accuracy_a, accuracy_b : float
         Mean accuracy of A and B over the null data sets and splits, in [0, 1]
         (before centring).
@@ -213,10 +234,16 @@ class NullCalibrationResult(Reportable):
         error ≤ α), ``type1_error`` (at the integer df), ``textbook_df``,
         ``type1_textbook``, ``shipped_df``, ``shipped_ci_low``, ``shipped_ci_high``
         (the shipped table's, NaN where it has none) and ``type1_at_shipped`` (the
-        Type I error at the shipped df on this null), ``verdict`` (one sentence);
-        Bayesian: ``threshold, rope, rho, rho_ci_low, rho_ci_high,
-        decision_rate_default, decision_rate_calibrated, shipped_rho, ...``). Rates
-        are proportions in [0, 1].
+        Type I error at the shipped df on this null), ``type1_normal_limit`` (at df →
+        ∞), ``critical_spread``, ``too_wide`` and ``n_datasets_needed`` (whether N
+        pins the df down, and an estimate of how many would: :func:`df_precision`),
+        ``precision_warning`` (its sentence, "" when none), ``verdict`` (one
+        sentence); Bayesian: ``threshold, rope, rho, rho_ci_low, rho_ci_high,
+        decision_rate_default, decision_rate_calibrated, mc_se, shipped_rho,
+        decision_rate_shipped`` (on the same check data sets), ``verdict`` (by the
+        rule of ``_verdict_rho``: "holds" only when the decision rate at the shipped
+        ρ is at most the target plus 2 Monte Carlo SE), ...). Rates are proportions
+        in [0, 1].
     seed : int
     seconds : float
         Wall time of the call.
@@ -239,6 +266,17 @@ class NullCalibrationResult(Reportable):
     seconds: float = float("nan")
     call: str = field(default="", repr=False)
     command: str = field(default="", repr=False)
+    null_construction: str = "balanced_centred"
+    null_prior: tuple = ()
+    data_prior: tuple = ()
+    warnings: tuple = ()
+
+    @property
+    def null_sentence(self) -> str:
+        """Which null was used and at what prior, and the data's prior when it differs,
+        in one plain sentence (printed, and in the report)."""
+        return _null_sentence(self.null_construction, self.null_prior, self.data_prior,
+                              "ρ" if self.method == "bayes" else "df")
 
     def to_frame(self) -> pd.DataFrame:
         """The calibration table (a copy): one row per test and α."""
@@ -252,7 +290,8 @@ class NullCalibrationResult(Reportable):
 
     def __str__(self) -> str:
         a, b = self.learners
-        lines = [f"null accuracy (mean over the {self.n_datasets} null data sets, ± SE): "
+        lines = [self.null_sentence,
+                 f"null accuracy (mean over the {self.n_datasets} null data sets, ± SE): "
                  f"{a} {100 * self.accuracy_a:.2f}% ± {100 * self.accuracy_a_se:.2f}, "
                  f"{b} {100 * self.accuracy_b:.2f}% ± {100 * self.accuracy_b_se:.2f}",
                  f"  difference {a} − {b} on the balanced labels: "
@@ -264,6 +303,26 @@ class NullCalibrationResult(Reportable):
             lines += (_bayes_lines(r, self.design) if self.method == "bayes"
                       else _df_lines(r, self.design))
         return "\n".join(lines)
+
+
+def _shares(prior) -> str:
+    return " / ".join(f"{100 * v:.1f}%" for v in prior)
+
+
+def _null_sentence(construction, null_prior, data_prior, what="df") -> str:
+    """"The null is balanced + centred (...), at a class prior of 50.0% / 50.0%; your
+    data's prior is 81.0% / 19.0%, so the df is calibrated at a prior that is not
+    yours." -- one sentence. The priors differ when a class share differs by more than
+    one percentage point."""
+    words = NULL_CONSTRUCTIONS.get(construction, construction)
+    text = f"The null is {words}, at a class prior of {_shares(null_prior)}"
+    if len(null_prior) == len(data_prior) and len(data_prior) and np.max(
+            np.abs(np.subtract(null_prior, data_prior))) > 0.01:
+        return (text + f"; your data's prior is {_shares(data_prior)}, so the {what} is "
+                "calibrated at a prior that is not yours.")
+    if len(data_prior):
+        return text + f", your data's own prior ({_shares(data_prior)})."
+    return text + "."
 
 
 def _null_report(res):
@@ -289,7 +348,8 @@ def _null_report(res):
                   "depends on nothing and no learner gains by falling back on a majority "
                   "class; every per-fold difference A − B is then centred on its mean over "
                   "the null data sets, x' = x − (1/N) Σ mean(x), so that A and B are equally "
-                  "good on average by construction (studies/null_construction.toml)."),
+                  "good on average by construction (studies/null_construction.toml). "
+                  + res.null_sentence),
         Table(pd.DataFrame({"learner": [a, b],
                             "null accuracy (%)": [100 * res.accuracy_a, 100 * res.accuracy_b],
                             "SE (%)": [100 * res.accuracy_a_se, 100 * res.accuracy_b_se]}),
@@ -307,9 +367,12 @@ def _null_report(res):
                                                       zip(t["rho_ci_low"], t["rho_ci_high"])],
             "decision rate at ρ = 1/k (%)": 100 * t["decision_rate_default"],
             "at the calibrated ρ (%)": 100 * t["decision_rate_calibrated"],
-            "shipped ρ": t["shipped_rho"]})
+            "shipped ρ": t["shipped_rho"],
+            "at the shipped ρ (%)": 100 * t["decision_rate_shipped"],
+            "Monte Carlo SE (%)": 100 * t["mc_se"]})
         formats = {"calibrated ρ": ".4f", "shipped ρ": ".4f",
-                   "decision rate at ρ = 1/k (%)": ".1f", "at the calibrated ρ (%)": ".1f"}
+                   "decision rate at ρ = 1/k (%)": ".1f", "at the calibrated ρ (%)": ".1f",
+                   "at the shipped ρ (%)": ".1f", "Monte Carlo SE (%)": ".1f"}
     else:
         frame = pd.DataFrame({
             "test": t["label"], "α": t["alpha"], "calibrated df": [_df_words(v) for v in t["df"]],
@@ -327,6 +390,7 @@ def _null_report(res):
                             "intervals (David & Nagaraja 2003, §7.1); the shipped table was "
                             "calibrated for naive Bayes vs C4.5 on 300-instance binary null "
                             "data."),
+              *[Paragraph(w) for w in res.warnings],
               Heading("In words"),
               Paragraph(" ".join(f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
                                  f"{'' if bayes else ', α = ' + format(r['alpha'], 'g')}: "
@@ -366,6 +430,8 @@ def _df_lines(r, design) -> list:
                      f"{_df_words(r['shipped_ci_high'])}]; Type I error at it on this null "
                      f"{_pct(r['type1_at_shipped'])}")
     lines.append(f"  {r['verdict']}")
+    if r.get("precision_warning"):
+        lines.append(f"  {r['precision_warning']}")
     return lines
 
 
@@ -376,8 +442,11 @@ def _bayes_lines(r, design) -> list:
              f"{r['rho_ci_high']:.4f}; calibrated on {int(r['n_calibration'])} null data sets)",
              f"  decision rate on the other {int(r['n_check'])} null data sets: "
              f"{_pct(r['decision_rate_calibrated'])} at the calibrated rho, "
-             f"{_pct(r['decision_rate_default'])} at rho = 1/k = {r['rho_default']:.3g} "
-             f"(target at most {_pct(1 - r['threshold'])}, Monte Carlo SE {_pct(r['mc_se'])})"]
+             f"{_pct(r['decision_rate_default'])} at rho = 1/k = {r['rho_default']:.3g}"
+             + (f", {_pct(r['decision_rate_shipped'])} at the shipped rho"
+                if np.isfinite(r.get("decision_rate_shipped", np.nan)) else "")
+             + f" (target at most {_pct(1 - r['threshold'])}, Monte Carlo SE "
+             f"{_pct(r['mc_se'])})"]
     if np.isfinite(r["shipped_rho"]):
         lines.append(f"  shipped table (naive Bayes vs C4.5, 300-instance binary null data): "
                      f"rho {r['shipped_rho']:.4f} [{r['shipped_ci_low']:.4f}, "
@@ -407,9 +476,187 @@ def _verdict_df(s_df, type1_shipped, alpha, n) -> str:
     return f"The shipped df holds for data like yours ({at})."
 
 
-def _frequentist_table(study, analysis, scores, rows) -> pd.DataFrame:
+#: Default of ``max_spread``: the df's 95% interval may move the test's critical value
+#: by at most this share of its value at the calibrated df before a warning.
+MAX_SPREAD = 0.05
+
+
+def _critical(df, alpha) -> float:
+    """Two-sided critical value t_{1−α/2}(df): the normal one at df = ∞, ∞ at df = 0."""
+    from scipy import stats
+    if df == np.inf:
+        return float(stats.norm.ppf(1 - alpha / 2))
+    if not df > 0:
+        return np.inf
+    return float(stats.t.ppf(1 - alpha / 2, df))
+
+
+def df_precision(df, ci_low, ci_high, alpha, n_datasets, p_normal, *,
+                 max_spread=MAX_SPREAD, confidence_level=0.95) -> dict:
+    """Is the calibrated df pinned down by N null data sets? And if not, how many would?
+
+    **Width.** A df interval is judged by what it does to the test: the relative
+    spread of the two-sided critical value c(df) = t_{1−α/2}(df) over it,
+
+        spread = (c(ci_low) − c(ci_high)) / c(df),
+
+    with c(∞) the normal quantile and c(0) = ∞. It puts every df on one scale (df 107
+    to 344 moves c by under 1%, df 12 to ∞ by 11%), and an upper end at ∞ adds only
+    the step to the normal limit; an interval that is ∞ to ∞ (the test is
+    conservative even at the normal limit) has spread 0. A warning is due when the
+    spread exceeds ``max_spread`` or the interval is unbounded below (ci_low = 0).
+
+    **How many would be needed (an estimate).** The interval's ends are order
+    statistics at the ranks l and u of :func:`calibsim.calibration.quantile_interval`,
+    where the empirical Type I error F is l/N and u/N: about α ∓ z·√(α(1 − α)/N),
+    z = 1.96, the binomial Monte Carlo error of the Type I error near α. Through the
+    slope s = dF/dc of the Type I error against the critical value, the interval's
+    spread in c is about 2z·√(α(1 − α)/N) / s, so it narrows as 1/√N, and
+
+        N_needed = α(1 − α) · (2z / (s · max_spread · c(df)))².
+
+    The slope is the secant between the two points of (F, c) known farthest apart:
+    the lower end (l/N, c(ci_low)), else the calibrated df ((⌊αN⌋ + 1)/N, c(df));
+    and the upper end (u/N, c(ci_high)), or, when it is ∞, the normal limit
+    (``p_normal``, c(∞)), the share of the null data sets rejected at df → ∞. The
+    estimate assumes the Type I error is close to linear in c across the interval;
+    it is rounded up to two significant digits and is at least 2N. It cannot be made
+    (NaN) when fewer than two such points exist or the Type I error does not rise
+    between them.
+
+    Parameters
+    ----------
+    df, ci_low, ci_high : float
+        Continuous calibrated df and its interval (0 / inf: an unbounded side).
+    alpha : float
+        The level, in (0, 1).
+    n_datasets : int
+        Null data sets N.
+    p_normal : float
+        Share of them the test rejects at the normal limit (df → ∞), in [0, 1].
+    max_spread : float, default 0.05
+        Largest spread allowed, in (0, 1).
+    confidence_level : float, default 0.95
+        Of the interval.
+
+    Returns
+    -------
+    dict
+        ``spread`` (float, ≥ 0, inf when unbounded below), ``too_wide`` (bool) and
+        ``n_needed`` (float: the estimate, NaN when not needed or not estimable).
+
+    Raises
+    ------
+    ValueError
+        If ``max_spread`` is not in (0, 1).
+
+    Examples
+    --------
+    >>> r = df_precision(88.82, 12.15, np.inf, 0.05, 100, p_normal=0.07)
+    >>> round(r["spread"], 3), r["too_wide"], r["n_needed"] > 100
+    (0.109, True, True)
+    >>> df_precision(9.9, 9.6, 10.2, 0.05, 10000, p_normal=0.3)["too_wide"]
+    False
+    """
+    from scipy import stats
+    from ..calibration import quantile_interval
+    if isinstance(max_spread, bool) or not isinstance(max_spread, (int, float)) or not (
+            0 < max_spread < 1):
+        raise ValueError(f"`max_spread` must be a number in (0, 1); got {max_spread!r}.")
+    n = int(n_datasets)
+    c_df = _critical(df, alpha)
+    if ci_low == np.inf:                          # conservative even at the normal limit
+        return {"spread": 0.0, "too_wide": False, "n_needed": np.nan}
+    c_lo, c_hi = _critical(ci_low, alpha), _critical(ci_high, alpha)
+    spread = (c_lo - c_hi) / c_df if np.isfinite(c_df) else np.inf
+    too_wide = bool(not spread <= max_spread)
+    if not too_wide:
+        return {"spread": float(spread), "too_wide": False, "n_needed": np.nan}
+    l_rank, u_rank, _ = quantile_interval(n, alpha, confidence_level)
+    points = []
+    if l_rank >= 1 and np.isfinite(c_lo):
+        points.append((l_rank / n, c_lo))
+    elif np.isfinite(c_df) and df != np.inf:
+        points.append(((np.floor(alpha * n) + 1) / n, c_df))
+    if ci_high != np.inf:
+        points.append((u_rank / n, c_hi))
+    else:
+        points.append((float(p_normal), c_hi))
+    n_needed = np.nan
+    if len(points) == 2:
+        (f1, c1), (f2, c2) = points
+        slope = (f2 - f1) / (c1 - c2) if c1 > c2 else np.nan
+        if np.isfinite(slope) and slope > 0:
+            z = stats.norm.ppf(0.5 + confidence_level / 2)
+            est = alpha * (1 - alpha) * (2 * z / (slope * max_spread * c_df)) ** 2
+            est = max(est, 2.0 * n)
+            digits = 10 ** max(0, int(np.floor(np.log10(est))) - 1)
+            n_needed = float(np.ceil(est / digits) * digits)
+    return {"spread": float(spread), "too_wide": True, "n_needed": n_needed}
+
+
+def _precision_warning(r, n, max_spread) -> str:
+    """The one-paragraph warning of a frequentist row whose df is not pinned down."""
+    if not r["too_wide"]:
+        return ""
+    lo, hi = r["df_ci_low"], r["df_ci_high"]
+    interval = f"{_df_short(lo) if lo > 0 else '0'} to {_df_short(hi)}"
+    bounded = ("unbounded below" if not lo > 0 else "unbounded above" if hi == np.inf
+               else "")
+    what = (f"its 95% interval {interval} is {bounded} and" if bounded else
+            f"its 95% interval {interval}")
+    spread = ("without limit" if r["critical_spread"] == np.inf else
+              f"by {100 * r['critical_spread']:.1f}% of its value at df {_df_short(r['df'])}")
+    head = (f"Warning: {n} null data sets do not pin the df down: {what} moves the critical "
+            f"value t(1 − α/2, df) {spread} (more than the {100 * max_spread:g}% allowed).")
+    if np.isfinite(r["n_datasets_needed"]):
+        return (head + f" About {int(r['n_datasets_needed']):,} null data sets would be "
+                "needed: an estimate, from the binomial Monte Carlo error of the Type I "
+                "error near α and the slope of the Type I error against the critical value "
+                "(the interval narrows as 1/√N).")
+    return (head + " How many would be needed cannot be estimated from these data (the "
+            "Type I error hardly rises across the interval); try ten times as many.")
+
+
+def _verdict_rho(shipped_rho, rate_shipped, rate_calibrated, target, se, n_check) -> str:
+    """One plain sentence: does the shipped ρ keep the decision rate at its target?
+
+    The rule: the decision rate r of the correlated Bayesian t test at the shipped ρ,
+    on the n null data sets held out for the check, against the target 1 − threshold
+    (at most), with the binomial Monte Carlo SE = √(target(1 − target)/n):
+
+    - r − target > 2·SE: the shipped ρ decides too often ("does not hold");
+    - r − target < −2·SE: it is conservative (holds, deciding less often than it may);
+    - otherwise, |r − target| ≤ 2·SE: it holds.
+
+    So "holds" is said only when r ≤ target + 2·SE. The calibrated ρ's own rate on
+    the same held-out data sets is judged by the same rule: above target + 2·SE the
+    sentence adds that the null data sets are too few to calibrate ρ."""
+    at = (f"decision rate {100 * rate_shipped:.1f}% at it on the {n_check} check null data "
+          f"sets against a target of at most {100 * target:g}%, Monte Carlo SE "
+          f"{100 * se:.1f}%")
+    if not np.isfinite(shipped_rho):
+        out = "The shipped table has no entry for this design: use the calibrated rho."
+    elif rate_shipped - target > 2 * se:
+        out = (f"The shipped rho does not hold for data like yours: it decides too often "
+               f"({at}; more than 2 SE above the target): use the calibrated rho.")
+    elif rate_shipped - target < -2 * se:
+        out = (f"The shipped rho holds for data like yours and is conservative ({at}; more "
+               "than 2 SE below the target): the calibrated rho decides more often at the "
+               "same threshold.")
+    else:
+        out = f"The shipped rho holds for data like yours ({at}; within 2 SE)."
+    if rate_calibrated - target > 2 * se:
+        out += (f" The calibrated rho also decides too often on the check data sets "
+                f"({100 * rate_calibrated:.1f}%, more than 2 SE above the target): the null "
+                "data sets are too few to calibrate rho; use more.")
+    return out
+
+
+def _frequentist_table(study, analysis, scores, rows, max_spread=MAX_SPREAD) -> pd.DataFrame:
     """The table of :class:`NullCalibrationResult` from the calibrate analysis's ``rows``;
-    ``scores`` are the centred differences (for the Type I error at the shipped df)."""
+    ``scores`` are the centred differences (for the Type I error at the shipped df and
+    at the normal limit, which :func:`df_precision` needs)."""
     from ..calibration import lookup_df
     from ..engine.analyses import test_callable, test_data
     from ..stats import get_test
@@ -422,13 +669,18 @@ def _frequentist_table(study, analysis, scores, rows) -> pd.DataFrame:
         except ValueError:
             e, s_df, s_lo, s_hi = None, np.nan, np.nan, np.nan
         type1_shipped = np.nan
+        pair = (r["pair_a"], r["pair_b"])
+        x = test_data(scores, r["source"], r["scheme"], r["test"], pair, int(r["n_runs"]))
+        func = test_callable(r["test"], study, study.source(r["source"]), r["scheme"])
         if e is not None:
-            pair = (r["pair_a"], r["pair_b"])
-            x = test_data(scores, r["source"], r["scheme"], r["test"], pair, int(r["n_runs"]))
-            func = test_callable(r["test"], study, study.source(r["source"]), r["scheme"])
             at = s_df if np.isfinite(s_df) else 1e6
             p = np.asarray(func(x, at).pvalue, dtype=float)
             type1_shipped = float(np.mean(p <= r["alpha"]))
+        # the normal limit: the threshold search's upper bound (calibsim.calibration)
+        p_normal = float(np.mean(np.asarray(func(x, 1e6).pvalue, dtype=float) <= r["alpha"]))
+        prec = df_precision(float(r["df_continuous"]), float(r["df_ci_low"]),
+                            float(r["df_ci_high"]), float(r["alpha"]), int(r["n_datasets"]),
+                            p_normal, max_spread=max_spread)
         out.append({"test": r["test"], "label": get_test(r["test"]).label,
                     "alpha": float(r["alpha"]), "df": float(r["df_continuous"]),
                     "df_ci_low": float(r["df_ci_low"]), "df_ci_high": float(r["df_ci_high"]),
@@ -440,13 +692,21 @@ def _frequentist_table(study, analysis, scores, rows) -> pd.DataFrame:
                     "type1_at_shipped": type1_shipped,
                     "n_runs": int(r["n_runs"]), "n_folds": int(r["n_folds"]),
                     "n_datasets": int(r["n_datasets"]),
+                    "type1_normal_limit": p_normal, "critical_spread": prec["spread"],
+                    "too_wide": prec["too_wide"], "n_datasets_needed": prec["n_needed"],
                     "verdict": _verdict_df(s_df, type1_shipped, float(r["alpha"]),
                                            int(r["n_datasets"]))})
-    return pd.DataFrame(out)
+    table = pd.DataFrame(out)
+    table["precision_warning"] = [_precision_warning(r, int(r["n_datasets"]), max_spread)
+                                  for _, r in table.iterrows()]
+    return table
 
 
-def _bayes_table(rows) -> pd.DataFrame:
-    from ..calibration import lookup_rho
+def _bayes_table(rows, study=None, scores=None) -> pd.DataFrame:
+    """The Bayesian table of :class:`NullCalibrationResult`; ``scores`` are the centred
+    differences, for the decision rate at the shipped ρ on the check half."""
+    from ..calibration import decision_rate, lookup_rho
+    from ..engine.analyses import test_data
     out = []
     for _, r in rows.iterrows():
         try:
@@ -455,29 +715,28 @@ def _bayes_table(rows) -> pd.DataFrame:
             s, lo, hi = e.rho, e.ci_low, e.ci_high
         except ValueError:
             s = lo = hi = np.nan
-        if not np.isfinite(s):
-            verdict = "The shipped table has no entry for this design: use the calibrated rho."
-        elif r["rho_ci_low"] <= hi and lo <= r["rho_ci_high"]:
-            verdict = ("Agrees with the shipped table (the 95% intervals overlap): the "
-                       "shipped rho holds for data like yours.")
-        elif r["rho_ci_low"] > hi:
-            verdict = ("Higher than the shipped table's: on data like yours the test needs a "
-                       "wider posterior; use the calibrated rho.")
-        else:
-            verdict = ("Lower than the shipped table's: on data like yours the shipped rho is "
-                       "conservative; the calibrated rho decides more often at the same "
-                       "threshold.")
+        rate_shipped = np.nan
+        if np.isfinite(s) and scores is not None:
+            x = test_data(scores, r["source"], r["scheme"], r["test"],
+                          (r["pair_a"], r["pair_b"]), int(r["n_runs"]))
+            fresh = x[int(r["n_calibration"]):]          # the check half, as _rho_rows's
+            rate_shipped = decision_rate(fresh, rho=s, rope=float(r["rope"]),
+                                         threshold=float(r["threshold"]))
+        verdict = _verdict_rho(s, rate_shipped, float(r["decision_rate_calibrated"]),
+                               1 - float(r["threshold"]), float(r["mc_se"]),
+                               int(r["n_check"]))
         out.append({**{k: r[k] for k in ("threshold", "rope", "rho", "rho_ci_low",
                                          "rho_ci_high", "coverage", "rho_default",
                                          "decision_rate_default", "decision_rate_calibrated",
                                          "mc_se", "n_calibration", "n_check", "n_runs",
                                          "n_folds")},
                     "shipped_rho": s, "shipped_ci_low": lo, "shipped_ci_high": hi,
-                    "verdict": verdict})
+                    "decision_rate_shipped": rate_shipped, "verdict": verdict})
     return pd.DataFrame(out)
 
 
-def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, rope=0.0) -> str:
+def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, rope=0.0,
+              null="balanced_centred") -> str:
     """What :func:`calibrate_like` is about to do, in a few lines (printed before the work)."""
     from ..stats import get_test
     d = design
@@ -495,17 +754,15 @@ def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, ro
         f"learners: {learners[0]} (A) vs {learners[1]} (B)",
         f"design: {d.name} ({how})",
         f"calibrating: {what}",
-        f"null: {n_datasets} data sets, each your data with a balanced label vector permuted "
-        "over its instances (no class dependence, no majority class to fall back on) and new "
-        "partitions; every per-fold difference A − B centred on its mean over the null data "
-        "sets (so A and B are equally good on average)"])
+        f"null: {n_datasets} data sets, {NULL_CONSTRUCTIONS[null]}"])
 
 
 def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", test=None,
                    alphas=(0.05,), n_datasets: int = 1000, method: str = "frequentist",
                    rope: float = 0.0, seed: int = 0, results="results", n_jobs=None,
                    scheduler=None, progress=True, on_estimate=None, on_plan=None,
-                   class_attribute=None) -> NullCalibrationResult:
+                   class_attribute=None, null="balanced_centred",
+                   max_spread=MAX_SPREAD) -> NullCalibrationResult:
     """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
 
     Each of the ``n_datasets`` null data sets is ``data`` with a balanced label vector
@@ -559,6 +816,14 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         Called with :func:`plan_text` (what is about to run) before any fitting.
     class_attribute : str, optional
         Class column of an ARFF or CSV file (default: the last).
+    null : {"balanced_centred"}, default "balanced_centred"
+        The null construction (:data:`NULL_CONSTRUCTIONS`): today the balanced label
+        vector with centred differences, which calibrates at a balanced class prior
+        whatever the data's; the result's ``null_sentence`` says so.
+    max_spread : float, default 0.05
+        How wide the df's 95% interval may be before ``result.warnings`` says N is too
+        small: the largest share by which it may move the test's critical value
+        (:func:`df_precision`, which also estimates the N needed).
 
     Returns
     -------
@@ -601,6 +866,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     from .._validation import check_int
     n_datasets = check_int("n_datasets", n_datasets, min_value=1)   # not int(True), int(3.5)
     seed = check_int("seed", seed, min_value=0)
+    if null not in NULL_CONSTRUCTIONS:
+        raise ValueError(f"`null` must be one of {list(NULL_CONSTRUCTIONS)}; got {null!r}.")
+    df_precision(9.0, 9.0, 9.0, 0.05, 1, 0.0, max_spread=max_spread)   # checks max_spread
     d = parse_design(design)
     tests = _tests_of(test, d, method)
     doc = _study_doc(data, learners, d, tests, alphas, n_datasets, seed, results, method,
@@ -610,7 +878,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     if on_plan is not None:
         on_plan(plan_text(_describe_data(src.build().dataset, str(data)),
                           [lrn.label for lrn in study.learners], d, tests, alphas,
-                          n_datasets, method, rope))
+                          n_datasets, method, rope, null))
     own = isinstance(progress, bool)
     if own:
         from ..engine.runner import Progress
@@ -638,15 +906,21 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         if own:
             progress.close()
     analysis = study.analyses[0]
+    summaries = block_summaries(study, [analysis], scores, null_only=True)
+    centred = _SameDifferences(scores, null_centres(study, [analysis], summaries))
     if method == "bayes":
         rows = _rho_rows(study, analysis, scores)
-        table = _bayes_table(rows)
+        table = _bayes_table(rows, study, centred)
     else:
         rows = calibration_rows(study, analysis, scores)
-        null = block_summaries(study, [analysis], scores, null_only=True)
-        centred = _SameDifferences(scores, null_centres(study, [analysis], null))
-        table = _frequentist_table(study, analysis, centred, rows)
+        table = _frequentist_table(study, analysis, centred, rows, max_spread)
     r = rows.iloc[0]                 # the null's accuracies are the same on every row
+    dataset = src.build().dataset
+    n_classes = int(dataset.n_classes)
+    counts = np.bincount(np.asarray(dataset.y), minlength=n_classes)
+    balanced = np.full(n_classes, counts.sum() // n_classes)
+    balanced[:counts.sum() % n_classes] += 1          # counts differing by at most one
+    warns = tuple(w for w in table.get("precision_warning", pd.Series(dtype=str)) if w)
     return NullCalibrationResult(
         data=_describe_data(src.build().dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
@@ -655,7 +929,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         accuracy_a_se=float(r["accuracy_a_se"]), accuracy_b=float(r["accuracy_b"]),
         accuracy_b_se=float(r["accuracy_b_se"]), null_difference=float(r["null_difference"]),
         null_difference_se=float(r["null_difference_se"]), table=table, seed=int(seed),
-        seconds=time.perf_counter() - t_start,
+        seconds=time.perf_counter() - t_start, null_construction=null,
+        null_prior=tuple(float(v) for v in balanced / balanced.sum()),
+        data_prior=tuple(float(v) for v in counts / counts.sum()), warnings=warns,
         call=_call_text(data, learners, design, tests, alphas, n_datasets, method, rope,
                         seed, class_attribute))
 

@@ -14,7 +14,8 @@ from ._scoring import (Design, accuracies, bootstrap_p_reject, design_from_cv, h
                        run_test, score_table)
 from ._scoring import unique_labels as _unique
 
-__all__ = ["compare", "compare_all", "CompareResult", "DesignWarning"]
+__all__ = ["compare", "compare_all", "CompareResult", "DesignWarning",
+           "detectable_difference"]
 
 
 class DesignWarning(UserWarning):
@@ -103,6 +104,17 @@ class CompareResult(Reportable):
         ``"calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)"``
         or ``"sklearn.model_selection.RepeatedStratifiedKFold(n_repeats=3, n_splits=5,
         random_state=0)"``; for given scores, what the caller said of them.
+    detectable_difference : float
+        The smallest true difference |A − B| in mean accuracy, in [0, 1] (0.01 = one
+        percentage point), that this design and test would detect with 80% power at α:
+        the *shift* estimate of :func:`detectable_difference` from the test's own
+        standard error and df. It is what a non-significant verdict can speak to: a
+        difference below it could easily have gone unseen, and "no significant
+        difference" is not evidence that the learners are equally good (that takes the
+        correlated Bayesian t test's ROPE, ``method="bayes"`` with ``rope``). NaN for
+        the tests without a standard error of the difference (the averaged-T tests, the
+        5x2cv F test, McNemar's and the proportions test, the Bayesian tests) and with
+        a zero standard error.
 
     Two results are equal (``==``) when every compared field is: numbers (nan equal to
     nan), the ``scores`` table and the test masks (not ``provenance``).
@@ -141,6 +153,7 @@ class CompareResult(Reportable):
     rho_source: str = ""
     splitter: str = ""
     provenance: dict = field(default=None, repr=False, compare=False)
+    detectable_difference: float = float("nan")
 
     def __eq__(self, other):
         if not isinstance(other, CompareResult):
@@ -245,6 +258,8 @@ class CompareResult(Reportable):
                        if str(b.decision) == "none" else
                        f"{words[str(b.decision)]} (posterior probability >= {b.threshold:g})")
         lines.append(f"  verdict: {verdict}")
+        if not self.reject and self.posterior is None:
+            lines += [f"  {line}" for line in _detectable_lines(self)]
         if np.isfinite(self.replicability):
             of = (" of the t test's verdict" if self.posterior is not None
                   and self.test not in _BAYES else "")
@@ -267,6 +282,131 @@ def _df_bound(v) -> str:
 
 
 _BAYES = ("bayes_correlated_t", "bayes_correlated_t_rope1")
+
+#: The power at which :attr:`CompareResult.detectable_difference` is stated.
+DETECTABLE_POWER = 0.8
+
+
+def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> float:
+    """Smallest true difference a two-sided t test detects with probability ``power``.
+
+    The *shift* estimate of the detectable difference: every per-fold difference
+    A − B moves by the same δ (A gains δ on every split), so the numerator of the
+    statistic moves by δ while its variance estimate, and hence its standard error,
+    stays as it is. With the test's standard error σ and df ν the statistic under
+    that shift is noncentral t, T ~ t'(ν, δ/σ) (the normal N(δ/σ, 1) when ν = ∞), and
+    the test rejects when |T| > t_{1−α/2}(ν). The result is the δ > 0 at which
+
+        P(|T| > t_{1−α/2}(ν)) = power,
+
+    solved with :func:`scipy.optimize.brentq` on the noncentral t of
+    :data:`scipy.stats.nct`. It is a sensitivity analysis of the design, not the
+    "observed power" of the result (which is a function of the p-value and says
+    nothing new): it asks which differences the design could have seen.
+
+    Assumptions, all of them those the test already makes: (1) the shift model above
+    (a difference adds to every split alike; the spread and the correlation of the
+    per-fold differences are those observed); (2) ``df`` is the effective df of the
+    variance estimate: for the corrected tests at a calibrated df this is exactly
+    what calibration asserts (Bouckaert 2003: the statistic behaves as t(df) on null
+    data, the df entering both the correction and the reference), for the 5x2cv t
+    and the textbook tests it is the test's own model; (3) ``stderr`` is the
+    observed standard error, used as the true one (a plug-in: δ shares its
+    uncertainty, which shrinks as the design grows).
+
+    Parameters
+    ----------
+    stderr : float
+        The test's standard error of the difference, ≥ 0, in accuracy units (with
+        its variance correction, e.g. Nadeau & Bengio's ``sqrt((1/(df+1) + n2/n1)
+        s²)`` for the corrected repeated cv t).
+    df : float
+        The df of its reference t distribution, > 0; ``inf`` for the normal limit.
+    alpha : float, default 0.05
+        Significance level in (0, 1).
+    power : float, default 0.8
+        Probability of rejecting, in (α, 1).
+
+    Returns
+    -------
+    float
+        δ in the units of ``stderr`` (accuracy in [0, 1]); 0 when ``stderr`` is 0,
+        NaN when it is NaN (a test without a standard error).
+
+    Raises
+    ------
+    ValueError
+        If ``stderr`` < 0, ``df`` ≤ 0, α not in (0, 1) or ``power`` not in (α, 1).
+
+    References
+    ----------
+    .. [1] Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences,
+           2nd ed., ch. 2 (power of the t test; the detectable effect).
+    .. [2] Bouckaert, R. R. (2003). Choosing between two learning algorithms based on
+           calibrated tests. ICML 2003, 51-58.
+
+    Examples
+    --------
+    >>> d = detectable_difference(0.01, 99, alpha=0.05)
+    >>> round(100 * d, 2)
+    2.82
+    >>> round(detectable_difference(0.01, float("inf")) / 0.01, 3)    # z_0.975 + z_0.8
+    2.802
+    """
+    from scipy import optimize, stats
+    from .._validation import check_probability
+    alpha = check_probability("alpha", alpha)
+    power = float(power)
+    if not alpha < power < 1:
+        raise ValueError(f"`power` must be in (alpha, 1) = ({alpha:g}, 1); got {power!r}.")
+    stderr, df = float(stderr), float(df)
+    if np.isnan(stderr):
+        return float("nan")
+    if stderr < 0:
+        raise ValueError(f"`stderr` must be >= 0; got {stderr!r}.")
+    if not df > 0:
+        raise ValueError(f"`df` must be > 0 (inf: the normal limit); got {df!r}.")
+    if stderr == 0:
+        return 0.0
+    if df == np.inf:
+        c = stats.norm.ppf(1 - alpha / 2)
+
+        def reject(lam):
+            return stats.norm.sf(c - lam) + stats.norm.cdf(-c - lam)
+    else:
+        c = stats.t.ppf(1 - alpha / 2, df)
+
+        def reject(lam):
+            lower = stats.nct.cdf(-c, df, lam)     # NaN far out in the tail: it is ~0 there
+            return stats.nct.sf(c, df, lam) + (0.0 if np.isnan(lower) else lower)
+    hi = c + stats.norm.ppf(power) + 1.0
+    while reject(hi) < power:             # heavy tails at small df need a larger shift
+        hi *= 2
+    lam = optimize.brentq(lambda v: reject(v) - power, 0.0, hi, xtol=1e-12)
+    return float(lam * stderr)
+
+
+def _detectable(res, alpha) -> float:
+    """:func:`detectable_difference` of a test result: NaN without a standard error."""
+    se = np.asarray(getattr(res, "_stderr", np.nan), dtype=float)
+    df = np.asarray(getattr(res, "df", np.nan), dtype=float)
+    if se.size != 1 or df.size != 1 or not np.isfinite(se) or not float(df) > 0:
+        return float("nan")
+    return detectable_difference(float(se), float(df), alpha)
+
+
+def _detectable_lines(res) -> list:
+    """What a non-significant verdict can and cannot say, for ``str(result)``."""
+    if not np.isfinite(res.detectable_difference):
+        return ['"no significant difference" is not evidence that the learners are '
+                "equally good; for that use the correlated Bayesian t test's ROPE "
+                "(--method bayes --rope)"]
+    return [f"smallest difference this design detects with {100 * DETECTABLE_POWER:.0f}% "
+            f"power at alpha = {res.alpha:g}: {100 * res.detectable_difference:.2f} points "
+            "(shift estimate: noncentral t at the test's standard error and df)",
+            '"no significant difference" is not evidence that the learners are equally '
+            "good: smaller differences could easily go unseen; for evidence of equivalence "
+            "use the correlated Bayesian t test's ROPE (--method bayes --rope)"]
 
 #: Why a test gives no interval for the difference (``str(result)`` says it).
 _NO_INTERVAL = {
@@ -664,7 +804,9 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
         replicability=float(rep), p_reject=float(p_rej), replicability_method=how,
         estimate=estimate, df_statement=df_statement(spec, d, df_value), test_masks=masks,
         posterior=posterior, rho_source=setup["bayes"][3] if setup.get("bayes") else "",
-        splitter=splitter if splitter is not None else d.describe(random_state))
+        splitter=splitter if splitter is not None else d.describe(random_state),
+        detectable_difference=(float("nan") if spec.name in _BAYES
+                               else _detectable(res, alpha)))
 
 
 def _bayes_rho(d: Design, rope, threshold, rho) -> tuple:

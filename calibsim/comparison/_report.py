@@ -235,6 +235,9 @@ def compare_report(res):
         (f"Verdict at α = {alpha:g}", verdict)])
     if res.posterior is not None:
         test_rows.append(("Decision of the correlated Bayesian t test", _bayes_verdict(res)))
+    if not sig and np.isfinite(getattr(res, "detectable_difference", np.nan)):
+        test_rows.append((f"Smallest difference detectable with 80% power at α = {alpha:g} "
+                          "(points)", f"{100 * res.detectable_difference:.2f}"))
     if np.isfinite(res.replicability):
         test_rows.append(("Replicability of the verdict at α", f"{res.replicability:.2f}"))
     parts += [Heading("Results"),
@@ -357,6 +360,8 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
             f"df = {df_text(res.df)} {df_src}.".replace(" ,", ","))
     if res.pvalue <= alpha:
         text += f" {first} is the more accurate learner on these data."
+    else:
+        text += _not_significant_words(res)
     from ..stats import effect_size_magnitude
     if np.isfinite(res.effect_size):
         text += (f" The paired effect size is d = {abs(res.effect_size):.2f} "
@@ -372,6 +377,24 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
                  f"with an estimated probability of {res.replicability:.2f} (replicability, "
                  "Bouckaert & Frank 2004).")
     return text
+
+
+def _not_significant_words(res) -> str:
+    """What "not significant" can say: the detectable difference, and that it is not
+    evidence of equality (:attr:`CompareResult.detectable_difference`)."""
+    dd = getattr(res, "detectable_difference", np.nan)
+    text = ""
+    if np.isfinite(dd):
+        text = (f" With this design the {test_words(res.test)[0]} would detect a true "
+                f"difference of {100 * dd:.2f} percentage points with 80% power at "
+                f"α = {res.alpha:g} (shift estimate: every split's difference moved alike, "
+                "noncentral t at the test's standard error and df); smaller differences "
+                "could easily go unseen.")
+    rope = (" the ROPE of the correlated Bayesian t test above" if res.posterior is not None
+            else " the correlated Bayesian t test's region of practical equivalence (ROPE; "
+                 "Benavoli et al. 2017), e.g. compare with method='bayes' and a rope")
+    return (text + " Failing to reject is not evidence that the learners are equally "
+            f"accurate; evidence of practical equivalence needs{rope}.")
 
 
 # --- compare_all ---
