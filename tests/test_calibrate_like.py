@@ -436,3 +436,132 @@ def test_compare_bayes_says_which_rho_it_used():
     assert res.posterior.rho == pytest.approx(0.2)
     with pytest.raises(ValueError, match="`rho` must be"):
         compare("naive_bayes", "c45", load_uci("vote"), method="bayes", rho=1.5)
+
+
+# --- issue 42: the df's precision, the rho verdict rule and the null named with its prior ---
+
+def test_df_precision_judges_the_interval_by_the_critical_value_it_moves():
+    from scipy import stats
+    from calibsim.comparison._calibrate_like import df_precision
+    c = lambda v: stats.t.ppf(0.975, v)                                  # noqa: E731
+    # the issue's case: df 88.82, 95% interval 12.15 to ∞ from 100 null data sets
+    r = df_precision(88.82, 12.15, np.inf, 0.05, 100, p_normal=0.07)
+    assert r["spread"] == pytest.approx((c(12.15) - stats.norm.ppf(0.975)) / c(88.82))
+    assert r["too_wide"] and r["n_needed"] >= 200
+    assert float(f"{r['n_needed']:.2g}") == r["n_needed"]               # two digits, rounded up
+    # narrow (as the shipped 10 x 10 table's at 10,000), or ∞ to ∞: nothing to warn of
+    for args in ((9.9, 9.6, 10.2, 0.05, 10_000, 0.3), (np.inf, np.inf, np.inf, 0.05, 100, 0.01),
+                 (162.0, 107.0, 344.0, 0.05, 10_000, 0.06)):
+        r = df_precision(*args)
+        assert not r["too_wide"] and np.isnan(r["n_needed"])
+    # unbounded below: no width at all
+    r = df_precision(3.0, 0.0, 40.0, 0.05, 20, p_normal=0.2)
+    assert r["spread"] == np.inf and r["too_wide"]
+    with pytest.raises(ValueError, match="`max_spread` must be a number in"):
+        df_precision(9.0, 9.0, 9.0, 0.05, 10, 0.0, max_spread=1.5)
+
+
+def test_df_precision_estimate_scales_as_one_over_root_n():
+    """Bounded interval: the spread narrows as 1/√N, so the estimate is about
+    N · (spread / max_spread)² (up to the ranks' rounding)."""
+    from calibsim.comparison._calibrate_like import df_precision
+    r = df_precision(6.0, 4.0, 10.0, 0.05, 1000, p_normal=0.5)
+    rough = 1000 * (r["spread"] / 0.05) ** 2
+    assert r["too_wide"] and 0.7 * rough <= r["n_needed"] <= 1.5 * rough
+    looser = df_precision(6.0, 4.0, 10.0, 0.05, 1000, p_normal=0.5, max_spread=0.1)
+    assert looser["n_needed"] == pytest.approx(r["n_needed"] / 4, rel=0.1)
+
+
+def test_df_precision_estimate_pins_the_df_down_on_synthetic_null_data():
+    """Calibrate on 100 synthetic null data sets, then on the number the estimate asks
+    for: the spread there is near the width allowed (Monte Carlo: within a factor 2)."""
+    from calibsim.calibration import continuous_calibration
+    from calibsim.comparison._calibrate_like import df_precision
+    from calibsim.stats import get_test
+    rng = np.random.default_rng(np.random.SeedSequence(4242))
+    func = get_test("use_all_data").func
+
+    def run(n):
+        x = 0.005 * rng.normal(size=(n, 1, 1)) + rng.normal(0, 0.02, size=(n, 10, 10))
+        c = continuous_calibration("use_all_data", x, 0.05)
+        p_normal = float(np.mean(func(x, 1e6).pvalue <= 0.05))
+        return df_precision(c.df, c.ci_low, c.ci_high, 0.05, n, p_normal)
+
+    first = run(100)
+    assert first["too_wide"] and np.isfinite(first["n_needed"])
+    spreads = [run(int(first["n_needed"]))["spread"] for _ in range(3)]
+    assert np.mean(spreads) < 2 * 0.05 and np.mean(spreads) < first["spread"]
+
+
+@pytest.mark.parametrize("rate,se,holds", [
+    (0.12, 0.031, False),          # the issue: 12.0% against ≤ 5%, SE 3.1% -> not "holds"
+    (0.112, 0.031, True),          # 6.2 points above = 2 SE: still within
+    (0.114, 0.031, False),         # just beyond 2 SE
+    (0.04, 0.031, True),
+    (0.0, 0.01, True),             # conservative, which holds
+])
+def test_rho_verdict_holds_only_within_two_monte_carlo_se(rate, se, holds):
+    from calibsim.comparison._calibrate_like import _verdict_rho
+    text = _verdict_rho(0.096, rate, 0.05, 0.05, se, 50)
+    assert ("holds" in text) == holds and ("does not hold" in text) == (not holds)
+    assert f"{100 * rate:.1f}%" in text and f"{100 * se:.1f}%" in text
+    assert ("conservative" in text) == (rate < 0.05 - 2 * se)
+    also = _verdict_rho(0.096, 0.04, 0.12, 0.05, 0.031, 50)
+    assert also.startswith("The shipped rho holds") and "calibrated rho also decides too " \
+        "often" in also and "too few" in also
+    assert "no entry" in _verdict_rho(np.nan, np.nan, 0.05, 0.05, 0.031, 50)
+
+
+def test_calibrate_like_names_its_null_prior_and_warns_of_an_unpinned_df(like):
+    _, res = like
+    assert res.null_construction == "balanced_centred"
+    assert res.null_prior == pytest.approx((153 / 306, 153 / 306))
+    assert sum(res.data_prior) == pytest.approx(1) and res.data_prior[0] == pytest.approx(
+        0.735, abs=0.001)
+    sentence = res.null_sentence
+    assert sentence.startswith("The null is balanced + centred") and "50.0% / 50.0%" in \
+        sentence and "73.5% / 26.5%" in sentence and "not yours" in sentence
+    assert sentence.endswith(".") and ". " not in sentence and sentence in str(res)
+    assert sentence in res.report("markdown")
+    t = res.to_frame()
+    assert (t["too_wide"] == (t["precision_warning"] != "")).all()
+    assert (t["too_wide"] == (t["critical_spread"] > 0.05)).all()
+    assert (t.loc[t["df_ci_low"] == 0, "too_wide"]).all()
+    assert res.warnings == tuple(w for w in t["precision_warning"] if w)
+    assert res.warnings                           # 40 null data sets pin no df down
+    md, text = res.report("markdown"), str(res)
+    for w in res.warnings:
+        assert w.startswith("Warning: 40 null data sets do not pin the df down") and w in text
+        assert w in md
+    with pytest.raises(ValueError, match="`null` must be one of"):
+        calibrate_like("iris", null="damaged", n_datasets=2, n_jobs=0)
+    with pytest.raises(ValueError, match="`max_spread`"):
+        calibrate_like("iris", max_spread=0, n_datasets=2, n_jobs=0)
+
+
+def test_calibrate_like_bayes_verdict_follows_the_shipped_rate(tmp_path):
+    res = calibrate_like("haberman", design="10x10", method="bayes", alphas=(0.05,),
+                         rope=0.01, n_datasets=20, n_jobs=0, results=tmp_path)
+    r = res.to_frame().iloc[0]
+    assert np.isfinite(r["shipped_rho"]) and 0 <= r["decision_rate_shipped"] <= 1
+    holds = r["decision_rate_shipped"] - (1 - r["threshold"]) <= 2 * r["mc_se"]
+    assert ("holds" in r["verdict"]) == holds
+    assert f"{100 * r['decision_rate_shipped']:.1f}% at the shipped rho" in str(res)
+    assert "at the shipped ρ (%)" in res.report("markdown")
+    assert "so the ρ is calibrated at a prior that is not yours" in str(res)
+
+
+def test_cli_calibrate_like_prints_the_precision_warning(like, capsys):
+    root, res = like
+    assert main(["calibrate", "--like", "haberman", "--design", "2x5", "--test",
+                 "use_all_data", "--test", "corrected_repeated_cv", "--alpha", "0.05",
+                 "--alpha", "0.1", "--n-datasets", "40", "--workers", "0", "--no-progress",
+                 "--results", str(root), "--max-spread", "0.05", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert res.null_sentence in out
+    for w in res.warnings:
+        assert w in out
+    assert main(["calibrate", "--like", "haberman", "--max-spread", "2", "--workers", "0"]) == 2
+    assert "`max_spread` must be a number in (0, 1)" in capsys.readouterr().err
+    assert main(["calibrate", "--test", "use_all_data", "--max-spread", "0.1"]) == 2
+    assert "`--max-spread` needs `--like`" in capsys.readouterr().err

@@ -214,3 +214,88 @@ def test_cli_compare_over_several_data_sets(tmp_path, capsys):
                  "--cd-diagram", str(png)]) == 0
     out = capsys.readouterr().out
     assert "Friedman" in out and "Multi²Test" in out and png.stat().st_size > 0
+
+
+# --- after the experiment: the smallest difference the design could detect (issue 42) ---
+
+def test_detectable_difference_gives_80_percent_power_by_simulation():
+    """A one-sample t test on n normal differences (sd known) is exactly the noncentral t
+    of the shift estimate: at the returned δ it rejects on 80% of simulated experiments,
+    within 3 Monte Carlo SE."""
+    from scipy import stats
+    from calibsim.comparison import detectable_difference
+    n, sd, reps = 20, 0.03, 4000
+    delta = detectable_difference(sd / np.sqrt(n), n - 1, alpha=0.05)
+    x = np.random.default_rng(np.random.SeedSequence(42)).normal(delta, sd, size=(reps, n))
+    rate = np.mean(stats.ttest_1samp(x, 0.0, axis=1).pvalue <= 0.05)
+    assert abs(rate - 0.8) <= 3 * np.sqrt(0.8 * 0.2 / reps)
+    # power 0.8 at delta by the noncentral t itself, and the normal limit's closed form
+    c, lam = stats.t.ppf(0.975, n - 1), delta / (sd / np.sqrt(n))
+    assert stats.nct.sf(c, n - 1, lam) + stats.nct.cdf(-c, n - 1, lam) == pytest.approx(0.8,
+                                                                                       abs=1e-8)
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert detectable_difference(0.01, np.inf) == pytest.approx(0.01 * z, rel=1e-4)
+
+
+def test_detectable_difference_shrinks_with_the_design_and_checks_its_input():
+    from calibsim.comparison import detectable_difference
+    # a larger sample: a smaller standard error (δ in proportion) and a larger df
+    assert detectable_difference(0.005, 99) == pytest.approx(detectable_difference(0.01, 99) / 2)
+    assert detectable_difference(0.01, 4) > detectable_difference(0.01, 40) > \
+        detectable_difference(0.01, np.inf)
+    assert detectable_difference(0.01, 9, power=0.9) > detectable_difference(0.01, 9)
+    assert detectable_difference(0.0, 9) == 0.0 and np.isnan(detectable_difference(np.nan, 9))
+    for kw, match in (({"stderr": -1.0, "df": 9}, "`stderr` must be >= 0"),
+                      ({"stderr": 0.01, "df": 0}, "`df` must be > 0"),
+                      ({"stderr": 0.01, "df": 9, "power": 0.01}, "`power` must be in")):
+        with pytest.raises(ValueError, match=match):
+            detectable_difference(**kw)
+
+
+def _close_scores(shift, noise=0.03, seed=3):
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    a = 0.8 + rng.normal(0, noise, size=(10, 10))
+    return a, a - shift + rng.normal(0, noise, size=(10, 10))
+
+
+def test_a_non_significant_result_states_the_detectable_difference(tmp_path):
+    from scipy import stats
+    from calibsim.comparison import compare_scores, detectable_difference
+    a, b = _close_scores(0.002)
+    res = compare_scores(a, b, replicability=None)
+    assert not res.reject
+    # the test's own standard error (from its interval) and calibrated df
+    lo, hi = res.confidence_interval
+    se = (hi - lo) / (2 * stats.t.ppf(1 - res.alpha / 2, res.df))
+    assert res.detectable_difference == pytest.approx(
+        detectable_difference(se, res.df, res.alpha), rel=1e-9)
+    assert res.detectable_difference > abs(res.difference)
+    value = f"{100 * res.detectable_difference:.2f}"
+    text = str(res)
+    assert f"80% power at alpha = 0.05: {value} points" in text
+    assert "not evidence that the learners are equally good" in text and "ROPE" in text
+    md = res.report("markdown")
+    assert f"| Smallest difference detectable with 80% power at α = 0.05 (points) | {value} |" \
+        in md
+    assert f"a true difference of {value} percentage points with 80% power" in md
+    assert "not evidence that the learners are equally accurate" in md and "ROPE" in md
+    assert f"with 80\\% power at $\\alpha$ = 0.05 (points) & {value}" in res.report("latex")
+    assert f"power at α = 0.05 (points)</td><td>{value}</td>" in res.report("html")
+    # less noise per fold (e.g. larger test folds): a smaller detectable difference
+    a2, b2 = _close_scores(0.002, noise=0.015)
+    assert compare_scores(a2, b2, replicability=None).detectable_difference < \
+        res.detectable_difference
+
+
+def test_a_significant_result_or_a_test_without_stderr_says_no_detectable_difference():
+    from calibsim.comparison import compare_scores
+    a, b = _close_scores(0.05)
+    sig = compare_scores(a, b, replicability=None)
+    assert sig.reject and np.isfinite(sig.detectable_difference)
+    assert "smallest difference" not in str(sig)
+    assert "Smallest difference detectable" not in sig.report("markdown")
+    a, b = _close_scores(0.002)
+    avg = compare_scores(a, b, test="folds_averaged_t", replicability=None)
+    assert not avg.reject and np.isnan(avg.detectable_difference)
+    assert "smallest difference" not in str(avg) and "not evidence" in str(avg)
+    assert "Smallest difference detectable" not in avg.report("markdown")
