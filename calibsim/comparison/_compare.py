@@ -349,7 +349,7 @@ def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> flo
     --------
     >>> d = detectable_difference(0.01, 99, alpha=0.05)
     >>> round(100 * d, 2)
-    2.82
+    2.83
     >>> round(detectable_difference(0.01, float("inf")) / 0.01, 3)    # z_0.975 + z_0.8
     2.802
     """
