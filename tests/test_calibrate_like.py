@@ -565,3 +565,6 @@ def test_cli_calibrate_like_prints_the_precision_warning(like, capsys):
     assert "`max_spread` must be a number in (0, 1)" in capsys.readouterr().err
     assert main(["calibrate", "--test", "use_all_data", "--max-spread", "0.1"]) == 2
     assert "`--max-spread` needs `--like`" in capsys.readouterr().err
+    assert main(["calibrate", "--like", "haberman", "--method", "bayes", "--max-spread",
+                 "0.1"]) == 2
+    assert "not used with `--method bayes`" in capsys.readouterr().err

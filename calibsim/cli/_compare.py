@@ -272,6 +272,9 @@ def cmd_calibrate_like(args, progress) -> int:
                              f"Bayesian t test's rho is calibrated); got {tests}.")
         if args.alpha:
             raise ValueError("use `--threshold` (not `--alpha`) with `--method bayes`.")
+        if args.max_spread is not None:
+            raise ValueError("`--max-spread` judges a calibrated df's interval; it is not "
+                             f"used with `--method bayes`; got {args.max_spread}.")
         alphas = [1 - t for t in (args.threshold or [0.95])]
     else:
         if args.threshold:

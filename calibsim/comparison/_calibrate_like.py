@@ -933,11 +933,11 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         null_prior=tuple(float(v) for v in balanced / balanced.sum()),
         data_prior=tuple(float(v) for v in counts / counts.sum()), warnings=warns,
         call=_call_text(data, learners, design, tests, alphas, n_datasets, method, rope,
-                        seed, class_attribute))
+                        seed, class_attribute, null, max_spread))
 
 
 def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, seed,
-               class_attribute) -> str:
+               class_attribute, null="balanced_centred", max_spread=MAX_SPREAD) -> str:
     from ..reports._words import call_text
     kw = {"design": design, "test": tests if method != "bayes" else None,
           "alphas": list(alphas), "n_datasets": n_datasets, "method": method, "seed": seed}
@@ -945,6 +945,10 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
         kw["rope"] = rope
     if class_attribute is not None:
         kw["class_attribute"] = class_attribute
+    if null != "balanced_centred":
+        kw["null"] = null
+    if max_spread != MAX_SPREAD and method != "bayes":
+        kw["max_spread"] = max_spread
     return call_text("calibrate_like", [repr(data), repr(list(learners))],
                      {k: v for k, v in kw.items() if v is not None})
 
