@@ -44,9 +44,9 @@ __all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "Calibratio
            "NULL_CONSTRUCTIONS", "df_precision"]
 
 #: The null constructions :func:`calibrate_like` knows, by the name its ``null`` argument
-#: and :attr:`NullCalibrationResult.null_construction` take: what each is, in words
-#: ({prior}: the prior of the null's labels). A construction on the user's own labels
-#: (e.g. Dietterich's damaged learner, issue 42) is added here with its name.
+#: and :attr:`NullCalibrationResult.null_construction` take, with what each is in words
+#: (the start of ``NullCalibrationResult.null_sentence``). A construction on the user's
+#: own labels (e.g. Dietterich's damaged learner, issue 42) is added here by its name.
 NULL_CONSTRUCTIONS = {
     "balanced_centred": (
         "balanced + centred (your attributes with a balanced label vector permuted over "
