@@ -154,3 +154,60 @@ def test_instances_per_class_and_per_fold_are_checked_before_any_fit(tmp_path, r
     assert not called
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and match in err[0], err
+
+
+# --- scores on a declared scale --------------------------------------------------------------
+
+def _scores(scale=1.0, shift=0.0):
+    rng = np.random.default_rng(0)
+    a = 0.80 + 0.03 * rng.standard_normal((10, 10))
+    return (a + shift) * scale, (a - 0.02 + 0.01 * rng.standard_normal((10, 10)) + shift) * scale
+
+
+def test_accuracy_as_a_percentage_is_recognised_and_said():
+    from calibsim import compare_scores
+    frac = compare_scores(*_scores())
+    pct = compare_scores(*_scores(100))
+    assert "fractions in [0, 1]" in frac.splitter
+    assert "percentages" in pct.splitter and "divided by 100" in pct.splitter
+    assert pct.pvalue == pytest.approx(frac.pvalue, rel=1e-9)
+    assert pct.accuracy_a == pytest.approx(frac.accuracy_a)
+
+
+@pytest.mark.parametrize("scale, shift", [(1, -1.6), (100, 0.3), (-1, 0), (1000, 0)])
+def test_accuracy_outside_both_scales_is_refused(scale, shift):
+    from calibsim import compare_scores
+    with pytest.raises(ValueError, match=r"accuracies must lie in \[0, 1\].*`metric`"):
+        compare_scores(*_scores(scale, shift))
+
+
+def test_another_metric_only_when_named_with_a_note():
+    from calibsim import compare_scores
+    res = compare_scores(*_scores(-1), metric="log_loss")
+    assert "'log_loss'" in res.splitter and "calibrated on accuracy" in res.splitter
+    for bad in ("", None, 3):
+        with pytest.raises(ValueError, match="`metric`"):
+            compare_scores(*_scores(), metric=bad)
+
+
+def test_scores_in_recognises_percentages_and_refuses_off_scale(tmp_path, capsys):
+    import pandas as pd
+    a, b = _scores(100)
+    rows = [(r, k, name, v[r, k]) for r in range(10) for k in range(10)
+            for name, v in (("A", a), ("B", b))]
+    pd.DataFrame(rows, columns=["run", "fold", "learner", "score"]).to_csv(
+        tmp_path / "pct.csv", index=False)
+    assert main(["compare", "--scores-in", str(tmp_path / "pct.csv")]) == 0
+    assert "percentages" in capsys.readouterr().out
+    pd.DataFrame([(r, k, n, -v / 100) for r, k, n, v in rows],
+                 columns=["run", "fold", "learner", "score"]).to_csv(tmp_path / "neg.csv",
+                                                                     index=False)
+    assert main(["compare", "--scores-in", str(tmp_path / "neg.csv")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "accuracies must lie in" in err[0]
+    assert main(["compare", "--scores-in", str(tmp_path / "neg.csv"), "--metric",
+                 "log_loss"]) == 0
+    assert "calibrated on accuracy" in capsys.readouterr().out
+    assert main(["compare", "--data", "iris", "--a", "naive_bayes", "--b", "c45",
+                 "--metric", "auc"]) == 2
+    assert "`--metric` goes with `--scores-in`" in capsys.readouterr().err

@@ -51,6 +51,11 @@ def add_compare_parser(sub, int_type, alpha_type):
                         "Percent_correct); --a and --b pick two learners of several; "
                         "--design says r x k if the runs and folds do not (see "
                         "calibsim.compare_scores)")
+    p.add_argument("--metric", default="accuracy",
+                   help="with --scores-in: what the scores measure (default accuracy, as a "
+                        "fraction in [0, 1] or a percentage in [0, 100], recognised and said; "
+                        "other values are refused); another name (e.g. auc) is tested as "
+                        "given, with a note that the df were calibrated on accuracy")
     p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
     p.add_argument("--class-nominal", action="store_true",
                    help="the class column's numbers are class labels (else a numeric class "
@@ -148,6 +153,9 @@ def cmd_compare(args) -> int:
                          "string (leave the flag out for the default).")
     if args.scores_in is not None:
         return _from_scores(args)
+    if args.metric != "accuracy":
+        raise ValueError(f"`--metric` goes with `--scores-in` (fitted learners are scored on "
+                         f"accuracy); got --metric {args.metric!r} without it.")
     if not args.data:
         raise ValueError("give `--data` (a data set to fit the learners on) or `--scores-in` "
                          "(a CSV of per-fold results you already have).")
@@ -220,7 +228,7 @@ def _from_scores(args) -> int:
                          alpha=args.alpha, df=_df_arg(args.df), method=args.method,
                          rope=args.rope, threshold=args.threshold,
                          replicability=None if args.replicability == "none" else "bootstrap",
-                         random_state=args.seed)
+                         random_state=args.seed, metric=args.metric)
     print(f"scores: {args.scores_in} ({len(frame)} rows)")
     print(res)
     if args.scores is not None:
