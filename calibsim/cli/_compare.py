@@ -17,16 +17,18 @@ _LEARNER_HELP = ("a built-in learner (naive_bayes, c45, ib1, tan, voted_perceptr
                  "'sklearn.ensemble.RandomForestClassifier(n_estimators=100, random_state=0)'")
 
 
-def load_data(text: str, class_attribute=None):
+def load_data(text: str, class_attribute=None, class_nominal=False):
     """A :class:`calibsim.datasets.Dataset` from a name, an ARFF/CSV path or a loader."""
     from ..comparison._calibrate_like import data_source
     from ..datasets import load_csv
     from ..sources import DatasetSource
     if Path(text).suffix.lower() == ".csv":
-        return load_csv(text, class_attribute=class_attribute)
+        return load_csv(text, class_attribute=class_attribute, class_nominal=class_nominal)
     kw = data_source(text)
     if class_attribute is not None:
         kw["class_attribute"] = class_attribute
+    if class_nominal:
+        kw["class_nominal"] = True
     return DatasetSource(**kw).dataset
 
 
@@ -49,7 +51,16 @@ def add_compare_parser(sub, int_type, alpha_type):
                         "Percent_correct); --a and --b pick two learners of several; "
                         "--design says r x k if the runs and folds do not (see "
                         "calibsim.compare_scores)")
+    p.add_argument("--metric", default="accuracy",
+                   help="with --scores-in: what the scores measure (default accuracy, as a "
+                        "fraction in [0, 1] or a percentage in [0, 100], recognised and said; "
+                        "other values are refused); another name (e.g. auc) is tested as "
+                        "given, with a note that the df were calibrated on accuracy")
     p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
+    p.add_argument("--class-nominal", action="store_true",
+                   help="the class column's numbers are class labels (else a numeric class "
+                        "with a non-integer value or more than 30 distinct values is refused "
+                        "as a regression target)")
     p.add_argument("--a", dest="learners", action="append", help=_LEARNER_HELP)
     p.add_argument("--b", dest="learners", action="append", help="the second learner")
     p.add_argument("--learner", dest="learners", action="append",
@@ -142,6 +153,9 @@ def cmd_compare(args) -> int:
                          "string (leave the flag out for the default).")
     if args.scores_in is not None:
         return _from_scores(args)
+    if args.metric != "accuracy":
+        raise ValueError(f"`--metric` goes with `--scores-in` (fitted learners are scored on "
+                         f"accuracy); got --metric {args.metric!r} without it.")
     if not args.data:
         raise ValueError("give `--data` (a data set to fit the learners on) or `--scores-in` "
                          "(a CSV of per-fold results you already have).")
@@ -160,7 +174,7 @@ def cmd_compare(args) -> int:
     t0 = time.perf_counter()
     if len(args.data) > 1:
         return _over_datasets(args, learners, t0)
-    ds = load_data(args.data[0], args.class_attribute)
+    ds = load_data(args.data[0], args.class_attribute, args.class_nominal)
     common = dict(design=args.design or "10x10", test=args.test, alpha=args.alpha, df=_df_arg(args.df),
                   n_jobs=args.workers, scheduler=args.scheduler, random_state=args.seed,
                   progress=not args.no_progress)
@@ -214,7 +228,7 @@ def _from_scores(args) -> int:
                          alpha=args.alpha, df=_df_arg(args.df), method=args.method,
                          rope=args.rope, threshold=args.threshold,
                          replicability=None if args.replicability == "none" else "bootstrap",
-                         random_state=args.seed)
+                         random_state=args.seed, metric=args.metric)
     print(f"scores: {args.scores_in} ({len(frame)} rows)")
     print(res)
     if args.scores is not None:
@@ -226,7 +240,7 @@ def _from_scores(args) -> int:
 def _over_datasets(args, learners, t0) -> int:
     from ..comparison import accuracy_table
     from ..comparison._datasets import rank_accuracies
-    sets = {text: load_data(text, args.class_attribute) for text in args.data}
+    sets = {text: load_data(text, args.class_attribute, args.class_nominal) for text in args.data}
     design = args.design or "5x2cv"
     table = accuracy_table(learners, sets, design=design, random_state=args.seed,
                            n_jobs=args.workers, scheduler=args.scheduler,

@@ -20,7 +20,8 @@ _WEKA = {"Key_Run": "run", "Key_Fold": "fold", "Key_Scheme": "learner"}
 def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.05,
                    df="calibrated", method="frequentist", rope=0.0, threshold=0.95,
                    rho="calibrated", replicability="bootstrap", n_boot=1000,
-                   random_state=0, labels=None, learners=None, score=None) -> CompareResult:
+                   random_state=0, labels=None, learners=None, score=None,
+                   metric="accuracy") -> CompareResult:
     """Test two learners' per-fold scores you already have, at the calibrated df.
 
     The same test, df and result as :func:`calibsim.compare`, on scores from
@@ -71,6 +72,12 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     score : str, optional
         The score column of a table (default the first of "score", "accuracy",
         "test_score", "test_accuracy"; Weka's "Percent_correct").
+    metric : str, default "accuracy"
+        What the scores measure. Accuracy is taken as a fraction when every score
+        lies in [0, 1] and as a percentage (divided by 100) when every score lies in
+        [0, 100] and one exceeds 1; the result's ``splitter`` says which. Scores
+        outside both are refused. Another metric (e.g. ``"auc"``, ``"f1"``) is tested
+        as given, with a note that the shipped df were calibrated on accuracy.
 
     Returns
     -------
@@ -81,7 +88,8 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     Raises
     ------
     ValueError
-        If the scores are not finite, their shapes differ or do not fit the design,
+        If the scores are not finite, accuracies lie outside [0, 1] and [0, 100],
+        ``metric`` is not a non-empty string, their shapes differ or do not fit the design,
         a table lacks a column or a (run, fold), the design cannot be read from the
         input (give ``design``), or the test does not fit the design (the message
         names the designs it fits).
@@ -124,7 +132,9 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     if method not in ("frequentist", "bayes"):
         raise ValueError(f"`method` must be 'frequentist' or 'bayes'; got {method!r}.")
     a, b, names, runs = read_fold_scores(scores_a, scores_b, learners=learners, score=score)
+    a, b, scale_note = _on_scale(a, b, metric)
     d, splitter = _design_of(design, a, runs)
+    splitter = f"{splitter}; {scale_note}"
     if d.kind == "holdout":
         raise ValueError("`design` 'holdout': McNemar's and the proportions test need each "
                          "instance's predictions, not per-fold scores; use calibsim.compare"
@@ -365,3 +375,27 @@ def _design_of_splitter(cv) -> tuple:
                 text)
     raise ValueError(f"`design` {text}: its design cannot be read without the data; give "
                      "'RxK', '5x2cv' or 'subsampling:N@f'.")
+
+
+def _on_scale(a, b, metric):
+    """The scores on accuracy's scale [0, 1] and a note saying how they were read.
+
+    Accuracy in [0, 1] is a fraction; in [0, 100] with a value above 1 a percentage
+    (divided by 100); anything else is refused. Another named metric is kept as given.
+    """
+    if not isinstance(metric, str) or not metric.strip():
+        raise ValueError(f"`metric` must name what the scores measure ('accuracy', or e.g. "
+                         f"'auc'); got {metric!r}.")
+    if metric.strip().lower() != "accuracy":
+        return a, b, (f"metric {metric!r} as given (the shipped df were calibrated on "
+                      "accuracy; for another metric they are an approximation)")
+    both = np.concatenate([np.ravel(a), np.ravel(b)])
+    lo, hi = float(both.min()), float(both.max())
+    if lo >= 0 and hi <= 1:
+        return a, b, "accuracy read as fractions in [0, 1]"
+    if lo >= 0 and hi <= 100:
+        return (np.asarray(a) / 100.0, np.asarray(b) / 100.0,
+                f"accuracy read as percentages (largest {hi:g} > 1), divided by 100")
+    raise ValueError(f"accuracies must lie in [0, 1] (fractions) or [0, 100] (percentages); "
+                     f"got values from {lo:g} to {hi:g}. For another score name it with "
+                     "`metric` (CLI --metric), e.g. metric='log_loss'.")

@@ -451,6 +451,49 @@ def prepare_data(X, y):
     return Xa, codes, n_values, int(codes.max()) + 1, nominal
 
 
+def check_sample_sizes(codes, d: Design) -> None:
+    """Refuse, before any fit, data too small for the design or with too many classes.
+
+    Rules (``k`` is the number of folds, ``1 / test_fraction`` for subsampling and
+    holdout): every test set must hold at least one instance and every training set
+    at least two; at least two classes must have two or more instances; and the
+    classes must average at least ``max(2, k / 2)`` instances, so most classes can be
+    learned in training and met again in test. A data set where nearly every
+    instance is its own class (an identifier or a regression target as the class)
+    fails the last rule.
+
+    Raises
+    ------
+    ValueError
+        Naming the rule, the data's numbers and the design.
+    """
+    n = int(codes.size)
+    counts = np.bincount(codes)
+    counts = counts[counts > 0]
+    if d.kind in ("subsampling", "holdout"):
+        n_test = int(np.ceil(n * d.test_fraction))
+        k = max(2, int(round(1 / d.test_fraction)))
+        n_train_min = n - n_test
+    else:
+        k = d.n_folds
+        n_test = n // k
+        n_train_min = n - int(np.ceil(n / k))
+    if n_test < 1 or n_train_min < 2:
+        raise ValueError(f"the data ({n} instances) are too small for the design {d.name!r}: "
+                         f"every test set needs at least 1 instance and every training set "
+                         f"at least 2; use fewer folds or more data.")
+    if int((counts >= 2).sum()) < 2:
+        raise ValueError(f"the data ({n} instances, {counts.size} classes) must have at least "
+                         "two classes of two or more instances each to compare classifiers; "
+                         f"class sizes {sorted(counts.tolist(), reverse=True)[:10]}.")
+    need = max(2.0, k / 2)
+    if n / counts.size < need:
+        raise ValueError(f"the data have {counts.size} classes in {n} instances ({n / counts.size:.2g} "
+                         f"per class on average); the design {d.name!r} needs at least "
+                         f"{need:g} per class on average (a class column of identifiers or "
+                         "of a regression target?); choose another class column or fewer folds.")
+
+
 def run_test(spec, diff, df, design: Design):
     """``spec`` on per-fold differences (or McNemar's counts, for the holdout tests)."""
     kw = {}
@@ -509,6 +552,7 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     from ..engine.runner import Progress, check_n_workers, cluster, map_blocks
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
+    check_sample_sizes(codes, d)
     from .._validation import check_memory_estimate
     n, n_splits = len(codes), int(np.prod(d.shape))
     check_memory_estimate(         # fold assignments and test masks of every repeat

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["load_arff"]
 
 
-def load_arff(path, *, class_attribute=None) -> Dataset:
+def load_arff(path, *, class_attribute=None, max_columns=None, max_line_bytes=None) -> Dataset:
     """Read an ARFF file (Weka's format) into a :class:`Dataset`.
 
     Parameters
@@ -24,6 +24,11 @@ def load_arff(path, *, class_attribute=None) -> Dataset:
         Name or 0-based index of the class attribute; by default the last
         attribute, as in Weka's command-line tools. The other attributes keep
         their file order in ``X``.
+    max_columns : int, optional
+        Most attributes the header may declare, checked before the data are parsed
+        (default: the environment variable ``CALIBSIM_MAX_COLUMNS``, else 20,000).
+    max_line_bytes : int, optional
+        Longest line in characters (default: ``CALIBSIM_MAX_LINE_BYTES``, else 8 MiB).
 
     Returns
     -------
@@ -36,7 +41,9 @@ def load_arff(path, *, class_attribute=None) -> Dataset:
         If the file does not parse as ARFF; if it has a string, date or
         relational attribute other than as the class (unsupported); if the
         class attribute does not exist or is not nominal; if a class value is
-        missing; or if the file has no instances.
+        missing; if the file has no instances; or if it declares more than
+        ``max_columns`` attributes or has a line longer than ``max_line_bytes`` (the
+        message says how to raise the limit).
 
     Notes
     -----
@@ -66,6 +73,10 @@ def load_arff(path, *, class_attribute=None) -> Dataset:
     >>> ds.y, ds.n_values, ds.class_values
     (array([0, 1]), array([0, 2]), ('yes', 'no'))
     """
+    from ._csv import MAX_COLUMNS, MAX_LINE_BYTES, _limit
+    max_columns = _limit(max_columns, "CALIBSIM_MAX_COLUMNS", MAX_COLUMNS, "max_columns")
+    max_line_bytes = _limit(max_line_bytes, "CALIBSIM_MAX_LINE_BYTES", MAX_LINE_BYTES,
+                            "max_line_bytes")
     if hasattr(path, "read"):
         text, where = path.read(), "<stream>"
     else:
@@ -79,7 +90,29 @@ def load_arff(path, *, class_attribute=None) -> Dataset:
         except UnicodeDecodeError as exc:
             raise ValueError(f"ARFF file {where!r} is not UTF-8 text (byte {exc.start}): is it "
                              "a binary file?") from None
+    if not isinstance(text, str):
+        raise TypeError(f"`path` must be an ARFF file name or a text stream; got a stream "
+                        f"giving {type(text).__name__}.")
+    _check_arff_bounds(text, where, max_columns, max_line_bytes)
     return _parse_arff(text, where, class_attribute)
+
+
+def _check_arff_bounds(text: str, where: str, max_columns: int, max_line_bytes: int) -> None:
+    """Refuse, before liac-arff parses it, a header declaring more than ``max_columns``
+    attributes or a line longer than ``max_line_bytes`` characters."""
+    import re
+
+    from ._csv import _too_many
+    data = re.search(r"^[ \t]*@data\b", text, re.IGNORECASE | re.MULTILINE)
+    header = text[:data.start()] if data else text
+    n_attrs = len(re.findall(r"^[ \t]*@attribute\b", header, re.IGNORECASE | re.MULTILINE))
+    if n_attrs > max_columns:
+        raise _too_many(f"ARFF file {where!r}: the header", n_attrs, max_columns,
+                        "max_columns", "CALIBSIM_MAX_COLUMNS", "attributes")
+    widest = max(map(len, text.splitlines()), default=0)
+    if widest > max_line_bytes:
+        raise _too_many(f"ARFF file {where!r}: a line", widest, max_line_bytes,
+                        "max_line_bytes", "CALIBSIM_MAX_LINE_BYTES", "characters")
 
 
 def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:

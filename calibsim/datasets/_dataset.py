@@ -159,6 +159,35 @@ class Dataset:
 # Construction and validation
 # --------------------------------------------------------------------------
 
+#: A numeric class column with more distinct values than this (or any non-integer
+#: value) is taken as a regression target and refused unless declared nominal.
+MAX_NUMERIC_CLASSES = 30
+
+
+def _check_class_target(values, where: str, class_nominal: bool) -> None:
+    """Refuse a numeric class column that looks like a regression target.
+
+    A numeric class (numbers, not labels) with a non-integer value or more than
+    :data:`MAX_NUMERIC_CLASSES` distinct values is a regression target: counting each
+    value as a class would compare classifiers on hundreds of classes of one or two
+    instances. ``class_nominal=True`` (CLI ``--class-nominal``) declares the values
+    class labels and skips the check.
+    """
+    if class_nominal:
+        return
+    a = np.asarray(values)
+    if a.dtype.kind not in "iuf":
+        return
+    distinct = np.unique(a[~np.isnan(a)] if a.dtype.kind == "f" else a)
+    fractional = a.dtype.kind == "f" and not np.array_equal(distinct, np.round(distinct))
+    if fractional or distinct.size > MAX_NUMERIC_CLASSES:
+        what = "non-integer values" if fractional else "integer values"
+        raise ValueError(f"{where} is numeric with {distinct.size} distinct {what} (e.g. "
+                         f"{distinct[len(distinct) // 2].item()!r}): a regression target, "
+                         "and calibsim compares classifiers; if the values are class labels "
+                         "declare it nominal (`class_nominal=True`, CLI --class-nominal).")
+
+
 def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
           class_values) -> Dataset:
     """Validate the parts of a data set and build it.

@@ -11,6 +11,11 @@ from ._dataset import Dataset, _make
 
 __all__ = ["UCI_DATASETS", "load_uci", "from_sklearn", "from_arrays"]
 
+#: The loaders of :mod:`sklearn.datasets` that ship a classification data set (X, y)
+#: and are accepted as ``sklearn:<loader>``; the others return images, a regression or
+#: multi-output target, or need a file argument.
+SKLEARN_LOADERS = ("load_breast_cancer", "load_digits", "load_iris", "load_wine")
+
 #: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``: Weka 3.6's
 #: examples and, converted by ``scripts/convert_datasets.py`` from offline copies, more
 #: of Bouckaert & Frank's (2004) UCI sets and of Ulas, Yildiz & Alpaydin's (2012) UCI and
@@ -76,7 +81,7 @@ def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     return _parse_arff(_uci_text(name), f"{name}.arff", class_attribute, name=name)
 
 
-def from_sklearn(bunch, *, name=None) -> Dataset:
+def from_sklearn(bunch, *, name=None, class_nominal=False) -> Dataset:
     """Convert a scikit-learn data bunch (e.g. ``load_iris()``) to a :class:`Dataset`.
 
     Parameters
@@ -87,6 +92,10 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
         used when present. Every attribute is taken as numeric.
     name : str, optional
         Name of the data set; defaults to ``"sklearn"``.
+    class_nominal : bool, default False
+        Declare a numeric ``target`` without ``target_names`` as class labels; without
+        it one with a non-integer value or more than 30 distinct values is refused as
+        a regression target (e.g. ``load_diabetes()``).
 
     Returns
     -------
@@ -98,7 +107,10 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
     ------
     ValueError
         If ``data`` is not 2-D numeric, holds an infinite value, ``target``
-        does not have one value per row, or the data set is empty.
+        does not have one value per row or looks like a regression target, or the
+        data set is empty.
+    TypeError
+        If ``bunch`` has no ``data`` or ``target`` (e.g. ``load_sample_images()``).
 
     Examples
     --------
@@ -107,6 +119,9 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
     >>> ds.n_values, ds.class_values
     (array([0, 0, 0, 0]), ('setosa', 'versicolor', 'virginica'))
     """
+    if not (hasattr(bunch, "data") and hasattr(bunch, "target")):
+        raise TypeError(f"`bunch` must be a classification data set with `data` and `target` "
+                        f"(as load_iris() returns); got {type(bunch).__name__} without them.")
     X = np.asarray(bunch.data, dtype=np.float64)
     target = np.asarray(bunch.target)
     if X.ndim != 2 or target.shape != (X.shape[0],):
@@ -116,6 +131,9 @@ def from_sklearn(bunch, *, name=None) -> Dataset:
     names = [f"x{j}" for j in range(X.shape[1])] if names is None or len(names) == 0 else [
         str(v) for v in names]
     tn = getattr(bunch, "target_names", None)
+    if tn is None or len(tn) == 0:
+        from ._dataset import _check_class_target
+        _check_class_target(target, "`bunch.target`", class_nominal)
     if (tn is not None and np.issubdtype(target.dtype, np.integer) and target.size
             and target.min() >= 0 and target.max() < len(tn)):
         y, class_values = target.astype(np.int64), [str(t) for t in tn]
@@ -247,7 +265,7 @@ def dataset_table():
     return pd.DataFrame(rows)
 
 
-def load_file(path, *, class_attribute=None, format=None):
+def load_file(path, *, class_attribute=None, format=None, class_nominal=False):
     """Read a data file as ARFF or CSV, by ``format`` or else by its extension.
 
     Parameters
@@ -257,6 +275,9 @@ def load_file(path, *, class_attribute=None, format=None):
         The class column (default: the last).
     format : {"arff", "csv"}, optional
         Default: ``"csv"`` for a ``.csv`` file, ``"arff"`` otherwise.
+    class_nominal : bool, default False
+        For a CSV file: declare a numeric class column as labels (see
+        :func:`calibsim.datasets.load_csv`).
 
     Returns
     -------
@@ -276,4 +297,6 @@ def load_file(path, *, class_attribute=None, format=None):
     fmt = format or ("csv" if Path(path).suffix.lower() == ".csv" else "arff")
     if fmt not in ("arff", "csv"):
         raise ValueError(f"`format` must be 'arff' or 'csv'; got {format!r}.")
-    return (load_csv if fmt == "csv" else load_arff)(path, class_attribute=class_attribute)
+    if fmt == "csv":
+        return load_csv(path, class_attribute=class_attribute, class_nominal=class_nominal)
+    return load_arff(path, class_attribute=class_attribute)

@@ -32,7 +32,7 @@ SOURCE_KINDS = {
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
                 "balance_class": (bool, {}),
-                "format": (_S, {"choices": ("arff", "csv")})},
+                "format": (_S, {"choices": ("arff", "csv")}), "class_nominal": (bool, {})},
 }
 _SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
 _NOT_GRID = {"beta_schemes"}

@@ -37,12 +37,17 @@ class DatasetSource:
     path : str or path-like, optional
         An ARFF or CSV file (by ``format``, else by extension: ``.csv`` is CSV).
     sklearn : str, optional
-        A loader of :mod:`sklearn.datasets` that ships its data, e.g. ``"load_iris"``.
+        A loader of :mod:`sklearn.datasets` that ships a classification data set:
+        ``"load_breast_cancer"``, ``"load_digits"``, ``"load_iris"`` or ``"load_wine"``.
     class_attribute : str, optional
         Class attribute of an ARFF or CSV file (default: the last); part of the
         source's identity, so a store never mixes two class columns.
     format : {"arff", "csv"}, optional
         How to read ``path`` (default: by extension).
+    class_nominal : bool, default False
+        Declare a numeric class column of a CSV file as class labels (else one with a
+        non-integer value or more than 30 distinct values is refused as a regression
+        target); part of the source's identity when True.
     permute_class : bool, default False
         Make null data sets shaped like this one: each index draws a random
         permutation of the class labels from its ``rng``, so the attributes, their
@@ -66,7 +71,8 @@ class DatasetSource:
     ------
     ValueError
         If not exactly one of ``name``, ``path``, ``sklearn`` is given, or the name or
-        loader is unknown (the message names the closest known one).
+        loader is unknown or not a classification loader (the message names the
+        closest known one).
     FileNotFoundError
         If ``path`` does not exist.
 
@@ -78,7 +84,7 @@ class DatasetSource:
     """
 
     def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
-                 permute_class=False, balance_class=False, format=None):
+                 permute_class=False, balance_class=False, format=None, class_nominal=False):
         given = [k for k, v in (("name", name), ("path", path), ("sklearn", sklearn))
                  if v is not None]
         if len(given) != 1:
@@ -97,22 +103,28 @@ class DatasetSource:
             p = Path(path)
             if not p.is_file():
                 raise FileNotFoundError(f"`path` {str(p)!r} does not exist.")
-            self.dataset = load_file(p, class_attribute=class_attribute, format=format)
+            self.dataset = load_file(p, class_attribute=class_attribute, format=format,
+                                     class_nominal=class_nominal)
             digest = hashlib.sha256(p.read_bytes()).hexdigest()[:12]
             self.identity = f"dataset(path={p.name}, sha256={digest})"
         else:
             import sklearn.datasets as skd
-            loader = getattr(skd, sklearn, None) if sklearn.startswith("load_") else None
-            if loader is None:
-                known = [n for n in dir(skd) if n.startswith("load_")]
-                hit = difflib.get_close_matches(sklearn, known, n=1)
-                raise ValueError(f"`sklearn` must name a loader of sklearn.datasets; got "
-                                 f"{sklearn!r}" + (f" (did you mean {hit[0]!r}?)." if hit
-                                                   else "."))
-            self.dataset = from_sklearn(loader(), name=sklearn.removeprefix("load_"))
+            from ..datasets._loaders import SKLEARN_LOADERS
+            if not isinstance(sklearn, str) or sklearn not in SKLEARN_LOADERS:
+                hit = difflib.get_close_matches(str(sklearn), SKLEARN_LOADERS, n=1)
+                why = (" (it does not return a classification data set (X, y))"
+                       if isinstance(sklearn, str) and hasattr(skd, sklearn) else "")
+                raise ValueError(f"`sklearn` must name one of scikit-learn's shipped "
+                                 f"classification loaders {list(SKLEARN_LOADERS)}; got "
+                                 f"{sklearn!r}{why}" + (f" (did you mean {hit[0]!r}?)." if hit and not why
+                                                        else "."))
+            self.dataset = from_sklearn(getattr(skd, sklearn)(),
+                                        name=sklearn.removeprefix("load_"))
             self.identity = f"dataset(sklearn={sklearn}, sha256={_digest(self.dataset)})"
         if class_attribute is not None:     # another class column is another data set
             self.identity = self.identity[:-1] + f", class_attribute={class_attribute})"
+        if class_nominal:
+            self.identity = self.identity[:-1] + ", class_nominal=True)"
         self.permute_class = bool(permute_class)
         self.balance_class = bool(balance_class)
         if self.balance_class and not self.permute_class:

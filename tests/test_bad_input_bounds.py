@@ -1,0 +1,213 @@
+"""Bad input, round 4 (issue 45): readers bounded before parsing, loaders and targets.
+
+Every case is cheap: the wide files are refused on their header, the small ones before
+any fit. Tables, not hand-written tests: add a row to extend.
+"""
+
+import time
+
+import numpy as np
+import pytest
+
+from calibsim.cli import main
+from calibsim.datasets import from_sklearn, load_arff, load_csv
+from calibsim.sources import DatasetSource
+
+from _caps import capped
+
+
+def _wide_csv(path, n_cols, n_rows=3):
+    with open(path, "w") as fh:
+        fh.write(",".join(f"c{i}" for i in range(n_cols)) + "\n")
+        for _ in range(n_rows):
+            fh.write(",".join(["1"] * (n_cols - 1)) + ",a\n")
+    return path
+
+
+def test_a_csv_of_a_million_columns_is_refused_on_its_header_within_a_second(tmp_path):
+    import pandas  # noqa: F401  (imported before the clock starts, as the CLI has it)
+    p = _wide_csv(tmp_path / "wide.csv", 10**6)
+    t0 = time.perf_counter()
+    with capped(10), pytest.raises(ValueError, match=r"1,000,000 columns.*CALIBSIM_MAX_COLUMNS"):
+        load_csv(p)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_the_column_limit_is_raised_by_keyword_or_environment(tmp_path, monkeypatch):
+    p = _wide_csv(tmp_path / "w.csv", 50, n_rows=4)
+    with pytest.raises(ValueError, match="more than the limit of 10"):
+        load_csv(p, max_columns=10)
+    monkeypatch.setenv("CALIBSIM_MAX_COLUMNS", "10")
+    with pytest.raises(ValueError, match="`max_columns`"):
+        load_csv(p)
+    assert load_csv(p, max_columns=50).X.shape == (4, 49)
+    monkeypatch.setenv("CALIBSIM_MAX_COLUMNS", "ten")
+    with pytest.raises(ValueError, match="CALIBSIM_MAX_COLUMNS must be a positive integer"):
+        load_csv(p)
+
+
+@pytest.mark.parametrize("where", ["header", "body"])
+def test_a_line_wider_than_the_limit_is_refused(tmp_path, where):
+    p = tmp_path / "long.csv"
+    cell = "x" * 5000
+    p.write_text(f"a{cell if where == 'header' else ''},class\n1,a\n{cell},b\n1,a\n")
+    with pytest.raises(ValueError, match=r"more than the limit of 1,000 \(`max_line_bytes`\)"):
+        load_csv(p, max_line_bytes=1000)
+
+
+def test_an_arff_header_of_too_many_attributes_is_refused_before_parsing(tmp_path):
+    p = tmp_path / "wide.arff"
+    n = 30_000
+    p.write_text("@relation w\n" + "".join(f"@attribute a{i} numeric\n" for i in range(n))
+                 + "@attribute class {x,y}\n@data\n" + ",".join(["1"] * n) + ",x\n")
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"30,001 attributes.*CALIBSIM_MAX_COLUMNS"):
+        load_arff(p)
+    assert time.perf_counter() - t0 < 1.0
+
+
+@pytest.mark.parametrize("bad, kind", [(None, TypeError), (3, TypeError), (b"x.csv", TypeError)])
+def test_load_csv_names_its_path_parameter(bad, kind):
+    with pytest.raises(kind, match="`path`"):
+        load_csv(bad)
+
+
+# --- loaders and targets -------------------------------------------------------------------
+
+@pytest.mark.parametrize("loader", ["load_sample_images", "load_svmlight_file",
+                                    "load_diabetes", "load_linnerud", "load_files",
+                                    "load_sample_image", "fetch_covtype", "load_nothing"])
+def test_only_classification_loaders_are_admitted(loader):
+    with pytest.raises(ValueError, match="`sklearn` must name one of scikit-learn's"):
+        DatasetSource(sklearn=loader)
+
+
+def test_the_cli_refuses_a_non_classification_loader_in_one_line(capsys):
+    assert main(["compare", "--data", "sklearn:load_sample_images", "--a", "naive_bayes",
+                 "--b", "c45"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "classification" in err, err
+
+
+def test_a_regression_bunch_is_refused_unless_declared_nominal():
+    from sklearn.datasets import load_diabetes
+    with pytest.raises(ValueError, match="regression target.*class_nominal"):
+        from_sklearn(load_diabetes())
+    assert from_sklearn(load_diabetes(), class_nominal=True).n_classes == 214
+    with pytest.raises(TypeError, match="`bunch`"):
+        from_sklearn(object())
+
+
+def _csv(path, rows, header="a,b,class"):
+    path.write_text(header + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_a_numeric_class_with_many_values_is_a_regression_target(tmp_path):
+    rng = np.random.default_rng(0)
+    p = _csv(tmp_path / "reg.csv", [f"{rng.random()},{rng.random()},{v:.3f}"
+                                    for v in rng.random(40) * 100])
+    with pytest.raises(ValueError, match="non-integer values.*--class-nominal"):
+        load_csv(p)
+    assert load_csv(p, class_nominal=True).n_classes == 40
+    ints = _csv(tmp_path / "ints.csv", [f"{i},{i % 3},{i}" for i in range(40)])
+    with pytest.raises(ValueError, match="40 distinct integer values"):
+        load_csv(ints)
+    digits = _csv(tmp_path / "digits.csv", [f"{i},{i % 3},{i % 10}" for i in range(40)])
+    assert load_csv(digits).n_classes == 10          # a few integer codes are labels
+
+
+def test_a_column_of_400_digit_integers_is_refused_not_nominal(tmp_path):
+    big = "9" * 400
+    p = _csv(tmp_path / "big.csv", [f"{big},1,x", f"{big[:-1]}8,2,y", f"{big},3,x"])
+    with pytest.raises(ValueError, match="column 'a'.*beyond float64's range"):
+        load_csv(p)
+    longint = "1" + "0" * 30                         # too long for int64, fine as float64
+    ds = load_csv(_csv(tmp_path / "long.csv", [f"{longint},1,x", f"{longint}1,2,y"]))
+    assert ds.n_values.tolist() == [0, 0] and ds.X[0, 0] == 1e30
+
+
+@pytest.mark.parametrize("rows, design, match", [
+    (["1,2,x", "3,4,y"], "2x2", "too small for the design '2x2'"),
+    (["1,2,x", "3,4,y"], "10x10", "too small for the design '10x10'"),
+    ([f"{i},{i},k{i}" for i in range(30)], "2x2", "at least two classes of two or more"),
+    ([f"{i},{i},k{i // 2}" for i in range(60)], "10x10", "needs at least 5 per class"),
+    ([f"{i},{i},{'xy'[i % 2]}" for i in range(30)], "subsampling:5",
+     None),
+])
+def test_instances_per_class_and_per_fold_are_checked_before_any_fit(tmp_path, rows, design,
+                                                                     match, capsys):
+    import calibsim.comparison._scoring as scoring
+    p = _csv(tmp_path / "small.csv", rows)
+    if match is None:
+        from calibsim.comparison._scoring import check_sample_sizes, parse_design
+        check_sample_sizes(load_csv(p).y, parse_design(design))
+        return
+    called = []
+    orig = scoring.blocks_for
+    try:
+        scoring.blocks_for = lambda *a, **k: called.append(1) or orig(*a, **k)
+        assert main(["compare", "--data", str(p), "--a", "naive_bayes", "--b", "c45",
+                     "--design", design]) == 2
+    finally:
+        scoring.blocks_for = orig
+    assert not called
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and match in err[0], err
+
+
+# --- scores on a declared scale --------------------------------------------------------------
+
+def _scores(scale=1.0, shift=0.0):
+    rng = np.random.default_rng(0)
+    a = 0.80 + 0.03 * rng.standard_normal((10, 10))
+    return (a + shift) * scale, (a - 0.02 + 0.01 * rng.standard_normal((10, 10)) + shift) * scale
+
+
+def test_accuracy_as_a_percentage_is_recognised_and_said():
+    from calibsim import compare_scores
+    frac = compare_scores(*_scores())
+    pct = compare_scores(*_scores(100))
+    assert "fractions in [0, 1]" in frac.splitter
+    assert "percentages" in pct.splitter and "divided by 100" in pct.splitter
+    assert pct.pvalue == pytest.approx(frac.pvalue, rel=1e-9)
+    assert pct.accuracy_a == pytest.approx(frac.accuracy_a)
+
+
+@pytest.mark.parametrize("scale, shift", [(1, -1.6), (100, 0.3), (-1, 0), (1000, 0)])
+def test_accuracy_outside_both_scales_is_refused(scale, shift):
+    from calibsim import compare_scores
+    with pytest.raises(ValueError, match=r"accuracies must lie in \[0, 1\].*`metric`"):
+        compare_scores(*_scores(scale, shift))
+
+
+def test_another_metric_only_when_named_with_a_note():
+    from calibsim import compare_scores
+    res = compare_scores(*_scores(-1), metric="log_loss")
+    assert "'log_loss'" in res.splitter and "calibrated on accuracy" in res.splitter
+    for bad in ("", None, 3):
+        with pytest.raises(ValueError, match="`metric`"):
+            compare_scores(*_scores(), metric=bad)
+
+
+def test_scores_in_recognises_percentages_and_refuses_off_scale(tmp_path, capsys):
+    import pandas as pd
+    a, b = _scores(100)
+    rows = [(r, k, name, v[r, k]) for r in range(10) for k in range(10)
+            for name, v in (("A", a), ("B", b))]
+    pd.DataFrame(rows, columns=["run", "fold", "learner", "score"]).to_csv(
+        tmp_path / "pct.csv", index=False)
+    assert main(["compare", "--scores-in", str(tmp_path / "pct.csv")]) == 0
+    assert "percentages" in capsys.readouterr().out
+    pd.DataFrame([(r, k, n, -v / 100) for r, k, n, v in rows],
+                 columns=["run", "fold", "learner", "score"]).to_csv(tmp_path / "neg.csv",
+                                                                     index=False)
+    assert main(["compare", "--scores-in", str(tmp_path / "neg.csv")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "accuracies must lie in" in err[0]
+    assert main(["compare", "--scores-in", str(tmp_path / "neg.csv"), "--metric",
+                 "log_loss"]) == 0
+    assert "calibrated on accuracy" in capsys.readouterr().out
+    assert main(["compare", "--data", "iris", "--a", "naive_bayes", "--b", "c45",
+                 "--metric", "auc"]) == 2
+    assert "`--metric` goes with `--scores-in`" in capsys.readouterr().err
