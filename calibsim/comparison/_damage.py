@@ -231,16 +231,20 @@ def measure(learners, X, y, cal, seed, *, n_jobs=None, scheduler=None, progress=
     return acc, n_test
 
 
-def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_instances):
+def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_instances, *,
+          split: bool = True):
     """Rates for every Δ of ``differences`` from the even runs of ``acc`` (2, *cal.shape),
-    checked on the odd runs; a list of :class:`DamageCalibration` (seconds NaN).
+    checked on the odd runs; a list of :class:`DamageCalibration` (seconds NaN). With
+    ``split`` False every run both calibrates and checks (as Dietterich calibrated on
+    his study's own data sets): :func:`plan` calibrates on its repeats.
 
     Raises
     ------
     ValueError
         When a Δ cannot be reached (see :func:`calibrate_damage`).
     """
-    fit, chk = slice(0, None, 2), slice(1, None, 2)
+    fit, chk = ((slice(0, None, 2), slice(1, None, 2)) if split else
+                (slice(None), slice(None)))
     means = [_run_means(acc[i][fit], cal) for i in (0, 1)]
     a_hat = [float(m.mean()) for m in means]
     a_se = [_se(m) for m in means]
