@@ -280,8 +280,8 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
     --------
     >>> res = plan("naive_bayes", "c45", "breast-cancer", differences=[0.05],
     ...            designs=["1x10", "5x2cv"], n_datasets=20, progress=False)
-    >>> list(res.table["difference"].unique())
-    [0.0, 0.05]
+    >>> res.differences
+    (0.0, 0.05)
     >>> res.recommendation.columns.tolist()
     ['difference', 'design', 'test', 'power', 'replicability', 'fits', 'statement']
     """
