@@ -105,7 +105,9 @@ class PlanResult(Reportable):
         rows = []
         for (design, test), g in t.groupby(["design", "test"], sort=False):
             g = g.set_index("difference")
+            df = g["df"].iloc[0]
             row = {"design": design, "test": g["label"].iloc[0], "fits": int(g["fits"].iloc[0]),
+                   "df": "—" if not np.isfinite(df) and df != np.inf else f"{df:.4g}",
                    "Type I (%)": _pm(g.loc[0.0, "rejection_rate"], g.loc[0.0, "rejection_se"])}
             for d in self.differences[1:]:
                 row[f"power Δ={100 * d:g} (%)"] = _pm(g.loc[d, "rejection_rate"],
