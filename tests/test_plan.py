@@ -81,6 +81,19 @@ def test_a_rerun_gives_the_same_table():
     pd.testing.assert_frame_equal(a.table, b.table)
 
 
+def test_a_store_keeps_every_repeat_so_a_plan_resumes(tmp_path):
+    kw = dict(differences=[0.05], designs=["holdout"], progress=False, random_state=2)
+    plain = calibsim.plan("naive_bayes", "c45", "breast-cancer", n_datasets=6, **kw)
+    calibsim.plan("naive_bayes", "c45", "breast-cancer", n_datasets=4, results=tmp_path, **kw)
+    blocks = sorted((tmp_path / "store").rglob("*.npz"))
+    assert len(blocks) == 4                         # one per repeat, saved as it finished
+    blocks[1].unlink()                              # as if interrupted before repeat 1
+    resumed = calibsim.plan("naive_bayes", "c45", "breast-cancer", n_datasets=6,
+                            results=tmp_path, **kw)
+    assert len(list((tmp_path / "store").rglob("*.npz"))) == 6
+    pd.testing.assert_frame_equal(resumed.table, plain.table)
+
+
 def test_subsampled_repeats_draw_new_data():
     res = calibsim.plan("naive_bayes", "c45", "breast-cancer", differences=[0.05],
                         designs=["holdout"], n_datasets=6, n_instances=150, progress=False)
@@ -113,7 +126,7 @@ def test_the_cli_prints_the_plan(capsys, tmp_path):
     table = tmp_path / "plan.csv"
     assert main(["plan", "--data", "breast-cancer", "--a", "naive_bayes", "--b", "c45",
                  "--difference", "5", "--design", "holdout", "--n-datasets", "5",
-                 "--no-progress", "--table", str(table)]) == 0
+                 "--no-progress", "--table", str(table), "--results", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Type I (%)" in out and "power Δ=5 (%)" in out
     assert len(pd.read_csv(table)) == 3 * 2

@@ -617,10 +617,11 @@ def _interrupt_note(args, argv) -> InterruptNote:
     import shlex
     again = shlex.join(["calibsim", *argv])
     results = getattr(args, "results", None)
-    if args.command in ("run", "calibrate") and not getattr(args, "scores_in", None):
+    if args.command in ("run", "calibrate", "plan") and not getattr(args, "scores_in", None):
         where = (f"{results}/store" if results is not None else
                  "the store of the study's [outputs] results")
         what = ("the null data sets scored so far are" if args.command == "calibrate" else
+                "the repeats finished so far are" if args.command == "plan" else
                 "every block of scores finished so far is")
         return InterruptNote(f"{what} saved in {where}", f"resume with: {again}")
     return InterruptNote("nothing was saved (this command keeps no partial results)",

@@ -74,6 +74,12 @@ def add_plan_parser(sub, int_type, alpha_type):
                    help="local worker processes fitting in parallel (default: fit in this "
                         "process)")
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
+    from pathlib import Path
+
+    from ._args import output_dir
+    p.add_argument("--results", type=output_dir, default=Path("results"),
+                   help="folder of the score store: every repeat is saved as it finishes, "
+                        "so after Ctrl-C the same command resumes (default ./results)")
     p.add_argument("--table", default=None, metavar="FILE.csv",
                    help="write the full table (one row per design, test and Δ) here")
     p.add_argument("--figure", default=None, metavar="FILE.png",
@@ -95,7 +101,7 @@ def cmd_plan(args) -> int:
                power=args.power, replicability=args.replicability, df=args.df,
                n_datasets=args.n_datasets,
                n_instances=args.n_instances, damage=args.damage, random_state=args.seed,
-               n_jobs=args.workers, scheduler=args.scheduler,
+               n_jobs=args.workers, scheduler=args.scheduler, results=args.results,
                progress=not args.no_progress)
     print(res)
     if args.table is not None:

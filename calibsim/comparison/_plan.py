@@ -27,6 +27,7 @@ import time
 import warnings
 import zlib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -206,7 +207,7 @@ def _rates(p, alpha):
 def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
          designs=DEFAULT_DESIGNS, tests=None, alpha: float = 0.05, power: float = 0.8,
          replicability: float = 0.9, n_datasets: int = 100, n_instances=None, df: str = "calibrated", damage: str = "better",
-         random_state=0, n_jobs=None, scheduler=None,
+         random_state=0, n_jobs=None, scheduler=None, results=None,
          progress: bool = True) -> PlanResult:
     """Which design and test detect a difference Δ between my learners on my data?
 
@@ -256,6 +257,12 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         keyed by the design's name and Δ.
     n_jobs, scheduler
         As in :func:`calibsim.compare` (local worker processes, a Dask scheduler).
+    results : str or path-like, optional
+        A folder whose score store (``<results>/store``, the engine's
+        :class:`~calibsim.engine.store.Store`) keeps every repeat as it finishes, keyed
+        by the data, learners, design, seed and subsample size: a plan interrupted
+        (Ctrl-C) resumes where it stopped, and a plan with a larger ``n_datasets``
+        reuses the repeats already there. Default: nothing is saved.
     progress : bool, default True
         A time estimate (on standard error) before the repeats, and a progress bar.
 
@@ -333,6 +340,14 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
     if labels[0] == labels[1]:
         labels = [f"{labels[0]}_1", f"{labels[1]}_2"]
     common = dict(n_jobs=n_jobs, scheduler=scheduler)
+    store = None
+    if results is not None:
+        from ..engine.store import Store
+        store = Store(Path(results) / "store")
+        base_identity = {"what": "calibsim.plan", "data": _data_hash(Xa, codes),
+                         "learners": [f"{lrn!r}|{getattr(lrn, 'estimator', '')!r}"
+                                      for lrn in learners],
+                         "seed": str(random_state), "n_instances": m}
 
     fits = {d.name: 2 * int(np.prod(d.shape)) for d in ds}
     total = n_datasets * sum(fits.values())
@@ -353,9 +368,14 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
     rows_out, null_rows = [], []
     for d in ds:
         seeds, rows = _repeats(random_state, "plan partitions", d.name, n_datasets, n, m)
+        stored = {}
+        if store is not None:
+            from ..engine.store import fingerprint
+            identity = {**base_identity, "design": d.name}
+            stored = {"store": store, "key": fingerprint(identity), "identity": identity}
         acc, n_test, holdout = _repeat_scores(learners, X, y, d, seeds, rows,
                                               progress=progress, what=f"plan {d.name}",
-                                              **common)
+                                              **common, **stored)
         correct = np.round(acc * n_test[:, None]).astype(np.int64)          # (N, 2, *shape)
         # the damage of every Δ, calibrated at this design's training-set size on its own
         # repeats (each repeat a run of the view), as Dietterich calibrated on his study's
@@ -420,6 +440,21 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         seed=random_state, seconds=time.perf_counter() - t0)
 
 
+def _data_hash(Xa, codes) -> str:
+    """SHA-256 of the data as the learners see it (for the store's key)."""
+    import hashlib
+    h = hashlib.sha256()
+    if hasattr(Xa, "columns"):
+        h.update(pd.util.hash_pandas_object(Xa, index=False).to_numpy().tobytes())
+        h.update("|".join(map(str, Xa.columns)).encode())
+    else:
+        a = np.ascontiguousarray(Xa)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    h.update(np.ascontiguousarray(codes).tobytes())
+    return h.hexdigest()[:20]
+
+
 def _repeats(random_state, what, name, n_repeats, n, m):
     """Partition seeds of ``n_repeats`` repeats and, when ``m < n``, each repeat's
     instances (a random subsample of m, drawn from its own stream)."""
@@ -433,14 +468,17 @@ def _repeats(random_state, what, name, n_repeats, n, m):
     return seeds, rows
 
 
-def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progress, what):
+def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progress, what,
+                   store=None, key=None, identity=None):
     """Per-fold accuracies of the learners on every repeat of design ``d``: ``acc`` (N, 2,
     *shape), test-set sizes (N, *shape) and, for a holdout design, the per-instance
     correctness ``{"correct": (N, 2, m) bool, "masks": (N, m) bool}`` (else None).
 
     The blocks are :func:`calibsim.compare`'s (:func:`~._scoring.blocks_for`,
     :func:`~._scoring.score_block`), all repeats in one :func:`map_blocks` call, here,
-    on a local pool or on a Dask cluster.
+    on a local pool or on a Dask cluster. With a ``store`` (:class:`calibsim.engine.store.Store`)
+    each repeat is saved under ``key`` as soon as its blocks are in, and the repeats
+    already there are not refitted: an interrupted plan resumes.
     """
     from dataclasses import replace
 
@@ -456,7 +494,10 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
     m = len(codes) if rows is None else len(rows[0])
     blocks, n_test = [], np.empty((N,) + d.shape, np.int64)
     masks_hold = np.zeros((N, m), bool) if d.kind == "holdout" else None
+    done = set() if store is None else set(store.available(key).tolist())
     for r, seed in enumerate(seeds):
+        if r in done:
+            continue
         idx = None if rows is None else rows[r]
         Xr = Xa if idx is None else (Xa.iloc[idx] if hasattr(Xa, "iloc") else Xa[idx])
         yr = codes if idx is None else codes[idx]
@@ -469,6 +510,10 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
         blocks += [replace(b, key=f"plan-{r}-{b.key.split('-')[2]}") for b in bl]
     acc = np.empty((N, len(learners)) + d.shape)
     correct = np.zeros((N, len(learners), m), bool) if masks_hold is not None else None
+    left = {}
+    for b in blocks:
+        r = int(b.key.split("-")[1])
+        left[r] = left.get(r, 0) + 1
 
     def keep(block, res):
         r, start = (int(v) for v in block.key.split("-")[1:])
@@ -476,6 +521,12 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
             res, corr = res
             correct[r] = corr[:, 0]
         acc[r, :, start:start + res.shape[1]] = res
+        left[r] -= 1
+        if store is not None and left[r] == 0:          # the repeat is complete: save it
+            arrays = {"acc": acc[r:r + 1], "n_test": n_test[r:r + 1]}
+            if correct is not None:
+                arrays.update(correct=correct[r:r + 1], masks=masks_hold[r:r + 1])
+            store.save(key, r, r + 1, arrays, identity=identity)
         bar.advance(1)
 
     workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
@@ -483,7 +534,13 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
                   notebook=True) as bar, \
             cluster(scheduler=scheduler, n_workers=workers) as client:
         bar.start(len(blocks), workers=_n_workers(client, workers))
-        map_blocks(score_block, blocks, client=client, on_result=keep, resumable=False)
+        map_blocks(score_block, blocks, client=client, on_result=keep,
+                   resumable=store is not None)
+    if store is not None:
+        saved = store.load(key, N)
+        acc, n_test = saved["acc"], saved["n_test"]
+        if correct is not None:
+            correct, masks_hold = saved["correct"], saved["masks"]
     holdout = None if correct is None else {"correct": correct, "masks": masks_hold}
     return acc, n_test, holdout
 
