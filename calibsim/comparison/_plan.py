@@ -61,7 +61,9 @@ class PlanResult(Reportable):
     table : pandas.DataFrame
         One row per design, test and Δ: ``design``, ``test``, ``label``, ``fits`` (model
         fits per experiment: 2 × splits), ``df`` and ``df_source`` (as
-        :func:`calibsim.compare` takes them), ``difference`` (Δ, accuracy units),
+        :func:`calibsim.compare` takes them), ``df_fallback`` (True where the calibrated
+        df was asked for and the shipped table has none: the textbook df stands in, and
+        the test is not recommended), ``difference`` (Δ, accuracy units),
         ``damage_rate``, ``rejection_rate`` (Type I error at Δ = 0, power at Δ > 0) and
         ``rejection_se``, ``replicability`` (R(k, N) of Bouckaert & Frank 2004) and
         ``replicability_se``, ``shift_rate`` and ``shift_se`` (the shift estimate; NaN
@@ -73,10 +75,10 @@ class PlanResult(Reportable):
         ``difference`` and ``difference_se`` (other − damaged, the damage drawn) and
         ``calibration_se`` (SE of the undamaged difference the rate was solved from).
     recommendation : pandas.DataFrame
-        Per Δ > 0: the cheapest design and test whose power reaches ``power`` with
-        replicability ≥ ``replicability`` and a Type I error within two Monte Carlo
-        errors of α or below (``design`` and ``test`` None when none does), and a
-        ``statement``.
+        Per Δ > 0: the cheapest design and test at a calibrated df (or with none to
+        calibrate) whose power reaches ``power`` with replicability ≥ ``replicability``
+        and a Type I error not significantly above α (one-sided binomial test at 5%)
+        (``design`` and ``test`` None when none does), and a ``statement``.
     seconds : float
         Wall time.
     """
@@ -108,7 +110,8 @@ class PlanResult(Reportable):
             g = g.set_index("difference")
             df = g["df"].iloc[0]
             row = {"design": design, "test": g["label"].iloc[0], "fits": int(g["fits"].iloc[0]),
-                   "df": "—" if not np.isfinite(df) and df != np.inf else f"{df:.4g}",
+                   "df": ("—" if not np.isfinite(df) and df != np.inf else f"{df:.4g}")
+                   + ("*" if g["df_fallback"].iloc[0] else ""),
                    "Type I (%)": _pm(g.loc[0.0, "rejection_rate"], g.loc[0.0, "rejection_se"])}
             for d in self.differences[1:]:
                 row[f"power Δ={100 * d:g} (%)"] = _pm(g.loc[d, "rejection_rate"],
@@ -156,6 +159,10 @@ class PlanResult(Reportable):
         lines += ["", "Type I error, power (damaged learner) and replicability R, in % ± MC "
                   "SE; shift = the fast estimate (null differences + Δ, no refitting):",
                   self.summary().to_string(index=False), ""]
+        if self.table["df_fallback"].any():
+            lines.append("* textbook df: the shipped table has no calibrated df for this test "
+                         "and design; such tests are not recommended.")
+            lines.append("")
         lines += list(self.recommendation["statement"])
         lines += ["", self.scope()]
         lines.append("'no significant difference' from a design without the power for Δ is "
@@ -427,6 +434,8 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                                                    d).pvalue, alpha)[:2]
                 rows_out.append({"design": d.name, "test": spec.name, "label": spec.label,
                                  "fits": fits[d.name], "df": df_value, "df_source": df_source,
+                                 "df_fallback": df == "calibrated"
+                                 and df_source.startswith("textbook df ("),
                                  "difference": delta, "damage_rate": c.rate,
                                  "rejection_rate": rate, "rejection_se": se,
                                  "replicability": rep, "replicability_se": rep_se,
@@ -548,6 +557,7 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
 def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
     """The cheapest (fewest fits, then most power) design and test per Δ > 0."""
     from scipy.stats import binomtest
+    table = table[~table["df_fallback"]]       # only tests at a calibrated df (or none)
     null = table[table["difference"] == 0.0].set_index(["design", "test"])
     # trusted: a Type I error not significantly above α (one-sided binomial test at 5%
     # on the N null repeats)
@@ -557,6 +567,13 @@ def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
     out = []
     for delta in deltas[1:]:
         g = table[table["difference"] == delta]
+        if g.empty:
+            out.append({"difference": delta, "design": None, "test": None,
+                        "power": float("nan"), "replicability": float("nan"),
+                        "fits": float("nan"), "statement": (
+                            f"Δ = {100 * delta:g} points: no test of these designs has a "
+                            "calibrated df to recommend.")})
+            continue
         ok = g[(g["rejection_rate"] >= power) & (g["replicability"] >= replicability)
                & np.array([(r.design, r.test) in trusted for r in g.itertuples()], bool)]
         if ok.empty:
@@ -566,7 +583,7 @@ def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
                         "fits": float("nan"), "statement": (
                             f"Δ = {100 * delta:g} points: no design reaches {100 * power:.0f}% "
                             f"power with replicability ≥ {replicability:g} and a Type I error "
-                            f"not above α (within MC error); the most powerful is {best['design']} with "
+                            f"not above α (within MC error) at a calibrated df; the most powerful is {best['design']} with "
                             f"{best['label']} ({100 * best['rejection_rate']:.0f}% power, "
                             f"R = {best['replicability']:.2f}).")})
             continue
