@@ -118,7 +118,8 @@ class PlanResult(Reportable):
                                                       g.loc[d, "rejection_se"])
                 row[f"R Δ={100 * d:g}"] = f"{g.loc[d, 'replicability']:.2f}"
                 row[f"shift Δ={100 * d:g} (%)"] = (
-                    "—" if np.isnan(g.loc[d, "shift_rate"]) else f"{100 * g.loc[d, 'shift_rate']:.0f}")
+                    "—" if np.isnan(g.loc[d, "shift_rate"])
+                    else f"{100 * g.loc[d, 'shift_rate']:.0f}")
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -213,7 +214,8 @@ def _rates(p, alpha):
 
 def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
          designs=DEFAULT_DESIGNS, tests=None, alpha: float = 0.05, power: float = 0.8,
-         replicability: float = 0.9, n_datasets: int = 100, n_instances=None, df: str = "calibrated", damage: str = "better",
+         replicability: float = 0.9, n_datasets: int = 100, n_instances=None,
+         df: str = "calibrated", damage: str = "better",
          random_state=0, n_jobs=None, scheduler=None, results=None,
          progress: bool = True) -> PlanResult:
     """Which design and test detect a difference Δ between my learners on my data?
@@ -583,7 +585,8 @@ def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
                         "fits": float("nan"), "statement": (
                             f"Δ = {100 * delta:g} points: no design reaches {100 * power:.0f}% "
                             f"power with replicability ≥ {replicability:g} and a Type I error "
-                            f"not above α (within MC error) at a calibrated df; the most powerful is {best['design']} with "
+                            f"not above α (within MC error) at a calibrated df; the most "
+                            f"powerful is {best['design']} with "
                             f"{best['label']} ({100 * best['rejection_rate']:.0f}% power, "
                             f"R = {best['replicability']:.2f}).")})
             continue
