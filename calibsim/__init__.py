@@ -12,7 +12,10 @@ stays quick):
 - :func:`calibrate` (calibrate a test's df on null data you have),
   :func:`calibrate_like` (on null data shaped like your data set) and
   :func:`lookup_df` (the shipped table of calibrated df), :func:`lookup_rho` (the
-  shipped table of the correlated Bayesian t's calibrated ρ).
+  shipped table of the correlated Bayesian t's calibrated ρ);
+- :func:`plan` (before the experiment: Type I error, power and replicability of every
+  design and test on your data, from Dietterich's damaged learners,
+  :func:`calibrate_damage`).
 
 The subpackages hold the rest: :mod:`calibsim.stats` (the tests),
 :mod:`calibsim.calibration`, :mod:`calibsim.measures`, :mod:`calibsim.learners`,
@@ -32,6 +35,7 @@ _API = {
     "compare": "comparison", "compare_all": "comparison", "compare_datasets": "comparison",
     "compare_scores": "comparison",
     "calibrate_like": "comparison", "CompareResult": "comparison",
+    "calibrate_damage": "comparison", "plan": "comparison",
     "DesignWarning": "comparison",
     "rank": "ranking", "RankingResult": "ranking",
     "calibrate": "calibration", "lookup_df": "calibration", "lookup_rho": "calibration",

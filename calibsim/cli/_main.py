@@ -8,6 +8,9 @@
                                  (--like DATA: on null data shaped like yours)
   calibsim compare --data D --a A --b B
                                  which of my learners is better? a calibrated test
+  calibsim plan --data D --a A --b B --difference 1,2,5
+                                 before the experiment: which design and test detect Δ
+                                 on my data (Type I error, power, replicability, cost)
   calibsim rank --scores FILE.csv
                                  many learners over many data sets: Friedman, post-hoc
                                  procedures, MultiTest / Multi2Test order, CD diagram
@@ -128,6 +131,8 @@ def _parser():
     _add_execution(cal)
     from ._compare import add_compare_parser
     add_compare_parser(sub, _int, _alpha)
+    from ._plan import add_plan_parser
+    add_plan_parser(sub, _int, _alpha)
     from ._rank import add_parser as add_rank_parser
     add_rank_parser(sub)
     from ._differences import add_parser as add_differences_parser
@@ -499,6 +504,11 @@ def _cmd_compare(args):
     return cmd_compare(args)
 
 
+def _cmd_plan(args):
+    from ._plan import cmd_plan
+    return cmd_plan(args)
+
+
 def _numba_cache_is_cold() -> bool:
     """True when no compiled kernel of calibsim's is in numba's on-disk cache yet."""
     import os
@@ -613,10 +623,11 @@ def _interrupt_note(args, argv) -> InterruptNote:
     import shlex
     again = shlex.join(["calibsim", *argv])
     results = getattr(args, "results", None)
-    if args.command in ("run", "calibrate") and not getattr(args, "scores_in", None):
+    if args.command in ("run", "calibrate", "plan") and not getattr(args, "scores_in", None):
         where = (f"{results}/store" if results is not None else
                  "the store of the study's [outputs] results")
         what = ("the null data sets scored so far are" if args.command == "calibrate" else
+                "the repeats finished so far are" if args.command == "plan" else
                 "every block of scores finished so far is")
         return InterruptNote(f"{what} saved in {where}", f"resume with: {again}")
     return InterruptNote("nothing was saved (this command keeps no partial results)",
@@ -634,10 +645,12 @@ def main(argv=None) -> int:
     args._argv = list(sys.argv[1:] if argv is None else argv)     # for reports
     handler = {"run": _cmd_run, "report": lambda a: _cmd_run(a, compute=False),
                "calibrate": _cmd_calibrate, "df": _cmd_df, "list": _cmd_list,
-               "compare": _cmd_compare, "rank": _cmd_rank, "clean": _cmd_clean,
+               "compare": _cmd_compare, "plan": _cmd_plan, "rank": _cmd_rank,
+               "clean": _cmd_clean,
                "differences": _cmd_differences}[args.command]
     args.interrupt = _interrupt_note(args, argv)
-    if getattr(args, "test", None) is not None and args.command in ("compare", "calibrate"):
+    if getattr(args, "test", None) is not None and args.command in ("compare", "calibrate",
+                                                                       "plan"):
         from ..stats import check_calibratable, get_test
         try:
             for name in ([args.test] if isinstance(args.test, str) else args.test):
@@ -652,7 +665,7 @@ def main(argv=None) -> int:
             print(f"calibsim {args.command}: error: "
                   f"{str(exc).replace('`test`', '`--test`')}", file=sys.stderr)
             return EXIT_USAGE
-    cold = args.command in ("run", "compare", "calibrate") and _numba_cache_is_cold()
+    cold = args.command in ("run", "compare", "calibrate", "plan") and _numba_cache_is_cold()
     if cold:
         print("calibsim: first run: compiling the numba kernels this command needs, once (they "
               "are cached for later runs). Measured: 12-13 s of CPU time for `compare "

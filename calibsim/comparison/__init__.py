@@ -10,6 +10,11 @@ where it came from, the per-fold score matrix and how replicable the verdict is.
 correction for multiple comparisons; :func:`compare_datasets` fits several learners on
 several data sets and hands over to Friedman, a post-hoc procedure and Multi²Test;
 :func:`calibrate_like` calibrates a test's df on null data shaped like yours.
+:func:`calibrate_damage` gives the better learner random errors that make it exactly Δ
+worse than the other on your data (Dietterich 1998, §5: Δ = 0 is a null on your real
+data), and :func:`plan` uses it before an experiment: the Type I error, power and
+replicability of every design and test on your data, and the cheapest design that
+detects Δ.
 :func:`compare_scores` runs the same test on per-fold scores you already have (from
 ``cross_validate``, a long run, Weka's Experimenter), without refitting; over several
 data sets :func:`calibsim.rank` takes such a table too.
@@ -22,10 +27,12 @@ Table 7); ``calibsim calibrate --like`` calibrates on null data shaped like your
 from ._calibrate_like import calibrate_like
 from ._compare import (CompareResult, DesignWarning, compare, compare_all,
                        detectable_difference)
+from ._damage import DamageCalibration, calibrate_damage
 from ._datasets import accuracy_table, compare_datasets
 from ._pairs import CompareAllTable
+from ._plan import PlanResult, plan
 from ._scores import compare_scores
 
 __all__ = ["compare", "compare_all", "compare_scores", "compare_datasets", "accuracy_table",
-           "calibrate_like", "CompareResult", "CompareAllTable", "DesignWarning",
-           "detectable_difference"]
+           "calibrate_like", "calibrate_damage", "plan", "CompareResult", "CompareAllTable",
+           "DamageCalibration", "PlanResult", "DesignWarning", "detectable_difference"]
