@@ -124,3 +124,48 @@ def test_registry_entries():
     with pytest.raises(ValueError, match="`df` must be None"):
         spec(x, 3)
     assert get_test("ncv")(_ncv_case()).statistic == nested_cv_test(_ncv_case()).statistic
+
+
+def _tiny(seed=0, n=40):
+    from calibsim.datasets._loaders import from_arrays
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, size=(n, 3))
+    y = (X[:, 0] + rng.integers(0, 2, size=n)) % 2
+    return from_arrays(X, y, n_values=np.full(3, 3), name="tiny")
+
+
+def test_compare_bayle_leaves_the_fold_accuracies_alone_and_pools_run_one():
+    import calibsim
+    ds = _tiny()
+    base = calibsim.compare("naive_bayes", "c45", ds, design="3x4", progress=False,
+                            replicability=None, df="textbook")
+    res = calibsim.compare("naive_bayes", "c45", ds, design="3x4", test="bayle_cv_clt",
+                           progress=False)
+    assert res.scores.equals(base.scores) and res.difference == base.difference
+    # the estimate pools run 0's instances: the folds' differences weighted by fold size
+    sizes = res.test_masks[0].sum(-1)
+    run0 = res.scores[res.scores["run"] == 0]["difference"].to_numpy()
+    assert res.estimate == pytest.approx(float((run0 * sizes).sum() / sizes.sum()))
+    assert res.df != res.df and 0 <= res.pvalue <= 1          # no df: normal reference
+    lo, hi = res.confidence_interval
+    assert lo < res.estimate < hi
+    assert 0 <= res.p_reject <= 1                              # the runs' own verdicts
+    with pytest.raises(ValueError, match="need each instance"):
+        calibsim.compare_scores(base.scores["accuracy_a"].to_numpy().reshape(3, 4),
+                                base.scores["accuracy_b"].to_numpy().reshape(3, 4),
+                                design="3x4", test="bayle_cv_clt")
+
+
+def test_compare_ncv_on_a_nested_design():
+    import calibsim
+    ds = _tiny()
+    res = calibsim.compare("naive_bayes", "c45", ds, design="ncv:2x4", test="ncv",
+                           progress=False, replicability="rerun", n_repeats=2)
+    assert res.design == "ncv:2x4" and res.scores.shape == (8, 5)   # the outer splits
+    assert res.test_masks.shape == (2, 4, 40)
+    assert 0 <= res.pvalue <= 1 and 0 <= res.p_reject <= 1
+    with pytest.raises(ValueError, match="it fits nested cv"):
+        calibsim.compare("naive_bayes", "c45", ds, design="2x4", test="ncv", progress=False)
+    with pytest.raises(ValueError, match="it fits k-fold cv"):
+        calibsim.compare("naive_bayes", "c45", ds, design="ncv:2x4", test="bayle_cv_clt",
+                         progress=False)
