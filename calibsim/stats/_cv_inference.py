@@ -12,6 +12,8 @@ builds this layout from each fit's per-instance correctness.
   two learners from per-instance loss differences pooled across folds.
 - :func:`nested_cv_test`: the nested cross-validation (NCV) interval of Bates,
   Hastie & Tibshirani (2023), for one learner's error or the difference of two.
+- :func:`bootstrap_cv_test`: the bootstrap of the cv estimate with a random-effects
+  variance (Cai et al. 2023), on bootstrap cv results (not yet a design of compare).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .._validation import check_choice, check_real_dtype
 from ._classic import _pvalue_z
 from ._results import TTestResult
 
-__all__ = ["cv_clt_test", "nested_cv_test", "NestedCVResult", "CV_CLT_VARIANCES"]
+__all__ = ["cv_clt_test", "nested_cv_test", "NestedCVResult", "CV_CLT_VARIANCES",
+           "bootstrap_cv_test", "bootstrap_cv_train_size"]
 
 #: The variance estimators of Bayle et al. (2020), Section 3: ``"all-pairs"`` (the
 #: default) and ``"within-fold"``.
@@ -354,3 +357,151 @@ def nested_cv_test(x, *, bias_correction: bool = True, alternative: str = "two-s
     return _statistic(est, se, alternative, "ncv", cls=NestedCVResult,
                       err_ncv=err_ncv[()], err_cv=err_cv[()], bias=bias[()], mse=mse[()],
                       inflation=infl[()])
+
+
+# ---------------------------------------------------------------------------
+# Cai et al. (2023): the bootstrap of the cv estimate
+# ---------------------------------------------------------------------------
+
+def bootstrap_cv_train_size(n_instances: int, n_train: int, *, lambda0: float = 0.368) -> int:
+    r"""Cai et al.'s adjusted training size :math:`m_{adj}` for the bootstrap's cv splits.
+
+    A bootstrap sample holds about 63.2% distinct instances, so training on m of its
+    instances is like training on fewer. The authors pick :math:`m_{adj}` among the
+    candidates :math:`m \le m' \le n - \mathrm{round}(0.05 n)` (100 evenly spaced ones
+    when there are more) minimising :math:`(m / (m'(1-\lambda_0)) - 1)^2 + \lambda_0
+    ((n - m)/(n - m') - 1)^2` [1]_ (their code's ``Boot.CV``).
+
+    Parameters
+    ----------
+    n_instances : int
+        n, the data set's size (>= 2).
+    n_train : int
+        m, the training size of the cv on the original data, 1 <= m < n.
+    lambda0 : float, default 0.368
+        The authors' tuning constant (the share of instances a bootstrap sample leaves
+        out).
+
+    Returns
+    -------
+    int
+        :math:`m_{adj}`.
+
+    Raises
+    ------
+    ValueError
+        If the sizes are not integers with 1 <= m < n, or no candidate exists.
+
+    References
+    ----------
+    .. [1] Cai, B., Luo, Y., Guo, X., Pellegrini, F., Pang, M., de Moor, C., Shen, C.,
+           Charu, V. & Tian, L. (2023). Bootstrapping the cross-validation estimate.
+           arXiv:2307.00260.
+
+    Examples
+    --------
+    >>> bootstrap_cv_train_size(90, 50)
+    61
+    """
+    from .._validation import check_int
+    n = check_int("n_instances", n_instances, min_value=2)
+    m = check_int("n_train", n_train, min_value=1)
+    if m >= n:
+        raise ValueError(f"`n_train` must be below `n_instances` ({n}); got {m}.")
+    top = n - int(round(0.05 * n))
+    if top < m:
+        raise ValueError(f"`n_train` = {m} leaves no candidate training size below "
+                         f"n - round(0.05 n) = {top}.")
+    cand = (np.arange(m, top + 1) if n - m < 100
+            else np.round(np.linspace(m, top, 100)).astype(int))
+    crit = (m / (cand * (1 - lambda0)) - 1) ** 2 + lambda0 * ((n - m) / (n - cand) - 1) ** 2
+    return int(cand[np.argmin(crit)])
+
+
+def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
+                      adjust: bool = True, alternative: str = "two-sided") -> TTestResult:
+    r"""Cai et al.'s bootstrap of the cv estimate: a random-effects standard error.
+
+    Bootstrapping a cv estimate naively needs many cv repetitions per bootstrap
+    sample. Cai et al. run only a few, C, on each of B bootstrap samples and read
+    the bootstrap variance of the (infinitely repeated) cv estimate off a one-way
+    random-effects model :math:`x_{bc} = \mu + u_b + \varepsilon_{bc}` [1]_
+    (Section 3): :math:`\hat\sigma^2_u` is the between-bootstrap variance
+    component. For this balanced layout the REML estimate the authors fit (R's
+    ``lmer``) is the ANOVA one cut at zero, :math:`\hat\sigma^2_u = \max(0,
+    (MS_B - MS_W)/C)`. With ``adjust`` the standard error is :math:`\hat\sigma_u
+    \sqrt{(n - m_{adj} + 0.632\, m_{adj})/n}`, the factor for the reduced number
+    of distinct training instances in a bootstrap sample
+    (:func:`bootstrap_cv_train_size`); the interval is estimate ± :math:`z_{1-\alpha/2}`
+    · standard error, and the test of zero uses z = estimate / standard error.
+
+    Each :math:`x_{bc}` comes from bootstrap sample b (multinomial counts of the n
+    instances) split at random into m_adj training and n - m_adj test instances of
+    the original indices, copies kept together: the model is trained on the
+    training instances' copies and scored on the test instances' copies. calibsim's
+    engine fits on masks, not on weighted copies, so this test has no design in
+    :func:`calibsim.compare` yet; give it the B x C results of your own runs.
+
+    Parameters
+    ----------
+    x : array_like of shape (..., B, C)
+        Bootstrap cv results, B >= 2 bootstrap samples with C >= 2 cv splits each: a
+        loss, an accuracy in [0, 1], or the difference of two learners' (A minus B).
+    estimate : float or array_like of shape (...,)
+        The cv estimate on the original data (the authors: the mean over many random
+        train/test splits of training size m), in the units of ``x``.
+    n_instances, n_train : int
+        n and m, the original data's size and the cv training size.
+    adjust : bool, default True
+        Apply the factor for the bootstrap's reduced training information.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+
+    Returns
+    -------
+    TTestResult
+        ``statistic`` z, ``pvalue``, ``df`` inf (standard normal reference) and
+        ``confidence_interval(cl)``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not (..., B, C) with B, C >= 2 and finite values, ``estimate`` does
+        not broadcast against ``x.shape[:-2]``, or the sizes are invalid.
+    TypeError
+        If ``x`` or ``estimate`` does not hold real numbers.
+
+    References
+    ----------
+    .. [1] Cai, B. et al. (2023). Bootstrapping the cross-validation estimate.
+           arXiv:2307.00260.
+
+    Examples
+    --------
+    >>> res = bootstrap_cv_test([[1, 3], [2, 2], [5, 7]], 3.0, n_instances=90, n_train=50,
+    ...                         adjust=False)
+    >>> round(float(res._stderr), 4)     # sqrt((MS_B - MS_W) / C) = sqrt((32/3 - 4/3) / 2)
+    2.1602
+    """
+    from .._validation import check_finite_array
+    x = check_finite_array("x", x, min_ndim=2)
+    est = check_finite_array("estimate", estimate)
+    alternative = _iv_alternative(alternative)
+    B, C = x.shape[-2:]
+    if B < 2 or C < 2:
+        raise ValueError("`x` must hold B >= 2 bootstrap samples of C >= 2 cv splits each, "
+                         f"shape (..., B, C); got shape {x.shape}.")
+    try:
+        est = np.broadcast_to(est, x.shape[:-2])
+    except ValueError:
+        raise ValueError(f"`estimate` of shape {est.shape} does not broadcast against the "
+                         f"leading dimensions {x.shape[:-2]} of `x`.") from None
+    factor = 1.0
+    if adjust:
+        m_adj = bootstrap_cv_train_size(n_instances, n_train)
+        factor = np.sqrt(n_instances - m_adj + 0.632 * m_adj) / np.sqrt(n_instances)
+    row = x.mean(axis=-1)
+    msb = C * ((row - row.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1) / (B - 1)
+    msw = ((x - row[..., None]) ** 2).sum(axis=(-2, -1)) / (B * (C - 1))
+    sigma_u = np.sqrt(np.maximum(0.0, (msb - msw) / C))
+    return _statistic(np.asarray(est, float), sigma_u * factor, alternative,
+                      "bootstrap cv (random effects)")

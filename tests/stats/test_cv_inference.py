@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from calibsim.stats import cv_clt_test, get_test, nested_cv_test
+from calibsim.stats import (bootstrap_cv_test, bootstrap_cv_train_size, cv_clt_test, get_test,
+                            nested_cv_test)
 
 nan = np.nan
 
@@ -169,3 +170,27 @@ def test_compare_ncv_on_a_nested_design():
     with pytest.raises(ValueError, match="it fits k-fold cv"):
         calibsim.compare("naive_bayes", "c45", ds, design="ncv:2x4", test="bayle_cv_clt",
                          progress=False)
+
+
+def test_bootstrap_cv_by_hand():
+    x = [[1, 3], [2, 2], [5, 7]]          # row means 2, 2, 6; grand mean 10/3
+    # MS_B = 2 * ((4/3)^2 + (4/3)^2 + (8/3)^2) / 2 = 32/3; MS_W = (1+1+0+0+1+1) / 3 = 4/3
+    res = bootstrap_cv_test(x, 3.0, n_instances=90, n_train=50, adjust=False)
+    assert res._stderr == pytest.approx(np.sqrt((32 / 3 - 4 / 3) / 2))
+    assert res.statistic == pytest.approx(3.0 / np.sqrt(14 / 3)) and res.df == np.inf
+    # m_adj = 61 of the candidates 50 .. 86 for n = 90, m = 50 (criterion 0.141 there)
+    assert bootstrap_cv_train_size(90, 50) == 61
+    adj = bootstrap_cv_test(x, 3.0, n_instances=90, n_train=50)
+    assert adj._stderr == pytest.approx(np.sqrt(14 / 3) * np.sqrt((90 - 61 + 0.632 * 61) / 90))
+    # between-sample variation below the within one: the variance component is 0
+    flat = bootstrap_cv_test([[0, 1], [1, 0]], 0.0, n_instances=90, n_train=50)
+    assert flat._stderr == 0 and flat.pvalue == 1
+
+
+def test_bootstrap_cv_refuses():
+    with pytest.raises(ValueError, match="B >= 2"):
+        bootstrap_cv_test([[1, 2]], 0.0, n_instances=10, n_train=5)
+    with pytest.raises(ValueError, match="`n_train`"):
+        bootstrap_cv_test([[1, 2], [3, 4]], 0.0, n_instances=10, n_train=10)
+    with pytest.raises(ValueError, match="`estimate`"):
+        bootstrap_cv_test([[1, 2], [3, 4]], [0.0, 1.0, 2.0], n_instances=10, n_train=5)
