@@ -70,12 +70,21 @@ def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None,
     """The data of ``test``: the ``group``-th block of ``runs`` runs of the scheme.
 
     Returns (N, r, k) for r x k cv, (N, r) for subsampling and holdout, (N, 5, 2) for
-    5 x 2 cv (``group`` = the repeat) and (N, 4) McNemar counts for the holdout tests.
+    5 x 2 cv (``group`` = the repeat), (N, 4) McNemar counts for the holdout tests, and
+    for the tests on per-instance outcomes the masked layouts (N, r, k, n) (r x k cv)
+    and (N, R, K, K, n) (nested cv).
     """
     spec = get_test(test)
     scheme = scores.study.scheme(scheme_name)
     if spec.scheme == "holdout":
         return scores.mcnemar_counts(source, scheme_name, pair)
+    if spec.scheme in ("instances", "nested"):     # per-instance outcomes (issue 43)
+        x = scores.instance_differences(source, scheme_name, pair)
+        r = runs if runs else x.shape[1]
+        x = x[:, group * r:(group + 1) * r]
+        if spec.scheme == "nested":
+            x = scheme.splitter().nested_layout(x, ~np.isnan(x))
+        return x
     x = scores.difference(source, scheme_name, pair)
     if scheme.kind == "cv5x2":
         return x[:, group]
