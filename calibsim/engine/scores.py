@@ -85,8 +85,12 @@ class Scores:
         n10 = (ca & ~cb).sum(-1)
         return np.stack([n_test - n11 - n01 - n10, n01, n10, n11], axis=-1).astype(np.int64)
 
-    def instance_differences(self, source: str, scheme: str, pair) -> np.ndarray:
+    def instance_differences(self, source: str, scheme: str, pair, *, runs=slice(None),
+                             datasets=slice(None)) -> np.ndarray:
         """Per-instance A-minus-B correctness on every split, NaN off the split's test set.
+
+        ``runs`` and ``datasets`` (slices of the run and data-set axes) are taken before
+        the bits are unpacked, so only those are expanded to 8 bytes per value.
 
         Returns
         -------
@@ -106,10 +110,11 @@ class Scores:
             raise ValueError(f"scheme {scheme!r} keeps no per-instance outcomes; set "
                              f"`correctness = true` in [schemes.{scheme}] (a repeated_kfold "
                              "or nested scheme) for the tests on per-instance outcomes.")
-        bits = np.unpackbits(a["correctness"], axis=-1)
-        ca, cb = bits[:, self._index(pair[0])], bits[:, self._index(pair[1])]
-        mask = np.unpackbits(a["test_mask"], axis=-1).astype(bool)
-        return np.where(mask, ca.astype(np.float64) - cb, np.nan)
+        i, j = self._index(pair[0]), self._index(pair[1])
+        corr = a["correctness"][datasets][:, [i, j], runs]
+        bits = np.unpackbits(corr, axis=-1)
+        mask = np.unpackbits(a["test_mask"][datasets][:, runs], axis=-1).astype(bool)
+        return np.where(mask, bits[:, 0].astype(np.float64) - bits[:, 1], np.nan)
 
     def model_size(self, source: str, scheme: str, learner: str) -> np.ndarray:
         """Model size of ``learner`` on every split, shape (N, *split)."""

@@ -92,12 +92,20 @@ def test_same_bytes_for_any_block_size(tiny, tmp_path):
 def test_rejection_rates_run_the_tests_on_the_stored_outcomes(tiny):
     study, scores = tiny
     x = engine_test_data(scores, "null", "cv", "bayle_cv_clt", PAIR, 2)
-    assert x.shape == (6, 2, 3, 32)
-    p_bayle = cv_clt_test(x[:, 0]).pvalue
+    assert x.shape == (6, 1, 3, 32)                      # the first run is all it reads
+    full = scores.instance_differences("null", "cv", PAIR)
+    np.testing.assert_array_equal(x[:, 0], full[:, 0])
+    p_bayle = cv_clt_test(full[:, 0]).pvalue
     xn = engine_test_data(scores, "null", "ncv", "ncv", PAIR, 2)
     assert xn.shape == (6, 2, 3, 3, 32)
     p_ncv = nested_cv_test(xn).pvalue
+    import calibsim.engine.analyses as an
     table = run_analyses(study, scores)["rejection_rate"]
+    an._INSTANCE_CHUNK_BYTES, old = 1, an._INSTANCE_CHUNK_BYTES    # one data set at a time
+    try:
+        assert run_analyses(study, scores)["rejection_rate"].equals(table)
+    finally:
+        an._INSTANCE_CHUNK_BYTES = old
     for test, p in (("bayle_cv_clt", p_bayle), ("ncv", p_ncv)):
         for alpha in (0.05, 0.1):
             row = table[(table["test"] == test) & (table["alpha"] == alpha)]
