@@ -271,6 +271,10 @@ def design_from_cv(cv, X, y, groups=None) -> Design:
         if cv < 2:
             raise ValueError(f"`cv` must be an int k >= 2 (folds); got {cv!r}.")
         cv = check_cv(int(cv), y, classifier=True)
+    from ..schemes import NestedCV
+    if isinstance(cv, NestedCV):            # its pair splits are neither folds nor subsamples
+        return Design("nested", cv.n_runs, cv.n_folds, name=f"ncv:{cv.n_runs}x{cv.n_folds}",
+                      cv=cv)
     masks = _sklearn_masks(cv, X, y, groups)
     n_splits, n = masks.shape
     k = 0

@@ -165,6 +165,11 @@ def test_compare_ncv_on_a_nested_design():
     assert res.design == "ncv:2x4" and res.scores.shape == (8, 5)   # the outer splits
     assert res.test_masks.shape == (2, 4, 40)
     assert 0 <= res.pvalue <= 1 and 0 <= res.p_reject <= 1
+    from calibsim.schemes import NestedCV        # the splitter as cv: the same design
+    same = calibsim.compare("naive_bayes", "c45", ds, cv=NestedCV(n_folds=4, n_runs=2,
+                                                                  random_state=0),
+                            progress=False, replicability=None)
+    assert same.design == "ncv:2x4" and same.test == "ncv" and same.pvalue == res.pvalue
     with pytest.raises(ValueError, match="it fits nested cv"):
         calibsim.compare("naive_bayes", "c45", ds, design="2x4", test="ncv", progress=False)
     with pytest.raises(ValueError, match="it fits k-fold cv"):
