@@ -111,11 +111,9 @@ TEST_WORDS = {
     "kfold_cv": ("k-fold cross-validated paired t test", "Dietterich 1998"),
     "resampling": ("resampled paired t test", "Dietterich 1998"),
     "paired_t": ("paired t test on the folds, taken as independent", "Dietterich 1998"),
-    "bayle_cv_clt": ("k-fold cv central limit theorem test on per-instance differences "
-                     "(all-pairs variance, standard normal)",
-                     "Bayle, Bayle, Janson & Mackey 2020"),
-    "ncv": ("nested cross-validation (NCV) test (standard normal)",
-            "Bates, Hastie & Tibshirani 2023"),
+    "bayle_cv_clt": ("k-fold cv central limit theorem test on per-instance differences, "
+                     "with the all-pairs variance", "Bayle, Bayle, Janson & Mackey 2020"),
+    "ncv": ("nested cross-validation (NCV) test", "Bates, Hastie & Tibshirani 2023"),
 }
 
 
