@@ -437,7 +437,9 @@ def check_memory(study, c=None) -> int:
 
     - the score arrays of all data sets (per learner and split: 2 bytes of counts,
       4 of model size, 2 of test size; 16 bytes of times per learner and data set;
-      1 bit per instance with ``correctness``), three times over for the analyses;
+      1 bit per instance with ``correctness``, 1 more for the test masks a
+      ``repeated_kfold`` or ``nested`` scheme then keeps), three times over for the
+      analyses;
     - one data set per worker (one per core): its uniform draws, attributes and
       class (8 bytes per value, three copies: source, learners, the scheme's view)
       and its splits (8 bytes per instance and split), the test set of a
