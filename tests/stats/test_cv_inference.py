@@ -175,6 +175,9 @@ def test_compare_ncv_on_a_nested_design():
     with pytest.raises(ValueError, match="it fits k-fold cv"):
         calibsim.compare("naive_bayes", "c45", ds, design="ncv:2x4", test="bayle_cv_clt",
                          progress=False)
+    with pytest.raises(ValueError, match="is a nested cv design"):      # no folds to rank
+        calibsim.compare_datasets(["naive_bayes", "c45"], [ds, _tiny(1)], design="ncv:2x4",
+                                  progress=False)
 
 
 def test_bootstrap_cv_by_hand():
