@@ -46,6 +46,12 @@ kind = "rejection_rate"
 tests = ["bayle_cv_clt", "ncv", "mcnemar"]
 alphas = [0.05, 0.1]
 
+[[analysis]]
+kind = "replicability"
+tests = ["bayle_cv_clt", "ncv"]
+repeats = 2
+alphas = [0.1]
+
 [outputs]
 results = "results"
 """
@@ -119,3 +125,15 @@ def test_a_scheme_without_outcomes_is_refused(tmp_path):
                                                   "[schemes.ncv]"), encoding="utf-8")
     with pytest.raises(ValueError, match="correctness.*must be true for 'bayle_cv_clt'"):
         load_study(path)
+
+
+def test_replicability_of_the_per_instance_tests(tiny):
+    study, scores = tiny
+    table = run_analyses(study, scores)["replicability"]
+    assert set(table["test"]) == {"bayle_cv_clt", "ncv"} and (table["n_runs"] == 1).all()
+    # each repeat is one run (one partition): the cv CLT test of run 0 and of run 1
+    x = scores.instance_differences("null", "cv", PAIR)
+    p = np.stack([cv_clt_test(x[:, g]).pvalue for g in (0, 1)], axis=1)
+    rej = (p <= 0.1).sum(axis=1)
+    row = table[table["test"] == "bayle_cv_clt"]
+    assert row["consistent"].item() == pytest.approx(np.mean((rej == 0) | (rej == 2)))
