@@ -15,9 +15,10 @@ import pytest
 
 import calibsim
 from calibsim.datasets._loaders import from_arrays
-from calibsim.stats import BAYES_TESTS, TESTS, fits_design, takes_df
+from calibsim.stats import (BAYES_TESTS, INSTANCE_TESTS, TESTS, fits_design, needs_instances,
+                            takes_df)
 
-ALL_TESTS = list(TESTS) + list(BAYES_TESTS)
+ALL_TESTS = list(TESTS) + list(BAYES_TESTS) + list(INSTANCE_TESTS)
 #: design -> (kind, r, k): what the matrix runs every test on
 DESIGNS = {"2x3": ("cv", 2, 3), "1x3": ("cv", 1, 3), "5x2cv": ("cv5x2", 5, 2),
            "subsampling:4": ("subsampling", 4, 0), "subsampling:4@0.2": ("subsampling", 4, 0),
@@ -90,7 +91,8 @@ def test_compare_compare_all_and_compare_scores(design, counts):
               lambda: calibsim.compare_all(["naive_bayes", "c45", "ib1"], ds, design=design,
                                            test=test, progress=False),
               lambda t: (_p_ok(t["pvalue"]), _p_ok(t["pvalue_adjusted"])))
-        scores_fit = fits and kind != "holdout"    # given scores have no per-instance counts
+        # given scores have no per-instance outcomes (McNemar's counts, INSTANCE_TESTS)
+        scores_fit = fits and kind != "holdout" and not needs_instances(test)
         shape = (r, k) if kind in ("cv", "cv5x2") else (r,)
         rng = np.random.default_rng(1)
         a, b = rng.uniform(0.6, 0.9, shape), rng.uniform(0.6, 0.9, shape)
@@ -112,7 +114,7 @@ def test_rank_and_compare_datasets(design, counts):
     sets = [_data(3), _data(4)]
     for test in ALL_TESTS:
         # MultiTest needs per-fold scores of one design; McNemar's counts are not scores
-        fits = fits_design(test, kind, r, k) and kind != "holdout"
+        fits = fits_design(test, kind, r, k) and kind != "holdout" and not needs_instances(test)
 
         def check(res):
             _p_ok(res.friedman.pvalue)

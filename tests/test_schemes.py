@@ -269,3 +269,28 @@ def test_repeated_kfold_unstratified():
     np.testing.assert_array_equal(first, plain[:5])        # runs are prefix-consistent
     with pytest.raises(ValueError, match="at least `n_folds`"):
         RepeatedCV(n_folds=10).test_masks(y[:5], rng=0)
+
+
+def test_nested_cv_splits_and_layout():
+    from calibsim.schemes import NestedCV
+    y = np.repeat([0, 1], 9)
+    scheme = NestedCV(n_folds=3, n_runs=2, random_state=4)
+    masks = scheme.test_masks(y)
+    assert masks.shape == (2, 6, 18) and scheme.get_n_splits() == 12
+    # the outer splits are StratifiedRepeatedCV's folds with the same seed
+    np.testing.assert_array_equal(
+        masks[:, :3], StratifiedRepeatedCV(n_folds=3, n_runs=2, random_state=4).test_masks(y))
+    for p, (a, b) in enumerate(scheme.pairs):                # pair splits test two folds
+        np.testing.assert_array_equal(masks[:, 3 + p], masks[:, a] | masks[:, b])
+    splits = list(scheme.split(np.zeros((18, 1)), y))
+    assert len(splits) == 12 and all(len(tr) + len(te) == 18 for tr, te in splits)
+    # layout: split s's value of instance i lands at (k, j) with i in fold j
+    values = np.arange(12)[:, None] * 100.0 + np.arange(18)   # (split, instance) -> id
+    lay = scheme.nested_layout(values.reshape(2, 6, 18), masks)
+    fold = scheme.fold_of(y)
+    i = int(np.flatnonzero(fold[1] == 2)[0])
+    assert lay[1, 2, 2, i] == (6 + 2) * 100 + i                # outer split 2 of run 1
+    assert lay[1, 0, 2, i] == (6 + 3 + 1) * 100 + i            # pair (0, 2) = split 3 + 1
+    assert np.isnan(lay[1, 0, 1, i])                           # i is not in fold 1
+    with pytest.raises(ValueError, match="n_folds"):
+        NestedCV(n_folds=2)

@@ -480,6 +480,11 @@ def _cmd_list(args):
         print("tests (name: label, data):")
         for name, t in TESTS.items():
             print(f"  {name}: {t.label} [{t.scheme}]")
+        from ..stats import INSTANCE_TESTS
+        print("tests on each instance's outcome (calibsim compare only; standard normal, "
+              "no df):")
+        for name, t in INSTANCE_TESTS.items():
+            print(f"  {name}: {t.label} [{t.scheme}]")
     if what in ("all", "analyses"):
         print(f"analyses: {', '.join(S.ANALYSIS_KINDS)}; keys: {', '.join(sorted(S.ANALYSIS_KEYS))}")
     if what in ("all", "papers"):

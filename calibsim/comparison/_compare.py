@@ -225,7 +225,8 @@ class CompareResult(Reportable):
                  f", 95% interval {_df_bound(dlo)} to {_df_bound(dhi)}"
                  + (" (Type I error below alpha at every df)" if dlo == np.inf else ""))
         est = ("" if self.estimate == self.difference or np.isnan(self.estimate) else
-               f"; the test's estimate (first fold's difference) {100 * self.estimate:+.2f}")
+               f"; the test's estimate ({_ESTIMATE_WORDS.get(self.test, '')}) "
+               f"{100 * self.estimate:+.2f}")
         if np.isnan(lo):
             ci = f"no {100 * (1 - self.alpha):g}% CI ({_NO_INTERVAL.get(self.test, 'the test has none')})"
         else:
@@ -408,6 +409,14 @@ def _detectable_lines(res) -> list:
             "good: smaller differences could easily go unseen; for evidence of equivalence "
             "use the correlated Bayesian t test's ROPE (--method bayes --rope)"]
 
+
+#: What the test's estimate is where it is not the mean per-fold difference.
+_ESTIMATE_WORDS = {"cv5x2_t": "first fold's difference",
+                   "bayle_cv_clt": "mean per-instance difference over the first run",
+                   "ncv": "nested cv, bias-corrected"}
+#: The tests on per-instance outcomes (calibsim.stats.INSTANCE_TESTS).
+_INSTANCE_SCHEMES = ("instances", "nested")
+
 #: Why a test gives no interval for the difference (``str(result)`` says it).
 _NO_INTERVAL = {
     "cv5x2_f": "the 5x2cv F test pools the ten squared differences and has no interval; "
@@ -445,7 +454,7 @@ def df_statement(spec, design: Design, df) -> str:
                 f"{n} stands in Nadeau & Bengio's correction{lim}")
     if spec.name in ("cv5x2_t", "cv5x2_f"):
         return "the 5x2cv statistic against its reference with df in place of 5"
-    if spec.scheme == "holdout" or spec.name in _BAYES:
+    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _INSTANCE_SCHEMES:
         return ""
     return (f"t = m·sqrt(df+1) / s against t(df): df + 1 stands where the number of "
             f"differences stands{lim}")
@@ -457,11 +466,13 @@ def _resolve_df(test, df, alpha, design: Design):
     spec = get_test(test)
     textbook = spec.default_df(design.n_runs, design.n_folds)
     nan2 = (float("nan"), float("nan"))
-    if spec.scheme == "holdout" or spec.name in _BAYES:
+    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _INSTANCE_SCHEMES:
         if not (isinstance(df, str) and df in ("calibrated", "textbook")):
             raise ValueError(f"`df` must be 'calibrated' or 'textbook' for {spec.name!r}, which "
                              f"takes no df; got {df!r}.")
         what = ("a posterior probability, no df" if spec.name in _BAYES else
+                "a standard normal reference, no df"
+                if spec.scheme in _INSTANCE_SCHEMES else
                 "the exact binomial, no df" if spec.name == "mcnemar_exact" else
                 "chi-square with 1 df, nothing to calibrate" if spec.name == "mcnemar" else
                 "the normal distribution, no df")
@@ -665,7 +676,8 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
     acc, masks, holdout = accuracies(
         learners, X, y, setup["design"], random_state,
         n_repeats if replicability == "rerun" else 1, n_jobs=n_jobs, scheduler=scheduler,
-        progress=progress, return_masks=True, groups=groups)
+        progress=progress, return_masks=True, groups=groups,
+        instances=setup["spec"].scheme in _INSTANCE_SCHEMES)
     res = _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
                   n_boot, random_state, masks, holdout=holdout)
     from ._report import provenance
@@ -737,6 +749,11 @@ def _test_input(spec, acc, holdout, pair, d):
     for the holdout tests, McNemar's counts (repeats, 4)."""
     if spec.scheme == "holdout":
         return holdout_counts(holdout, *pair).astype(float)
+    if spec.scheme in _INSTANCE_SCHEMES:     # A-minus-B correctness, NaN off the test sets
+        c, m = holdout["instances"], holdout["masks"]
+        i, j = pair
+        x = np.where(m, c[:, i].astype(float) - c[:, j], np.nan)
+        return d.splitter().nested_layout(x, m) if d.kind == "nested" else x
     return acc[:, 0] - acc[:, 1]
 
 
@@ -745,9 +762,12 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
     """The comparison of learners 0 and 1 of ``acc`` (repeats, 2, *shape); ``pair`` names
     their rows in ``holdout`` (see :func:`accuracies`)."""
     d, spec, alpha, df_value = setup["design"], setup["spec"], setup["alpha"], setup["df"]
-    diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
     x = _test_input(spec, acc, holdout, pair, d)
-    test_df = None if spec.scheme == "holdout" else df_value
+    if d.kind == "nested":          # report the outer splits: an ordinary K-fold cv each
+        acc = acc[..., :d.n_folds]
+        masks = None if masks is None else masks[:, :d.n_folds]
+    diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
+    test_df = None if spec.scheme in ("holdout", *_INSTANCE_SCHEMES) else df_value
     if spec.name in _BAYES:
         res = _bayes_test(spec, diffs[0], d, alpha)
     else:
@@ -766,6 +786,15 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
     elif replicability == "bootstrap" and spec.name in _BAYES:
         rep = p_rej = float("nan")
         how = "not estimated for a Bayesian test (use replicability='rerun')"
+    elif replicability == "bootstrap" and spec.scheme in _INSTANCE_SCHEMES:
+        # each run is an independent partition: resampling runs and testing the first
+        # rejects, in expectation, as often as the runs' own tests do
+        p_rej = (float(np.mean(run_test(spec, x[0][:, None], test_df, d).pvalue <= alpha))
+                 if spec.scheme == "instances" else float("nan"))
+        rep = p_rej ** 2 + (1 - p_rej) ** 2
+        how = (f"the share of the {d.n_runs} runs (independent partitions) on which the "
+               "test rejects, the bootstrap's limit" if spec.scheme == "instances" else
+               "not estimated for nested cv (use replicability='rerun')")
     elif replicability == "bootstrap":
         p_rej = bootstrap_p_reject(spec, diffs[0], df_value, d, alpha, n_boot, random_state)
         rep, how = p_rej ** 2 + (1 - p_rej) ** 2, f"{n_boot} bootstrap resamples of the runs"
@@ -786,7 +815,8 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
         xb = diffs[0].reshape(1, -1) if d.kind == "subsampling" else diffs[0]
         posterior = correlated_bayesian_ttest(xb, rope=rope, rho=rho, threshold=threshold)
         reject = posterior.decision in ("left", "right")
-    estimate = float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else m
+    estimate = (float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else
+                float(res._estimate) if spec.scheme in _INSTANCE_SCHEMES else m)
     mean_a, mean_b = float(acc[0, 0].mean()), float(acc[0, 1].mean())
     if np.isnan(sd):
         effect = float("nan")
@@ -901,7 +931,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     acc, masks, holdout = accuracies(
         learners, X, y, setup["design"], opts["random_state"], 1, n_jobs=opts["n_jobs"],
         scheduler=opts["scheduler"], progress=opts["progress"], return_masks=True,
-        groups=opts["groups"])
+        groups=opts["groups"], instances=setup["spec"].scheme in _INSTANCE_SCHEMES)
     rows = []
     for i in range(len(items)):
         for j in range(i + 1, len(items)):
@@ -932,7 +962,8 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         "learners": tuple(names), "design": setup["design"].name, "alpha": setup["alpha"],
         "correction": correction, "df_interval": setup["df_ci"],
         "df_source": setup["df_source"], "df_statement": r.df_statement,
-        "accuracies": acc[0].reshape(len(names), -1),
+        "accuracies": (acc[0][..., :setup["design"].n_folds]            # outer splits
+                       if setup["design"].kind == "nested" else acc[0]).reshape(len(names), -1),
         "provenance": provenance("compare_all", estimators, X, y, opts["random_state"],
                                  {**{k: opts[k] for k in keys}, "test": setup["spec"].name,
                                   "correction": correction})}

@@ -63,6 +63,7 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
     """
     from ._scoring import parse_design
     d = parse_design(design)
+    _refuse_nested(d)
     if test is not None and test != "paired_t":          # refuse before any fitting
         from ..ranking._rank import registry_pairwise
         from ..stats import check_fits_design
@@ -125,6 +126,14 @@ def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0
                 alpha=alpha, **bayes)
 
 
+def _refuse_nested(d) -> None:
+    """A nested design's inner splits are not folds to rank accuracies on."""
+    if d.kind == "nested":
+        raise ValueError(f"`design` {d.name!r} is a nested cv design, for the NCV test on one "
+                         "data set (calibsim.compare(..., test='ncv')); ranking over data sets "
+                         "takes per-fold accuracies of r x k cv, e.g. '5x2cv' or '10x10'.")
+
+
 def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jobs=None,
                    scheduler=None, progress=True) -> pd.DataFrame:
     """Per-fold accuracies of every learner on every data set, one row each.
@@ -152,6 +161,7 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     learners = [parse_learner(e, "x") for _, e in items]
     names = _unique([k if k is not None else lrn.label for (k, _), lrn in zip(items, learners)])
     d = parse_design(design)
+    _refuse_nested(d)
     from .._validation import check_random_state
     root = check_random_state("random_state", random_state)
     root = root if isinstance(root, np.random.SeedSequence) else np.random.SeedSequence(root)

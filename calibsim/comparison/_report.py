@@ -92,6 +92,11 @@ def design_words(d) -> str:
         tr = round(100 * (1 - d.test_fraction))
         return (f"{d.n_runs} random train/test splits of {tr}% / {100 - tr}% (random "
                 "subsampling)")
+    if d.kind == "nested":
+        k = d.n_folds
+        return (f"{d.n_runs} repetitions of nested stratified {k}-fold cross-validation "
+                f"(Bates et al. 2023: {k} outer and {k * (k - 1) // 2} inner train/test "
+                "splits each; accuracies over the outer splits)")
     if d.n_runs == 1:
         return f"stratified {d.n_folds}-fold cross-validation"
     return (f"{d.n_runs} runs of stratified {d.n_folds}-fold cross-validation "
@@ -170,14 +175,24 @@ def df_sentence(test, df, df_interval, df_source, design) -> str:
     if design is not None and not df_source.startswith("textbook"):
         from ..stats import get_test
         try:
-            textbook = (f"; the textbook df of the design is "
-                        f"{get_test(test).default_df(design.n_runs, design.n_folds)}")
+            default = get_test(test).default_df(design.n_runs, design.n_folds)
+            textbook = ("" if default is None else
+                        f"; the textbook df of the design is {default}")
         except ValueError:
             textbook = ""
     return f"df = {df_text(df)}{ci}, {src}{textbook}."
 
 
 # --- compare ---
+
+#: What a test's estimate is where it is not the mean per-fold difference (table, text).
+_FIRST_FOLD = "first fold's difference, Dietterich 1998 §3.5"
+_FIRST_FOLD_TEXT = "the first fold's difference (Dietterich 1998)"
+_ESTIMATE_ROW = {"bayle_cv_clt": "mean over the instances of the first run, Bayle et al. 2020",
+                 "ncv": "nested cv, bias-corrected, Bates et al. 2023"}
+_ESTIMATE_TEXT = {"bayle_cv_clt": "the mean per-instance difference over the first run "
+                                  "(Bayle et al. 2020)",
+                  "ncv": "the bias-corrected nested cv estimate (Bates et al. 2023)"}
 
 def compare_report(res):
     """The report of one :class:`CompareResult`."""
@@ -202,7 +217,8 @@ def compare_report(res):
     parts += [Heading("Data and design"), _items(rows)]
 
     # Test and df
-    stat_name = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf else "t")
+    stat_name = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf
+                                                   or res.test in _ESTIMATE_ROW else "t")
     parts += [Heading("Test and df"),
               Paragraph(f"The {name} ({cite}), two-sided, at α = {alpha:g}. "
                         + df_sentence(res.test, res.df, res.df_interval, res.df_source, d)),
@@ -221,7 +237,7 @@ def compare_report(res):
     lo, hi = res.confidence_interval
     est_row = []
     if np.isfinite(res.estimate) and res.estimate != res.difference:
-        est_row = [("Test's estimate (first fold's difference, Dietterich 1998 §3.5) "
+        est_row = [(f"Test's estimate ({_ESTIMATE_ROW.get(res.test, _FIRST_FOLD)}) "
                     "(points)", pts(res.estimate))]
     sig = res.pvalue <= alpha
     verdict = (f"{res.learner_a if res.difference > 0 else res.learner_b} is more accurate"
@@ -345,14 +361,15 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
     lo, hi = sorted((sign * lo, sign * hi))
     ci = f" ({level} CI {100 * lo:.2f} to {100 * hi:.2f})" if np.isfinite(lo) else ""
     if est != res.difference:
-        what = (f"the test's estimate, the first fold's difference (Dietterich 1998), puts "
+        what = (f"the test's estimate, {_ESTIMATE_TEXT.get(res.test, _FIRST_FOLD_TEXT)}, puts "
                 f"{first} ahead by {100 * abs(est):.2f} percentage points{ci}")
     else:
         what = (f"{first} was more accurate than {second} by {100 * abs(est):.2f} percentage "
                 f"points{ci}")
     df_src = ("calibrated on null data (Bouckaert 2003)" if res.df_source.startswith("calibrated")
               else f", {res.df_source}")
-    stat = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf else "t")
+    stat = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf
+                                              or res.test in _ESTIMATE_ROW else "t")
     sig = "significant" if (res.pvalue <= alpha) else "not significant"
     text = (f"We compared {a} and {b} on {where} with {design}. The mean accuracies were "
             f"{acc[0]} and {acc[1]}; {what}. The difference is {sig} at α = {alpha:g} by the "

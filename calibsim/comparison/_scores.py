@@ -146,6 +146,13 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
                          f"(shape {a.shape}).")
     a, b = a.reshape(want), b.reshape(want)
     setup = _setup(d, test, alpha, df, replicability, 10)
+    from ..stats import needs_instances
+    if needs_instances(setup["spec"]):
+        raise ValueError(f"`test` {setup['spec'].name!r} runs on per-instance outcomes: "
+                         "the tests of calibsim.stats.INSTANCE_TESTS need each instance's "
+                         "outcome of every fit, not per-fold scores; use calibsim.compare "
+                         "(it keeps them), or calibsim.stats.cv_clt_test / nested_cv_test "
+                         "on your own per-instance outcomes.")
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)

@@ -127,9 +127,10 @@ class Design:
 
     Attributes
     ----------
-    kind : {"cv", "subsampling", "cv5x2", "holdout"}
+    kind : {"cv", "subsampling", "cv5x2", "holdout", "nested"}
     n_runs : int
-        Runs r of r x k cv, or subsamples n (1 for a holdout split).
+        Runs r of r x k cv, or subsamples n (1 for a holdout split), or repetitions R of
+        nested cv.
     n_folds : int
         Folds k (0 for subsampling and holdout).
     test_fraction : float
@@ -151,6 +152,8 @@ class Design:
 
     @property
     def shape(self) -> tuple:
+        if self.kind == "nested":      # K outer splits and K(K-1)/2 inner ones per repetition
+            return (self.n_runs, self.n_folds + self.n_folds * (self.n_folds - 1) // 2)
         return ((self.n_runs,) if self.kind in ("subsampling", "holdout")
                 else (self.n_runs, self.n_folds))
 
@@ -163,6 +166,9 @@ class Design:
         if self.kind == "holdout":
             return schemes.Holdout(train_fraction=1 - self.test_fraction, n_runs=1,
                                    random_state=random_state)
+        if self.kind == "nested":
+            return schemes.NestedCV(n_folds=self.n_folds, n_runs=self.n_runs,
+                                    random_state=random_state)
         return schemes.StratifiedRepeatedCV(n_folds=self.n_folds, n_runs=self.n_runs,
                                             random_state=random_state)
 
@@ -191,7 +197,7 @@ class Design:
 
     def default_test(self) -> str:
         return {"cv": "corrected_repeated_cv", "subsampling": "corrected_resampling",
-                "cv5x2": "cv5x2_t", "holdout": "mcnemar"}[self.kind]
+                "cv5x2": "cv5x2_t", "holdout": "mcnemar", "nested": "ncv"}[self.kind]
 
 
 def _sklearn_name(cv) -> str:
@@ -265,6 +271,10 @@ def design_from_cv(cv, X, y, groups=None) -> Design:
         if cv < 2:
             raise ValueError(f"`cv` must be an int k >= 2 (folds); got {cv!r}.")
         cv = check_cv(int(cv), y, classifier=True)
+    from ..schemes import NestedCV
+    if isinstance(cv, NestedCV):            # its pair splits are neither folds nor subsamples
+        return Design("nested", cv.n_runs, cv.n_folds, name=f"ncv:{cv.n_runs}x{cv.n_folds}",
+                      cv=cv)
     masks = _sklearn_masks(cv, X, y, groups)
     n_splits, n = masks.shape
     k = 0
@@ -295,7 +305,8 @@ MAX_FITS = 100_000
 
 def parse_design(design) -> Design:
     """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"``, ``"subsampling:N"`` (or
-    ``"subsampling:N@f"``, test share f) or ``"holdout"`` (``"holdout@f"``; default f = 1/3).
+    ``"subsampling:N@f"``, test share f), ``"holdout"`` (``"holdout@f"``; default f = 1/3)
+    or ``"ncv:RxK"`` (R repetitions of nested K-fold cv, for Bates et al.'s NCV test).
 
     Raises
     ------
@@ -332,14 +343,26 @@ def parse_design(design) -> Design:
                              f"{MAX_FITS:,} are allowed.")
         return Design("subsampling", n, 0, frac,
                       name=f"subsampling:{n}" + (f"@{frac:g}" if m.group(2) else ""))
+    m = re.fullmatch(r"ncv:(\d+)x(\d+)", text)
+    if m:
+        r, k = int(m.group(1)), int(m.group(2))
+        if r < 1 or k < 3:
+            raise ValueError(f"`design` 'ncv:RxK' needs R >= 1 repetitions and K >= 3 folds "
+                             f"(the inner cv runs on K - 1 folds); got {design!r}.")
+        fits = r * (k + k * (k - 1) // 2)
+        if fits > MAX_FITS:
+            raise ValueError(f"`design` {design!r} asks for R·(K + K(K-1)/2) = {fits:,} fits "
+                             f"per learner; at most {MAX_FITS:,} are allowed.")
+        return Design("nested", r, k, name=f"ncv:{r}x{k}")
     m = re.fullmatch(r"holdout(?:@(0?\.\d+))?", text)
     if m:
         frac = float(m.group(1)) if m.group(1) else 1 / 3
         return Design("holdout", 1, 0, frac, name="holdout" + (f"@{frac:g}" if m.group(1) else ""))
     raise ValueError("`design` must be 'RxK' (r runs of stratified k-fold cv, e.g. '10x10'), "
                      "'5x2cv', 'subsampling:N' (N random 90/10 splits; 'subsampling:N@0.2' "
-                     "for 80/20) or 'holdout' (one 2/3-1/3 split, for McNemar's test; "
-                     f"'holdout@0.5' for 50/50); got {design!r}.")
+                     "for 80/20), 'holdout' (one 2/3-1/3 split, for McNemar's test; "
+                     "'holdout@0.5' for 50/50) or 'ncv:RxK' (R repetitions of nested K-fold "
+                     f"cv, for the NCV test); got {design!r}.")
 
 
 @dataclass(frozen=True)
@@ -389,12 +412,13 @@ def repeat_seeds(random_state, n_repeats: int) -> list:
 
 
 def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fast,
-               runs_per_block: int, groups=None):
+               runs_per_block: int, groups=None, instances: bool = False):
     """Blocks of ``runs_per_block`` runs of each repeat, and each repeat's test masks.
 
     Returns ``(blocks, masks)`` with ``masks[rep]`` of shape ``design.shape + (n,)``.
     With a scikit-learn splitter (``design.cv``) repeat 0 is split by it as given, the
-    further repeats by copies re-seeded from ``seeds[rep]``.
+    further repeats by copies re-seeded from ``seeds[rep]``. ``instances``: the blocks
+    also return each instance's correctness (for the tests on per-instance outcomes).
     """
     out, all_masks = [], []
     for rep, seed in enumerate(seeds):
@@ -404,7 +428,7 @@ def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fa
         for start in range(0, design.n_runs, runs_per_block):
             out.append(Block(f"compare-{rep}-{start}", X, y,
                              masks[start:start + runs_per_block], learners, n_values,
-                             n_classes, fast, design.kind == "holdout"))
+                             n_classes, fast, design.kind == "holdout" or instances))
     return out, all_masks
 
 
@@ -537,13 +561,18 @@ def score_table(acc, d: Design) -> pd.DataFrame:
 
 
 def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
-               progress, return_masks: bool = False, groups=None, what: str = "compare"):
+               progress, return_masks: bool = False, groups=None, what: str = "compare",
+               instances: bool = False):
     """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1].
 
     With ``return_masks`` also the test masks of repeat 0, shape
     ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions), and for
     a holdout design the McNemar counts' raw material ``{"correct": (n_repeats, L, n)
-    bool, "masks": (n_repeats, n) bool}`` (else None): ``(acc, masks, holdout)``.
+    bool, "masks": (n_repeats, n) bool}`` (else None): ``(acc, masks, holdout)``. With
+    ``instances`` (a cv or nested design) that third item is each fit's per-instance
+    correctness instead, ``{"instances": (n_repeats, L, *d.shape, n) bool, "masks":
+    (n_repeats, *d.shape, n) bool}`` (False off each split's test set); the
+    accuracies are the same either way.
 
     ``progress`` True shows a bar (terminal or notebook) once the fits take more than a
     few seconds, with one estimate of the time left measured after the first blocks
@@ -555,9 +584,12 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     check_sample_sizes(codes, d)
     from .._validation import check_memory_estimate
     n, n_splits = len(codes), int(np.prod(d.shape))
+    instances = instances and d.kind != "holdout"
     check_memory_estimate(         # fold assignments and test masks of every repeat
         [(n_repeats * (8.0 * d.n_runs * n + n_splits * n), "design", d.name, 1),
-         (8.0 * n_repeats * len(learners) * n_splits, "n_repeats", n_repeats, 1)],
+         (8.0 * n_repeats * len(learners) * n_splits, "n_repeats", n_repeats, 1)]
+        + ([(1.0 * n_repeats * len(learners) * n_splits * n, "instances", "per-instance "
+             "correctness", 1)] if instances else []),
         what=f"the comparison on {n:,} instances")
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset
@@ -569,15 +601,21 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     # appearance) splits them exactly as it splits the labels
     blocks, masks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
                                n_classes=n_classes, fast=fast,
-                               runs_per_block=runs_per_block, groups=groups)
+                               runs_per_block=runs_per_block, groups=groups,
+                               instances=instances)
     out = np.empty((n_repeats, len(learners)) + d.shape)
     correct = np.zeros((n_repeats, len(learners), n), bool) if d.kind == "holdout" else None
+    each = (np.zeros((n_repeats, len(learners)) + d.shape + (n,), bool) if instances
+            else None)
 
     def keep(block, res):
-        if block.correctness:
-            res, corr = res
-            correct[int(block.key.split("-")[1])] = corr[:, 0]
         rep, start = (int(v) for v in block.key.split("-")[1:])
+        if block.correctness and instances:
+            res, corr = res
+            each[rep, :, start:start + corr.shape[1]] = corr
+        elif block.correctness:
+            res, corr = res
+            correct[rep] = corr[:, 0]
         out[rep, :, start:start + res.shape[1]] = res
         bar.advance(1)
 
@@ -591,6 +629,8 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         return out
     holdout = None if correct is None else {
         "correct": correct, "masks": np.stack([m.reshape(-1, n)[0] for m in masks])}
+    if instances:
+        holdout = {"instances": each, "masks": np.stack(masks)}
     return out, masks[0], holdout
 
 

@@ -110,7 +110,7 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
 
 
 def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
-    from ..stats import BAYES_TESTS, TESTS
+    from ..stats import BAYES_TESTS, INSTANCE_TESTS, TESTS
     if isinstance(entries, dict):
         entries = [entries]
     if not isinstance(entries, list):
@@ -140,11 +140,19 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         else:
             if "tests" not in sec:
                 c.fail(f"{key}.tests", "is required but missing", show_value=False)
+            # the tests on per-instance outcomes have no df: rates, not calibration
             tests = tuple(c.values(f"{key}.tests", sec["tests"], str,
                                    choices=tuple(BAYES_TESTS) if kind == "calibrate_rho"
-                                   else tuple(TESTS) + tuple(BAYES_TESTS)))
+                                   else tuple(TESTS) + tuple(BAYES_TESTS) + (
+                                       tuple(INSTANCE_TESTS) if kind in (
+                                           "rejection_rate", "replicability") else ())))
             kw["tests"] = tests
             kw["schemes"] = tuple((t, _scheme_for(c, key, t, by_kind, only)) for t in tests)
+            for t, sname in kw["schemes"]:
+                if t in INSTANCE_TESTS and not {s.name: s for s in schemes}[sname].correctness:
+                    c.fail(f"schemes.{sname}.correctness", f"must be true for {t!r}, which "
+                           "tests each instance's outcome (the cells then keep per-instance "
+                           "correctness and test masks, bit-packed)", False)
             kw["alphas"] = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float,
                                           min_value=0, max_value=1, open_low=True,
                                           open_high=True))
@@ -322,7 +330,7 @@ def _learners(c, table):
 # registry scheme kind -> scheme kinds of a study that can feed it
 _FEEDS = {"cv": ("repeated_kfold",), "kfold": ("repeated_kfold",),
           "subsampling": ("subsampling", "holdout"), "cv5x2": ("cv5x2",),
-          "holdout": ("holdout",)}
+          "holdout": ("holdout",), "instances": ("repeated_kfold",), "nested": ("nested",)}
 
 
 def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
@@ -418,7 +426,7 @@ def _check_runs(c, key, kw, schemes):
             if r * kw["repeats"] > size:
                 c.fail(f"{key}.runs", f"times `repeats` = {kw['repeats']} must not exceed "
                        f"scheme {sname!r}'s n_runs = {size}", r)
-            if test != "accuracy" and r < 2 and s.kind != "repeated_kfold":
+            if test != "accuracy" and r < 2 and s.kind not in ("repeated_kfold", "nested"):
                 c.fail(f"{key}.runs", f"must be >= 2 for {test!r} on {sname!r}", r)
 
 
@@ -429,7 +437,9 @@ def check_memory(study, c=None) -> int:
 
     - the score arrays of all data sets (per learner and split: 2 bytes of counts,
       4 of model size, 2 of test size; 16 bytes of times per learner and data set;
-      1 bit per instance with ``correctness``), three times over for the analyses;
+      1 bit per instance with ``correctness``, 1 more for the test masks a
+      ``repeated_kfold`` or ``nested`` scheme then keeps), three times over for the
+      analyses;
     - one data set per worker (one per core): its uniform draws, attributes and
       class (8 bytes per value, three copies: source, learners, the scheme's view)
       and its splits (8 bytes per instance and split), the test set of a
@@ -487,7 +497,9 @@ def check_memory(study, c=None) -> int:
                          if sk is None or src.n_datasets >= sv else
                          (3.0 * src.n_datasets * per, sk, sv, 1))
             if s.correctness:              # grows with the data sets and with their size
-                bits = 3.0 * src.n_datasets * split * n_learners * n_inst / 8
+                # (the cv kinds keep the test masks too, one more "learner" of bits)
+                bits = (3.0 * src.n_datasets * split * (n_learners + s.keeps_masks)
+                        * n_inst / 8)
                 parts.append((bits, size_key, size_value, 1) if size_key and size_value
                              and size_value > src.n_datasets else
                              (bits, f"{key}.n_datasets", src.n_datasets, 1))

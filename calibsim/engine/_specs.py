@@ -49,6 +49,9 @@ SCHEME_KINDS = {
     "holdout": {"n_runs": (_I, {"min_value": 1}),
                 "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                         "open_high": True})},
+    # R repetitions of nested stratified K-fold cv (Bates et al. 2023; calibsim.schemes.
+    # NestedCV): K outer and K(K-1)/2 inner splits each, for the ncv test (issue 43)
+    "nested": {"n_folds": (_I, {"min_value": 3}), "n_runs": (_I, {"min_value": 1})},
     "cv5x2": {"repeats": (_I, {"min_value": 1}), "stratified": (bool, {}),   # default true
               # a share of each data set set aside (stratified) before the folds are drawn,
               # never trained or tested on: Ulaş et al. (2012) §4.1's test third (issue 34)
@@ -59,7 +62,7 @@ _SCHEME_COMMON = {"kind", "correctness"}
 _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "subsampling": {"n_runs": 10, "test_fraction": 0.1},
                     "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
-                    "test_set": {"n_test": 10_000}}
+                    "test_set": {"n_test": 10_000}, "nested": {"n_folds": 10, "n_runs": 50}}
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
                   "bayes_datasets")
@@ -150,7 +153,8 @@ class SchemeSpec:
 
     ``split_shape`` is the shape of one data set's score arrays: (n_runs, n_folds)
     for ``repeated_kfold``, (n_runs,) for ``subsampling`` and ``holdout``,
-    (repeats, 5, 2) for ``cv5x2`` and (1,) for ``test_set``.
+    (repeats, 5, 2) for ``cv5x2``, (1,) for ``test_set`` and (n_runs, K(K+1)/2) for
+    ``nested`` (K outer splits, then one per pair of folds).
     """
 
     name: str
@@ -167,7 +171,9 @@ class SchemeSpec:
         p = self.p
         return {"repeated_kfold": lambda: (p["n_runs"], p["n_folds"]),
                 "subsampling": lambda: (p["n_runs"],), "holdout": lambda: (p["n_runs"],),
-                "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,)}[self.kind]()
+                "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,),
+                "nested": lambda: (p["n_runs"], p["n_folds"] * (p["n_folds"] + 1) // 2),
+                }[self.kind]()
 
     @property
     def identity(self) -> str:
@@ -192,7 +198,17 @@ class SchemeSpec:
             kind = (schemes.StratifiedRepeatedCV if p.get("stratified", True)
                     else schemes.RepeatedCV)
             return kind(n_folds=2, n_runs=5 * p["repeats"])
+        if self.kind == "nested":
+            return schemes.NestedCV(n_folds=p["n_folds"], n_runs=p["n_runs"])
         return None
+
+    @property
+    def keeps_masks(self) -> bool:
+        """Whether the cells also keep the test masks (``test_mask``, bit-packed): with
+        ``correctness`` on the cv kinds, whose tests on per-instance outcomes need to tell
+        a wrong test instance from a training one (issue 43). The holdout scheme keeps
+        none, as before."""
+        return self.correctness and self.kind in ("repeated_kfold", "nested")
 
 
 @dataclass(frozen=True)

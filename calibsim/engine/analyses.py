@@ -66,16 +66,29 @@ def test_callable(test: str, study, source, scheme_name: str):
     return spec
 
 
-def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None, group=0):
+def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None, group=0,
+              datasets=slice(None)):
     """The data of ``test``: the ``group``-th block of ``runs`` runs of the scheme.
 
     Returns (N, r, k) for r x k cv, (N, r) for subsampling and holdout, (N, 5, 2) for
-    5 x 2 cv (``group`` = the repeat) and (N, 4) McNemar counts for the holdout tests.
+    5 x 2 cv (``group`` = the repeat), (N, 4) McNemar counts for the holdout tests, and
+    for the tests on per-instance outcomes the masked layouts (N, 1, k, n) (the block's
+    first run of r x k cv, all the cv CLT test reads) and (N, R, K, K, n) (nested cv),
+    of the data sets ``datasets`` only (a slice; the others ignore it).
     """
     spec = get_test(test)
     scheme = scores.study.scheme(scheme_name)
     if spec.scheme == "holdout":
         return scores.mcnemar_counts(source, scheme_name, pair)
+    if spec.scheme in ("instances", "nested"):     # per-instance outcomes (issue 43)
+        r = runs if runs else scheme.split_shape[0]
+        # the cv CLT test reads the first run of the block only
+        stop = group * r + (1 if spec.scheme == "instances" else r)
+        x = scores.instance_differences(source, scheme_name, pair,
+                                        runs=slice(group * r, stop), datasets=datasets)
+        if spec.scheme == "nested":
+            x = scheme.splitter().nested_layout(x, ~np.isnan(x))
+        return x
     x = scores.difference(source, scheme_name, pair)
     if scheme.kind == "cv5x2":
         return x[:, group]
@@ -430,8 +443,24 @@ def _df_for(analysis, test, r, alpha, lookup, k):
     return analysis.df, "given"
 
 
+#: Bytes of per-instance values expanded at once (the tests on per-instance outcomes run
+#: on blocks of data sets of about this size; the p-values do not depend on it).
+_INSTANCE_CHUNK_BYTES = 2 ** 27
+
+
 def _pvalues(study, scores, source, sname, test, pair, r, df, group=0):
     func = test_callable(test, study, study.source(source), sname)
+    spec = get_test(test)
+    if spec.scheme in ("instances", "nested"):    # bounded memory: blocks of data sets
+        n = scores.n_datasets(source, sname)
+        scheme = study.scheme(sname)
+        per = 8.0 * int(np.prod(scheme.split_shape[1:])) * _n_instances(study.source(source))
+        per *= (scheme.p["n_folds"] if spec.scheme == "nested" else 1) * (
+            (r or scheme.split_shape[0]) if spec.scheme == "nested" else 1)
+        step = max(1, int(_INSTANCE_CHUNK_BYTES // max(per, 1.0)))
+        return np.concatenate([np.asarray(func(test_data(
+            scores, source, sname, test, pair, r, group, datasets=slice(i, i + step))).pvalue,
+            dtype=float).reshape(-1) for i in range(0, n, step)])
     x = test_data(scores, source, sname, test, pair, r, group)
     res = func(x) if df is None else func(x, df)
     return np.asarray(res.pvalue, dtype=float)

@@ -18,7 +18,12 @@ Arrays returned per scheme, first axis the block's data sets (m):
 - ``fit_time``, ``predict_time`` (m, L) float64 seconds per data set, summed over the
   scheme's splits (NaN unless ``[study] costs = true`` or a general-path learner);
 - ``correctness`` (m, L, *split, ceil(n / 8)) uint8, only for schemes with
-  ``correctness = true``: per-instance correctness packed with ``numpy.packbits``;
+  ``correctness = true``: per-instance correctness packed with ``numpy.packbits``
+  (1 for a correctly classified test instance, 0 for a wrong or a training one);
+- ``test_mask`` (m, *split, ceil(n / 8)) uint8, only for ``repeated_kfold`` and
+  ``nested`` schemes with ``correctness = true``: the test masks packed alike, so the
+  tests on per-instance outcomes (:data:`calibsim.stats.INSTANCE_TESTS`) tell a wrong
+  test instance from a training one;
 - ``setting`` (m, L, *split) int16, only when a learner is tuned: the index of the
   setting its protocol chose on each split, -1 for untuned learners (tuned learners
   are scored by :mod:`calibsim.engine._tuned`, their inner splits drawn from the
@@ -43,7 +48,7 @@ __all__ = ["CellSpec", "run_cell", "STREAM_OF"]
 
 #: Random stream of each scheme kind (``calibsim._rng.STREAMS``).
 STREAM_OF = {"repeated_kfold": "cv", "subsampling": "subsampling", "holdout": "holdout",
-             "cv5x2": "cv5x2"}
+             "cv5x2": "cv5x2", "nested": "cv"}   # nested: the folds of repeated_kfold
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,9 @@ def run_cell(spec: CellSpec) -> dict:
             if s.correctness:
                 packed = np.packbits(res["correctness"], axis=-1)
                 o.setdefault("correctness", np.empty((m,) + packed.shape, np.uint8))[row] = packed
+            if s.keeps_masks:
+                packed = np.packbits(masks, axis=-1)
+                o.setdefault("test_mask", np.empty((m,) + packed.shape, np.uint8))[row] = packed
     return out
 
 

@@ -85,6 +85,37 @@ class Scores:
         n10 = (ca & ~cb).sum(-1)
         return np.stack([n_test - n11 - n01 - n10, n01, n10, n11], axis=-1).astype(np.int64)
 
+    def instance_differences(self, source: str, scheme: str, pair, *, runs=slice(None),
+                             datasets=slice(None)) -> np.ndarray:
+        """Per-instance A-minus-B correctness on every split, NaN off the split's test set.
+
+        ``runs`` and ``datasets`` (slices of the run and data-set axes) are taken before
+        the bits are unpacked, so only those are expanded to 8 bytes per value.
+
+        Returns
+        -------
+        ndarray of shape (N, *split, n8), float64
+            Values in {-1, 0, 1} (the masked layout of
+            :func:`calibsim.stats.cv_clt_test`); n8 = 8 * ceil(n / 8), the padding
+            columns NaN everywhere (an instance in no test set).
+
+        Raises
+        ------
+        ValueError
+            If the scheme keeps no per-instance correctness and test masks
+            (``correctness = true`` on a ``repeated_kfold`` or ``nested`` scheme).
+        """
+        a = self._get(source, scheme)
+        if "correctness" not in a or "test_mask" not in a:
+            raise ValueError(f"scheme {scheme!r} keeps no per-instance outcomes; set "
+                             f"`correctness = true` in [schemes.{scheme}] (a repeated_kfold "
+                             "or nested scheme) for the tests on per-instance outcomes.")
+        i, j = self._index(pair[0]), self._index(pair[1])
+        corr = a["correctness"][datasets][:, [i, j], runs]
+        bits = np.unpackbits(corr, axis=-1)
+        mask = np.unpackbits(a["test_mask"][datasets][:, runs], axis=-1).astype(bool)
+        return np.where(mask, bits[:, 0].astype(np.float64) - bits[:, 1], np.nan)
+
     def model_size(self, source: str, scheme: str, learner: str) -> np.ndarray:
         """Model size of ``learner`` on every split, shape (N, *split)."""
         return self._get(source, scheme)["model_size"][:, self._index(learner)]

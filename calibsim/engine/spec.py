@@ -16,7 +16,7 @@ list of **analyses**::
     [learners]
     names = ["tan", "ib1"]          # all pairs (a before b) unless `pairs` says otherwise
 
-    [schemes.cv5x2]                 # kind: repeated_kfold | subsampling | holdout | cv5x2 | test_set
+    [schemes.cv5x2]     # kind: repeated_kfold | subsampling | holdout | cv5x2 | test_set | nested
     kind = "cv5x2"
 
     [[analysis]]                    # kind: calibrate | rejection_rate | replicability | accuracy

@@ -534,7 +534,7 @@ def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
                              "pairwise_test='corrected_repeated_cv' with folds_per_run=k "
                              "(Bouckaert & Frank's corrected t, which replicates best).")
         kind, r, k, shape, design = "cv5x2", 5, 2, (5, 2), "5x2cv"
-    elif spec.scheme == "holdout":
+    elif spec.scheme in ("holdout", "instances", "nested"):    # per-instance outcomes
         kind, r, k, shape, design = "scores", 0, 0, (), f"{n_folds} folds of scores"
     else:
         if not (isinstance(k, int) and not isinstance(k, bool) and k >= 2 and n_folds % k == 0):

@@ -30,6 +30,8 @@ def p_eq(p) -> str:
 
 
 def df_text(df) -> str:
+    if np.isnan(df):               # a test without df (McNemar's, the normal-reference tests)
+        return "none"
     if df == np.inf:
         return "∞ (normal limit)"
     return f"{df:.0f}" if float(df).is_integer() else f"{df:.2f}"
@@ -109,6 +111,9 @@ TEST_WORDS = {
     "kfold_cv": ("k-fold cross-validated paired t test", "Dietterich 1998"),
     "resampling": ("resampled paired t test", "Dietterich 1998"),
     "paired_t": ("paired t test on the folds, taken as independent", "Dietterich 1998"),
+    "bayle_cv_clt": ("k-fold cv central limit theorem test on per-instance differences, "
+                     "with the all-pairs variance", "Bayle, Bayle, Janson & Mackey 2020"),
+    "ncv": ("nested cross-validation (NCV) test", "Bates, Hastie & Tibshirani 2023"),
 }
 
 

@@ -11,13 +11,14 @@ from ._bootstrap import WEIGHT_OUT_OF_BAG, Bootstrap632, bootstrap632_accuracy
 from ._splitters import (
     FiveByTwoCV,
     Holdout,
+    NestedCV,
     RandomSubsampling,
     RepeatedCV,
     StratifiedRepeatedCV,
 )
 
 __all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout",
-           "Bootstrap632", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]
+           "NestedCV", "Bootstrap632", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]
 
 
 #: Former names of calibsim's own splitters, which are not scikit-learn's classes of the

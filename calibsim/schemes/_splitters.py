@@ -20,7 +20,8 @@ import numpy as np
 from .._validation import (check_int, check_memory_estimate, check_probability,
                            check_random_state)
 
-__all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout"]
+__all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout",
+           "NestedCV"]
 
 
 def _check_y(y) -> np.ndarray:
@@ -311,6 +312,122 @@ class FiveByTwoCV(StratifiedRepeatedCV):
 
     #: Registry names (:data:`calibsim.stats.TESTS`) of the tests made for this scheme.
     tests = ("cv5x2_t", "cv5x2_f")
+
+
+@dataclass(frozen=True)
+class NestedCV(StratifiedRepeatedCV):
+    """``n_runs`` repetitions of nested stratified ``n_folds``-fold cv (Bates et al. 2023).
+
+    Each repetition partitions the data into K folds exactly as
+    :class:`StratifiedRepeatedCV` does (same ``rng``, same folds) and makes
+    K + K(K-1)/2 splits: first the K outer splits (test fold k, train on the
+    rest: an ordinary K-fold cv), then one split per pair of folds k < j (test
+    folds k and j, train on the other K - 2). A model trained without folds k
+    and j scores fold j for the inner cv inside outer training set k, and fold
+    k for the inner cv inside outer training set j, so the inner (K-1)-fold cvs
+    of all K outer training sets cost K(K-1)/2 fits, as in the authors' code.
+    :meth:`nested_layout` turns per-instance outcomes of these splits into the
+    (R, K, K, n) layout of :func:`calibsim.stats.nested_cv_test`.
+
+    Parameters
+    ----------
+    n_folds : int, default 10
+        Number of folds K (>= 3: the inner cv runs on K - 1 >= 2 folds).
+    n_runs : int, default 50
+        Repetitions R, each with a fresh random partition (the authors' code
+        defaults to 50; their experiments use more, as the MSE estimate is noisy).
+    random_state : None, int, SeedSequence or Generator, default None
+        As for :class:`StratifiedRepeatedCV` (keyword only).
+
+    Examples
+    --------
+    >>> scheme = NestedCV(n_folds=3, n_runs=2)
+    >>> masks = scheme.test_masks([0, 0, 0, 1, 1, 1], rng=0)
+    >>> masks.shape, scheme.get_n_splits(), scheme.pairs
+    ((2, 6, 6), 12, ((0, 1), (0, 2), (1, 2)))
+    >>> masks.sum(axis=-1)   # 3 outer test folds of 2, then 3 pairs of folds
+    array([[2, 2, 2, 4, 4, 4],
+           [2, 2, 2, 4, 4, 4]])
+    """
+
+    n_folds: int = 10
+    n_runs: int = 50
+    random_state: object = field(default=None, kw_only=True)
+
+    def __post_init__(self):
+        check_int("n_folds", self.n_folds, min_value=3)
+        check_int("n_runs", self.n_runs, min_value=1)
+        _check_random_state(self.random_state)
+
+    @property
+    def pairs(self) -> tuple:
+        """The pairs of folds (k, j), k < j, of the inner splits, in split order."""
+        k = self.n_folds
+        return tuple((a, b) for a in range(k) for b in range(a + 1, k))
+
+    @property
+    def n_splits_per_run(self) -> int:
+        """K outer splits and K(K-1)/2 inner ones."""
+        return self.n_folds + len(self.pairs)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """Number of train/test splits, ``n_runs * (K + K(K-1)/2)`` (arguments ignored)."""
+        return self.n_runs * self.n_splits_per_run
+
+    def _check_size(self, n: int) -> None:
+        check_memory_estimate([(40.0 * self.n_runs * n, "n_runs", self.n_runs, 1),
+                               (1.0 * self.n_runs * self.n_splits_per_run * n, "n_folds",
+                                self.n_folds, 2)],
+                              what=f"the {type(self).__name__} folds of {n:,} instances")
+
+    def test_masks(self, y, rng=None) -> np.ndarray:
+        """Boolean test-set masks, ``(n_runs, K + K(K-1)/2, n)``: the K outer test folds,
+        then the union of folds k and j for each pair of :attr:`pairs`."""
+        fold = self.fold_of(y, rng)
+        outer = fold[:, None, :] == np.arange(self.n_folds)[None, :, None]
+        a, b = (np.array(v, dtype=np.int64) for v in zip(*self.pairs))
+        return np.concatenate([outer, outer[:, a] | outer[:, b]], axis=1)
+
+    def nested_layout(self, values, masks) -> np.ndarray:
+        """Per-instance outcomes of the splits in the layout of
+        :func:`calibsim.stats.nested_cv_test`.
+
+        Parameters
+        ----------
+        values : array_like of shape (..., n_runs, K + K(K-1)/2, n)
+            Each split's per-instance value (e.g. 0/1 loss, or a difference of two
+            learners' correctness); only the values on the split's test set are read.
+        masks : array_like of bool, broadcastable to ``values``
+            The splits' test masks (:meth:`test_masks`).
+
+        Returns
+        -------
+        ndarray of shape (..., n_runs, K, K, n)
+            ``[..., r, k, k, i]`` the outer value of instance i of fold k,
+            ``[..., r, k, j, i]`` its value from the model trained without folds k
+            and j; NaN elsewhere.
+
+        Raises
+        ------
+        ValueError
+            If the shapes do not match this scheme's splits.
+        """
+        values = np.asarray(values, dtype=float)
+        masks = np.asarray(masks, dtype=bool)
+        K, S = self.n_folds, self.n_splits_per_run
+        if values.shape[-2:-1] != (S,) or values.ndim < 3:
+            raise ValueError(f"`values` must have shape (..., n_runs, {S}, n) for {K} folds; "
+                             f"got {values.shape}.")
+        masks = np.broadcast_to(masks, values.shape)
+        fold = masks[..., :K, :]                                   # (..., R, K, n)
+        out = np.full(values.shape[:-2] + (K, K, values.shape[-1]), np.nan)
+        for k in range(K):
+            out[..., k, k, :] = np.where(fold[..., k, :], values[..., k, :], np.nan)
+        for p, (a, b) in enumerate(self.pairs):
+            v = values[..., K + p, :]
+            out[..., a, b, :] = np.where(fold[..., b, :], v, np.nan)
+            out[..., b, a, :] = np.where(fold[..., a, :], v, np.nan)
+        return out
 
 
 class _RandomSplits(_Splitter):

@@ -37,8 +37,11 @@ from ._multitest import CORRECTIONS, PAIRWISE_TESTS, MultiTestResult, multitest,
 from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
 from ._multitest_datasets import (Multi2TestResult, multi2test, multi2test_from_ranks,
                                   normalised_cost)
-from ._registry import (BAYES_TESTS, FIGURE2_TESTS, TESTS, TestSpec, check_calibratable,
-                        check_fits_design, fits_design, get_test, takes_df)
+from ._registry import (BAYES_TESTS, FIGURE2_TESTS, INSTANCE_TESTS, TESTS, TestSpec,
+                        check_calibratable, check_fits_design, fits_design, get_test,
+                        needs_instances, takes_df)
+from ._cv_inference import (CV_CLT_VARIANCES, NestedCVResult, bootstrap_cv_test,
+                            bootstrap_cv_train_size, cv_clt_test, nested_cv_test)
 from ._results import ConfidenceInterval, TTestResult
 from ._onesample import (
     corrected_repeated_cv_ttest,
@@ -50,6 +53,14 @@ from ._ttests import CV_METHODS, repeated_cv_ttest
 
 __all__ = [
     "BAYES_TESTS",
+    "INSTANCE_TESTS",
+    "needs_instances",
+    "cv_clt_test",
+    "nested_cv_test",
+    "NestedCVResult",
+    "CV_CLT_VARIANCES",
+    "bootstrap_cv_test",
+    "bootstrap_cv_train_size",
     "BayesianResult",
     "bayesian_signed_rank_test",
     "correlated_bayesian_ttest",

@@ -10,6 +10,12 @@ of its *scheme*:
 - ``"cv5x2"``: five replications of 2-fold cross-validation, (..., 5, 2).
 - ``"holdout"``: McNemar's counts (..., 4) = n00, n01, n10, n11 of one train/test
   split (Dietterich 1998); these tests have no df (``df`` must be None).
+- ``"instances"``: per-instance outcomes of r x k cv in the masked layout (..., r, k, n)
+  (instance i's A-minus-B correctness where it is in fold (run, fold)'s test set, NaN
+  elsewhere), of which the first run is used (Bayle et al. 2020); no df.
+- ``"nested"``: per-instance outcomes of R repetitions of nested K-fold cv in the masked
+  layout (..., R, K, K, n) of :func:`calibsim.stats.nested_cv_test` (Bates et al. 2023);
+  no df.
 
 ``spec.default_df(n_runs, n_folds)`` is the textbook df (for subsampling,
 ``n_runs`` is the number n of subsampling runs and ``n_folds`` is ignored).
@@ -25,6 +31,7 @@ from typing import Callable
 from .._validation import check_finite_array
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._cv5x2 import cv5x2_ftest, cv5x2_ttest
+from ._cv_inference import cv_clt_test, nested_cv_test
 from ._results import TTestResult
 from ._onesample import (
     corrected_repeated_cv_ttest,
@@ -35,9 +42,10 @@ from ._onesample import (
 from ._ttests import CV_METHODS, default_cv_df, repeated_cv_ttest
 
 __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test", "fits_design",
-           "check_fits_design", "designs_text", "takes_df", "check_calibratable"]
+           "check_fits_design", "designs_text", "takes_df", "check_calibratable",
+           "INSTANCE_TESTS", "needs_instances"]
 
-SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout")
+SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested")
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,7 @@ class TestSpec:
         Registry key, e.g. ``"use_all_data"``.
     label : str
         The paper's human-readable name, e.g. ``"use all data"``.
-    scheme : {"cv", "kfold", "subsampling", "cv5x2", "holdout"}
+    scheme : {"cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested"}
         Which data ``func`` takes (see the module docstring).
     func : callable
         ``func(x, df=None, **kwargs) -> TTestResult`` (``ClassicTestResult``
@@ -213,6 +221,42 @@ BAYES_TESTS: dict[str, TestSpec] = {s.name: s for s in (
              _bayes_t(0.01), lambda n_runs, n_folds: n_runs * n_folds - 1),
 )}
 
+def _no_df(name, df):
+    if df is not None and not (isinstance(df, float) and np.isnan(df)):
+        raise ValueError(f"`df` must be None for {name!r}, whose reference is the standard "
+                         f"normal; got {df!r}.")
+
+
+def _bayle_cv_clt(x, df=None, *, alternative="two-sided", variance="all-pairs"):
+    """Bayle et al.'s cv CLT test on the first run ``x[..., 0, :, :]`` of per-instance
+    outcomes x (..., r, k, n) in the masked layout (NaN off the fold's test set)."""
+    _no_df("bayle_cv_clt", df)
+    x = np.asarray(x, dtype=float)
+    if x.ndim < 3:
+        raise ValueError("`x` must hold per-instance outcomes of shape (..., r, k, n) (NaN "
+                         f"where an instance is not in the fold's test set); got shape {x.shape}.")
+    return cv_clt_test(x[..., 0, :, :], variance=variance, alternative=alternative)
+
+
+def _ncv(x, df=None, *, alternative="two-sided"):
+    """Bates et al.'s nested cv test on per-instance outcomes x (..., R, K, K, n)."""
+    _no_df("ncv", df)
+    return nested_cv_test(x, alternative=alternative)
+
+
+#: The tests on per-instance outcomes (0/1 correctness of every test instance of every
+#: fit), not per-fold accuracies: Bayle, Bayle, Janson & Mackey's (2020) k-fold cv
+#: central limit theorem test (all-pairs variance; on the first run of r x k cv) and
+#: Bates, Hastie & Tibshirani's (2023) nested cv (NCV), which needs a nested design
+#: (``"ncv:RxK"``). Both use the standard normal, so they take no df; only
+#: :func:`calibsim.compare` (which keeps each fit's per-instance outcomes) runs them.
+INSTANCE_TESTS: dict[str, TestSpec] = {s.name: s for s in (
+    TestSpec("bayle_cv_clt", "cv CLT (Bayle et al. 2020)", "instances", _bayle_cv_clt,
+             lambda n_runs, n_folds: None),
+    TestSpec("ncv", "nested cv (Bates et al. 2023)", "nested", _ncv,
+             lambda n_runs, n_folds: None),
+)}
+
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.
 FIGURE2_TESTS: tuple[str, ...] = tuple(TESTS)[:13]
 
@@ -249,9 +293,11 @@ def get_test(name) -> TestSpec:
         return name
     if isinstance(name, str) and name in BAYES_TESTS:
         return BAYES_TESTS[name]
+    if isinstance(name, str) and name in INSTANCE_TESTS:
+        return INSTANCE_TESTS[name]
     if name not in TESTS:
         import difflib
-        known = list(TESTS) + list(BAYES_TESTS)
+        known = list(TESTS) + list(BAYES_TESTS) + list(INSTANCE_TESTS)
         near = difflib.get_close_matches(str(name), known, n=2)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
         raise ValueError(f"`test` must be one of the registered tests {known}; "
@@ -262,8 +308,15 @@ def get_test(name) -> TestSpec:
 
 # --- Which designs a test fits ---------------------------------------------------------
 #: Design kinds (as :func:`calibsim.compare` parses them): ``"cv"`` r runs of k-fold cv,
-#: ``"cv5x2"`` 5x2cv, ``"subsampling"`` n random train/test splits, ``"holdout"`` one split.
-DESIGN_KINDS = ("cv", "cv5x2", "subsampling", "holdout")
+#: ``"cv5x2"`` 5x2cv, ``"subsampling"`` n random train/test splits, ``"holdout"`` one split,
+#: ``"nested"`` R repetitions of nested K-fold cv (``"ncv:RxK"``).
+DESIGN_KINDS = ("cv", "cv5x2", "subsampling", "holdout", "nested")
+
+
+def needs_instances(test) -> bool:
+    """Whether ``test`` runs on per-instance outcomes of every fit (:data:`INSTANCE_TESTS`)
+    rather than per-fold accuracies, so that given per-fold scores cannot feed it."""
+    return get_test(test).scheme in ("instances", "nested")
 
 
 def _one_run_ok(spec) -> bool:
@@ -278,7 +331,7 @@ def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
     Parameters
     ----------
     test : str or TestSpec
-    kind : {"cv", "cv5x2", "subsampling", "holdout"}
+    kind : {"cv", "cv5x2", "subsampling", "holdout", "nested"}
     n_runs, n_folds : int
         r and k (for subsampling n_runs is the number of splits, n_folds 0).
 
@@ -296,6 +349,10 @@ def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
     spec = get_test(test)
     if spec.scheme == "cv":
         return kind in ("cv", "cv5x2") and (n_runs >= 2 or _one_run_ok(spec))
+    if spec.scheme == "instances":          # one k-fold cv: the first run
+        return kind in ("cv", "cv5x2")
+    if spec.scheme == "nested":             # the inner cv runs on K - 1 >= 2 folds
+        return kind == "nested" and n_folds >= 3
     if spec.scheme == "kfold":
         return kind in ("cv", "cv5x2")
     if spec.scheme == "cv5x2":
@@ -317,6 +374,11 @@ def designs_text(test) -> str:
                         "'subsampling:30@0.2'"),
         "holdout": ("one holdout split, e.g. 'holdout' or 'holdout@0.33' (the counts n01, "
                     "n10 need each instance's predictions: calibsim.compare only)"),
+        "instances": ("k-fold cv, the first run of r x k cv, e.g. '1x10' or '10x10' (it needs "
+                      "each instance's outcome: calibsim.compare only)"),
+        "nested": ("nested cv, R repetitions of K-fold cv with an inner cv in each outer "
+                   "training set, K >= 3, e.g. 'ncv:50x10' (it needs each instance's "
+                   "outcome: calibsim.compare only)"),
     }[spec.scheme]
 
 
@@ -336,10 +398,11 @@ def check_fits_design(test, kind: str, n_runs: int, n_folds: int, name: str) -> 
 
 
 def takes_df(test) -> bool:
-    """Whether ``test`` has a df to calibrate (not McNemar's, the proportions test or the
-    Bayesian tests)."""
+    """Whether ``test`` has a df to calibrate (not McNemar's, the proportions test, the
+    Bayesian tests or the tests on per-instance outcomes, which use the normal)."""
     spec = get_test(test)
-    return spec.scheme != "holdout" and spec.name not in BAYES_TESTS
+    return (spec.scheme not in ("holdout", "instances", "nested")
+            and spec.name not in BAYES_TESTS)
 
 
 def check_calibratable(test) -> None:
@@ -353,6 +416,8 @@ def check_calibratable(test) -> None:
     spec = get_test(test)
     if not takes_df(spec):
         why = ("a posterior probability" if spec.name in BAYES_TESTS else
+               "a standard normal reference from per-instance outcomes"
+               if spec.name in INSTANCE_TESTS else
                "counts of one holdout split (chi-square, binomial or normal reference)")
         raise ValueError(f"`test` {spec.name!r} takes no df ({why}), so there is none to "
                          f"calibrate; the tests with a df: {', '.join(n for n in TESTS if takes_df(n))}.")
