@@ -181,6 +181,8 @@ class RankingResult(Reportable):
                 f"({'higher' if self.higher_is_better else 'lower'} is better)")
         label = ("Friedman on the scores (the test to report for the learners' ranks)"
                  if self.multi2test.per_dataset else "Friedman")
+        if f.tie_correction:          # Demšar's form keeps the summary's earlier words
+            label += " (tie-corrected, as scipy and R)"
         fried = (f"{label}: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
                  f"Iman-Davenport F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, "
                  f"{f.df_den:g}), p = {f.iman_davenport_pvalue:.3g} -> "
@@ -348,7 +350,7 @@ def _prior(cost, table):
 def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergmann_hommel",
          alpha=0.05, pairwise_test="cv5x2_f", correction="bonferroni", dataset="dataset",
          learner="learner", fold="fold", folds_per_run=None, method="frequentist", rope=0.0,
-         rho=None, threshold=0.95, random_state=0):
+         rho=None, threshold=0.95, random_state=0, tie_correction=True):
     """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
 
     Parameters
@@ -402,6 +404,12 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         folds) and the posterior probability needed for a decision.
     random_state : int or numpy.random.SeedSequence, default 0
         Seed of the Bayesian tests' sampling.
+    tie_correction : bool, default True
+        Friedman's statistic (on the scores and in Multi²Test) tie-corrected, as
+        :func:`scipy.stats.friedmanchisquare` and R's ``friedman.test`` (True), or
+        Demšar's (2006) form without the correction (False), as papers following
+        him used; see :func:`calibsim.stats.friedman_test`. The summary and the
+        report say which form ran.
 
     Returns
     -------
@@ -440,7 +448,8 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     if S < 2 or L < 2:
         raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
                          f"data set(s) and {L} learner(s).")
-    fr = friedman_test(t.scores, higher_is_better=hib)
+    tc = _iv_bool("tie_correction", tie_correction)
+    fr = friedman_test(t.scores, higher_is_better=hib, tie_correction=tc)
     ph = _POSTHOC[posthoc](t.scores, higher_is_better=hib, alpha=alpha)
     prior, source = _prior(cost, t)
     if t.folds is not None:
@@ -471,15 +480,18 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
                                  f"{k!r}.")
             loss = loss.reshape(S, L, n_folds // k, k)
         m2 = multi2test(loss, cost=prior, learners=t.learners, pairwise_test=pairwise_test,
-                        correction=correction, alpha=alpha, posthoc=posthoc)
+                        correction=correction, alpha=alpha, posthoc=posthoc,
+                        tie_correction=tc)
     else:
         n_folds = None
         ranks = pd.DataFrame(-t.scores if hib else t.scores).rank(axis=1).to_numpy()
         m2 = multi2test_from_ranks(ranks, cost=prior, learners=t.learners, posthoc=posthoc,
-                                   alpha=alpha)
+                                   alpha=alpha, tie_correction=tc)
     from ..reports._words import call_text
     kwargs = {"score": t.score_name, "higher_is_better": hib, "cost": cost, "posthoc": posthoc,
               "alpha": alpha}
+    if not tc:
+        kwargs["tie_correction"] = False
     if t.folds is not None:
         kwargs.update(pairwise_test=pairwise_test, correction=correction)
         if pairwise_test == "corrected_repeated_cv":
