@@ -197,7 +197,8 @@ def run(args) -> int:
         bayes = {"method": "bayes", "rope": args.rope, "rho": args.rho,
                  "threshold": args.threshold}
         n = table["fold"].nunique() if _has_folds(table) else 0
-        if args.rho is None and n and k is None and not (n == 10 and pairwise.startswith("cv5x2")):
+        if args.rho is None and n and k is None and "run" not in table.columns \
+                and not (n == 10 and pairwise.startswith("cv5x2")):
             print(f"hierarchical test: rho = 1/{n}, taking each data set's {n} folds as one "
                   "run of cv; give --folds-per-run k for r runs of k-fold cv (rho = 1/k) "
                   "or --rho")

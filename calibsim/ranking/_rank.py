@@ -179,10 +179,12 @@ class RankingResult(Reportable):
         rejects = f.pvalue <= self.alpha
         head = (f"{S} data sets x {L} learners; score {self.score_name!r} "
                 f"({'higher' if self.higher_is_better else 'lower'} is better)")
-        label = ("Friedman on the scores (the test to report for the learners' ranks)"
-                 if self.multi2test.per_dataset else "Friedman")
-        if f.tie_correction:          # Demšar's form keeps the summary's earlier words
-            label += " (tie-corrected, as scipy and R)"
+        tied = "tie-corrected, as scipy and R"     # Demšar's form keeps the earlier words
+        if self.multi2test.per_dataset:
+            label = ("Friedman on the scores (the test to report for the learners' ranks)"
+                     + (f", {tied}" if f.tie_correction else ""))
+        else:
+            label = f"Friedman ({tied})" if f.tie_correction else "Friedman"
         fried = (f"{label}: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
                  f"Iman-Davenport F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, "
                  f"{f.df_den:g}), p = {f.iman_davenport_pvalue:.3g} -> "
@@ -445,6 +447,11 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     t = read_scores(table, score=score, cost=cost if isinstance(cost, str) else None,
                     dataset=dataset, learner=learner, fold=fold)
     S, L = t.scores.shape
+    if t.folds_per_run is not None and folds_per_run is None:     # run and fold columns
+        folds_per_run = t.folds_per_run                   # say r x k cv with k folds per run
+        is_5x2 = folds_per_run == 2 and t.folds.shape[2] == 10
+        if not is_5x2 and pairwise_test in ("cv5x2_f", "cv5x2_t"):
+            pairwise_test = "corrected_repeated_cv"       # the 5x2cv tests do not fit r x k
     if S < 2 or L < 2:
         raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
                          f"data set(s) and {L} learner(s).")

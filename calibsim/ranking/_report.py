@@ -9,10 +9,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..reports._render import math
 from ..reports._words import (CORRECTION_WORDS, and_list, p_eq, p_text, reproducibility,
                               test_words)
 
 __all__ = ["ranking_report", "POSTHOC_WORDS"]
+
+CHI2, FF = math("χ²_F"), math("F_F")
+
+
+def _form_words(f) -> str:
+    """Which form of Friedman's statistic ran, in words, with the correction as a formula."""
+    if f.tie_correction:
+        return ("tie-corrected: divided by "
+                + math("C = 1 − Σ(t³ − t) / (S L (L² − 1))")
+                + ", t the size of each group of learners tied on a data set, as scipy's "
+                "friedmanchisquare and R's friedman.test compute it")
+    return "without the tie correction, as Demšar (2006, Sec. 3.2.2) writes it"
 
 #: post-hoc method -> (name, source).
 POSTHOC_WORDS = {
@@ -22,10 +35,6 @@ POSTHOC_WORDS = {
     "holm": ("Holm procedure", "Holm 1979; Demšar 2006"),
     "nemenyi": ("Nemenyi test", "Nemenyi 1963; Demšar 2006"),
 }
-
-
-def _num(x) -> str:
-    return "—" if not np.isfinite(x) else f"{x:.4g}"
 
 
 def ranking_report(res, bayes_pairs=None):
@@ -74,28 +83,29 @@ def ranking_report(res, bayes_pairs=None):
         how = "the per-data-set ranks by score"
     n_pairs = L * (L - 1) // 2
     parts += [Heading("Tests"), Paragraph(
-        f"Friedman's test on the average ranks, its χ²_F {f.form}, with Iman & Davenport's "
-        f"F derived from that χ²_F (Demšar 2006); the "
+        f"Friedman's test on the average ranks, its {CHI2} {_form_words(f)}, with Iman & "
+        f"Davenport's {FF} derived from that {CHI2} (Demšar 2006); the "
         f"{post_name} ({post_cite}) over {'the' if n_pairs == 1 else f'all {n_pairs}'} "
         f"pair{'s' if n_pairs > 1 else ''} of average ranks, "
-        f"z = (R_i − R_j) / √(L(L+1)/(6S)), with adjusted p-values; and Multi²Test (Ulaş, "
+        f"{math('z = (R_i − R_j) / √(L(L+1)/(6S))')}, with adjusted p-values; and Multi²Test (Ulaş, "
         f"Yıldız & Alpaydın 2012) on {how}, breaking ties by the prior order. All at "
         f"α = {res.alpha:g}. Nothing here is calibrated: each data set contributes one "
-        f"independent score per learner, so Friedman's χ² has its textbook df = L − 1 = "
+        f"independent score per learner, so Friedman's {CHI2} has its textbook "
+        f"{math('df = L − 1')} = "
         f"{f.df:g}, and Iman & Davenport's F has ({f.df_num:g}, {f.df_den:g}).")]
 
     # Results
     rejects = f.pvalue <= res.alpha
     parts += [Heading("Results"), Paragraph(
-        f"Friedman: χ²_F = {f.statistic:.3f} (df {f.df:g}), {p_eq(f.pvalue)}; Iman–Davenport "
-        f"F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, {f.df_den:g}), "
+        f"Friedman: {CHI2} = {f.statistic:.3f} (df {f.df:g}), {p_eq(f.pvalue)}; Iman–Davenport "
+        f"{FF} = {f.iman_davenport:.3f} (df {f.df_num:g}, {f.df_den:g}), "
         f"{p_eq(f.iman_davenport_pvalue)}: "
         + ("the learners differ" if rejects else "no difference is found")
         + f" at α = {res.alpha:g}.")]
     show = pd.DataFrame({
         "learner": frame["learner"],
         "average rank": frame["average_rank"].map(lambda v: f"{v:.3f}"),
-        f"mean {score}": frame["mean"].map(_num), "SD": frame["sd"].map(_num),
+        f"mean {score}": frame["mean"], "SD": frame["sd"],    # one format per column
         f"{measure} vs {best}": [("—" if n == best else f"{v:.2f}")
                                  for n, v in zip(frame["learner"], frame["effect_size"])],
         "magnitude": frame["magnitude"],
@@ -175,8 +185,8 @@ def ranking_report(res, bayes_pairs=None):
     form = "tie-corrected" if f.tie_correction else "without tie correction"
     fr = (f"Friedman's test ({form}) {'rejects' if rejects else 'does not reject'} the "
           f"hypothesis "
-          f"that all learners perform equally (χ²_F = {f.statistic:.2f}, df = {f.df:g}, "
-          f"{p_eq(f.pvalue)}; Iman–Davenport F_F = {f.iman_davenport:.2f}, "
+          f"that all learners perform equally ({CHI2} = {f.statistic:.2f}, df = {f.df:g}, "
+          f"{p_eq(f.pvalue)}; Iman–Davenport {FF} = {f.iman_davenport:.2f}, "
           f"{p_eq(f.iman_davenport_pvalue)})")
     if len(pairs):
         ph = (f"The {post_name} finds {len(pairs)} significant "
