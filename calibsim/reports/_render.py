@@ -36,6 +36,17 @@ def math(formula: str) -> str:
     r"""Mark ``formula`` (Unicode, ``_`` for a subscript, ``√(...)`` for a root) as a
     formula: LaTeX sets it in math mode, Markdown and HTML show it as written.
 
+    Parameters
+    ----------
+    formula : str
+        E.g. ``"χ²_F"``, ``"z = (R_i − R_j) / √(L(L+1)/(6S))"``.
+
+    Returns
+    -------
+    str
+        The formula between two private-use marks, to put into the text of a
+        :class:`Paragraph`, a caption or a table cell.
+
     Examples
     --------
     >>> from calibsim.reports import Paragraph, Report, math
