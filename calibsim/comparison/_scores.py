@@ -274,8 +274,10 @@ def _table_matrix(frame, what, score):
     t = frame.sort_values(["run", "fold"], kind="stable")
     sizes = t.groupby("run", sort=True).size()
     if sizes.nunique() != 1:
+        plain = {(k.item() if isinstance(k, np.generic) else k): int(v)
+                 for k, v in sizes.items()}                # no np.int64(0) in the message
         raise ValueError(f"{what} must have the same number of folds in every run; got "
-                         f"{dict(sizes)} (run: folds).")
+                         f"{plain} (run: folds).")
     try:
         values = pd.to_numeric(t[col]).to_numpy(dtype=float)
     except (TypeError, ValueError):
