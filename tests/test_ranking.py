@@ -165,7 +165,8 @@ def test_cli_rank_on_a_wide_csv(tmp_path, capsys):
     DEMSAR.rename_axis("dataset").to_csv(csv)
     png = tmp_path / "out" / "cd.png"
     rc = main(["rank", "--scores", str(csv), "--prior-order", ",".join(PRIOR),
-               "--cd-diagram", str(png), "--graph", str(tmp_path / "g.png")])
+               "--cd-diagram", str(png), "--graph", str(tmp_path / "g.png"),
+               "--no-tie-correction"])
     out = capsys.readouterr().out
     assert rc == 0
     assert "Friedman: chi2_F = 9.279 (df 3)" in out           # Demšar: 9.28
@@ -197,3 +198,28 @@ def test_cli_rank_errors(tmp_path, capsys):
     assert "permutation" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["rank", "--scores", str(csv), "--alpha", "2"])
+
+
+def test_a_long_table_with_run_and_fold_columns_is_read_run_major():
+    # r runs of k-fold cv with the fold numbered within its run (issue 44): the same
+    # ranking as the fold numbered across runs, k known (the corrected repeated cv t)
+    rng = np.random.default_rng(3)
+    rows = [{"dataset": f"d{s}", "learner": lrn, "run": r, "fold": f,
+             "accuracy": float(0.7 + m + 0.03 * rng.standard_normal())}
+            for s in range(5) for lrn, m in (("a", 0.0), ("b", 0.04)) for r in range(2)
+            for f in range(3)]
+    table = pd.DataFrame(rows)
+    res = rank(table)
+    across = table.assign(fold=table["run"] * 3 + table["fold"]).drop(columns="run")
+    ref = rank(across, pairwise_test="corrected_repeated_cv", folds_per_run=3)
+    assert res.n_folds == 6 and res.order == ref.order
+    assert res.multi2test.per_dataset[0].pairwise_test == "corrected_repeated_cv"
+    np.testing.assert_allclose(res.scores, ref.scores)
+    bad = table[~((table["run"] == 1) & (table["fold"] == 2))]
+    with pytest.raises(ValueError, match=r"got \{0: 3, 1: 2\} folds per run") as info:
+        rank(bad)
+    assert "np." not in str(info.value)
+    with pytest.raises(ValueError, match="more than one row for dataset 'd0', learner 'a', "
+                                         "fold 0") as info:
+        rank(table.drop(columns="run"))
+    assert "np." not in str(info.value)

@@ -230,7 +230,7 @@ def _from_scores(args) -> int:
                          f"({type(exc).__name__}: {str(exc).splitlines()[0]}).") from None
     res = compare_scores(frame, learners=learners, design=args.design, test=args.test,
                          alpha=args.alpha, df=_df_arg(args.df), method=args.method,
-                         rope=args.rope, threshold=args.threshold,
+                         rope=args.rope, threshold=args.threshold, rho=_rho_arg(args.rho),
                          replicability=None if args.replicability == "none" else "bootstrap",
                          random_state=args.seed, metric=args.metric)
     print(f"scores: {args.scores_in} ({len(frame)} rows)")
@@ -238,6 +238,11 @@ def _from_scores(args) -> int:
     if args.scores is not None:
         res.scores.to_csv(args.scores, index=False)
         print(f"wrote {args.scores}")
+    if args.report is not None:
+        from dataclasses import replace
+        prov = {**(res.provenance or {}), "command": command_line(args),
+                "scores_in": str(args.scores_in)}
+        _wrote(replace(res, provenance=prov).save_report(args.report))
     return 0
 
 

@@ -60,6 +60,10 @@ def add_parser(subparsers):
     p.add_argument("--folds-per-run", type=int_type(2), default=None,
                    help="k for an r x k cv --pairwise-test (e.g. corrected_repeated_cv) with "
                         "--scores (a study knows its own)")
+    p.add_argument("--no-tie-correction", action="store_true",
+                   help="Friedman's statistic without the tie correction (Demšar 2006's "
+                        "formula, as papers following him used); default: tie-corrected, "
+                        "as scipy's friedmanchisquare and R's friedman.test")
     p.add_argument("--correction", default="bonferroni", choices=("bonferroni", "holm", "none"),
                    help="MultiTest's correction with per-fold scores")
     p.add_argument("--cd-diagram", type=output_file, default=None, help="write the CD diagram here "
@@ -193,14 +197,16 @@ def run(args) -> int:
         bayes = {"method": "bayes", "rope": args.rope, "rho": args.rho,
                  "threshold": args.threshold}
         n = table["fold"].nunique() if _has_folds(table) else 0
-        if args.rho is None and n and k is None and not (n == 10 and pairwise.startswith("cv5x2")):
+        if args.rho is None and n and k is None and "run" not in table.columns \
+                and not (n == 10 and pairwise.startswith("cv5x2")):
             print(f"hierarchical test: rho = 1/{n}, taking each data set's {n} folds as one "
                   "run of cv; give --folds-per-run k for r runs of k-fold cv (rho = 1/k) "
                   "or --rho")
     try:
         res = rank(table, score=args.score_column, higher_is_better=not args.lower_is_better,
                    cost=cost, posthoc=args.posthoc, alpha=args.alpha, pairwise_test=pairwise,
-                   correction=args.correction, folds_per_run=k, **bayes)
+                   correction=args.correction, folds_per_run=k,
+                   tie_correction=not args.no_tie_correction, **bayes)
     except (ValueError, TypeError) as exc:   # name the CLI flags, not the Python keywords
         text = str(exc)
         for kw, flag in (("pairwise_test=", "--pairwise-test "), ("`pairwise_test`", "--pairwise-test"),

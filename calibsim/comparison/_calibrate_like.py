@@ -389,8 +389,12 @@ def _null_report(res):
                     caption="Continuous calibrated values with their 95% distribution-free "
                             "intervals (David & Nagaraja 2003, §7.1); the shipped table was "
                             "calibrated for naive Bayes vs C4.5 on 300-instance binary null "
-                            "data."),
-              *[Paragraph(w) for w in res.warnings],
+                            "data.")]
+    if not bayes and any(np.isinf(np.asarray(t[c], dtype=float)).any() for c in
+                         ("df", "df_ci_low", "df_ci_high", "shipped_df")):
+        from ..reports._words import INFINITE_DF
+        parts.append(Paragraph(INFINITE_DF))
+    parts += [*[Paragraph(w) for w in res.warnings],
               Heading("In words"),
               Paragraph(" ".join(f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
                                  f"{'' if bayes else ', α = ' + format(r['alpha'], 'g')}: "

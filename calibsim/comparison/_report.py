@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..reports._words import (CORRECTION_WORDS, and_list, call_text, df_text, interval_text,
+from ..reports._render import math
+from ..reports._words import (CORRECTION_WORDS, INFINITE_DF, and_list, call_text, df_text, interval_text,
                               p_eq, p_text, pct, points, pts, reproducibility, test_words)
 
 __all__ = ["compare_report", "compare_all_report", "provenance", "learners_text",
@@ -129,7 +130,7 @@ def accuracy_interval(per_fold, d, alpha) -> tuple:
 def data_rows(data: dict | None) -> list:
     """(item, value) rows describing the data set."""
     if not data:
-        return [("Data set", "not recorded (the result was made from scores)")]
+        return [("Data set", "not recorded (the result was made from given per-fold scores)")]
     rows = [("Data set", data.get("name", "—"))]
     if data.get("instances") is not None:
         rows.append(("Instances", str(data["instances"])))
@@ -180,7 +181,8 @@ def df_sentence(test, df, df_interval, df_source, design) -> str:
                         f"; the textbook df of the design is {default}")
         except ValueError:
             textbook = ""
-    return f"df = {df_text(df)}{ci}, {src}{textbook}."
+    inf = (" " + INFINITE_DF) if df == np.inf or hi == np.inf else ""
+    return f"df = {df_text(df)}{ci}, {src}{textbook}.{inf}"
 
 
 # --- compare ---
@@ -210,6 +212,8 @@ def compare_report(res):
 
     # Data and design
     rows = data_rows(data)
+    if prov.get("scores_in"):
+        rows.append(("Scores", f"per-fold scores read from `{prov['scores_in']}`"))
     rows.append(("Design", design_words(d) if d is not None else res.design))
     rows.append(("Splitter", splitter_text(getattr(res, "splitter", None), d, prov)))
     specs = prov.get("learners") or [a, b]
@@ -306,8 +310,9 @@ def _effect_parts(res, d) -> list:
                  f"correction is of the variance of the mean m (it belongs to the test and "
                  f"the interval, where it is applied), and folding it into d would make d "
                  f"shrink with the number of splits like a t statistic. Under their model "
-                 f"(correlation ρ = n2/n = {rho:.2g} between splits) the standard deviation of "
-                 f"one difference would be s/√(1−ρ), giving d = {adj:.2f} "
+                 f"(correlation {math('ρ = n_2/n')} = {rho:.2g} between splits) the standard "
+                 f"deviation of one difference would be {math('s/√(1 − ρ)')}, giving "
+                 f"d = {adj:.2f} "
                  f"({effect_size_magnitude(adj)}).")
     return [Paragraph(text)]
 

@@ -166,8 +166,19 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     if names[0] == names[1]:
         names = (f"{names[0]}_1", f"{names[1]}_2")
     acc = np.stack([a, b])[None]                       # (1 repeat, 2 learners, *shape)
-    return _result(acc, names, setup, replicability, n_boot, random_state, None,
-                   splitter=splitter)
+    res = _result(acc, names, setup, replicability, n_boot, random_state, None,
+                  splitter=splitter)
+    from dataclasses import replace
+
+    from ..reports._words import call_text
+    kw = {"design": d.name, "test": res.test, "alpha": alpha, "df": df}
+    if method == "bayes":
+        kw.update(method=method, rope=rope, threshold=threshold, rho=rho)
+    kw.update(replicability=replicability, random_state=random_state)
+    return replace(res, provenance={
+        "call": call_text("compare_scores", ["scores_a", "scores_b"], kw),
+        "seed_words": f"seed of the bootstrap of the runs: {random_state!r}"
+                      if replicability == "bootstrap" else "no random numbers are drawn"})
 
 
 def read_fold_scores(scores_a, scores_b=None, *, learners=None, score=None):
@@ -280,8 +291,10 @@ def _table_matrix(frame, what, score):
     t = frame.sort_values(["run", "fold"], kind="stable")
     sizes = t.groupby("run", sort=True).size()
     if sizes.nunique() != 1:
+        plain = {(k.item() if isinstance(k, np.generic) else k): int(v)
+                 for k, v in sizes.items()}                # no np.int64(0) in the message
         raise ValueError(f"{what} must have the same number of folds in every run; got "
-                         f"{dict(sizes)} (run: folds).")
+                         f"{plain} (run: folds).")
     try:
         values = pd.to_numeric(t[col]).to_numpy(dtype=float)
     except (TypeError, ValueError):

@@ -116,7 +116,7 @@ def order_stability(accuracy: pd.DataFrame, times: pd.DataFrame, *, seed,
             c = pd.DataFrame(cost, index=datasets, columns=learners).stack()
             c.index.names = ["dataset", "learner"]
             t = accuracy.merge(c.rename("cost").reset_index(), on=["dataset", "learner"])
-            memo[key] = tuple(rank(t, score="accuracy", cost="cost").order)
+            memo[key] = tuple(rank(t, score="accuracy", cost="cost", tie_correction=False).order)
         return memo[key]
 
     mean_order = order_of(cube.mean(axis=0))
@@ -172,9 +172,11 @@ def write_real(*, study, tables, scores, folder, wall=None, calibrations=None):
         raise ValueError(f"the training-time table {cost_path} has no time for data sets "
                          f"{missing}; measure it again for this study.")
     time_key = "training time (measured once, mean of the repeats)"
-    runs = {time_key: rank(timed, score="accuracy", cost="cost"),
+    # Ulaş et al. (2012, §2.2) use Friedman's statistic without tie correction (Demšar 2006)
+    runs = {time_key: rank(timed, score="accuracy", cost="cost", tie_correction=False),
             "space (the paper's §4.5.2 order)":
-            rank(acc, score="accuracy", cost=list(_restrict(PRIOR["table8"], learners)))}
+            rank(acc, score="accuracy", cost=list(_restrict(PRIOR["table8"], learners)),
+                 tie_correction=False)}
     paper = {time_key: _restrict(PRIOR["table7"], learners),
              "space (the paper's §4.5.2 order)": _restrict(PRIOR["table8"], learners)}
     rows = []
@@ -199,7 +201,7 @@ def write_real(*, study, tables, scores, folder, wall=None, calibrations=None):
     stability.to_csv(paths["stability.csv"], index=False, float_format="%.6g")
     timed_res = runs[time_key]
     acc_means = acc.groupby(["dataset", "learner"])["accuracy"].mean().unstack()[list(learners)]
-    plain = rank(acc_means, cost=list(learners))
+    plain = rank(acc_means, cost=list(learners), tie_correction=False)
     ax = plain.plot_cd_diagram()
     finish_figure(ax.figure, f"Ulaş, Yıldız & Alpaydın (2012) §4, ours: average accuracy "
                   f"ranks of {len(learners)} learners on {len(acc_means)} data sets",

@@ -179,8 +179,12 @@ class RankingResult(Reportable):
         rejects = f.pvalue <= self.alpha
         head = (f"{S} data sets x {L} learners; score {self.score_name!r} "
                 f"({'higher' if self.higher_is_better else 'lower'} is better)")
-        label = ("Friedman on the scores (the test to report for the learners' ranks)"
-                 if self.multi2test.per_dataset else "Friedman")
+        tied = "tie-corrected, as scipy and R"     # Demšar's form keeps the earlier words
+        if self.multi2test.per_dataset:
+            label = ("Friedman on the scores (the test to report for the learners' ranks)"
+                     + (f", {tied}" if f.tie_correction else ""))
+        else:
+            label = f"Friedman ({tied})" if f.tie_correction else "Friedman"
         fried = (f"{label}: chi2_F = {f.statistic:.3f} (df {f.df:g}), p = {f.pvalue:.3g}; "
                  f"Iman-Davenport F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, "
                  f"{f.df_den:g}), p = {f.iman_davenport_pvalue:.3g} -> "
@@ -348,7 +352,7 @@ def _prior(cost, table):
 def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergmann_hommel",
          alpha=0.05, pairwise_test="cv5x2_f", correction="bonferroni", dataset="dataset",
          learner="learner", fold="fold", folds_per_run=None, method="frequentist", rope=0.0,
-         rho=None, threshold=0.95, random_state=0):
+         rho=None, threshold=0.95, random_state=0, tie_correction=True):
     """Compare learners over data sets: Friedman, a post-hoc procedure and Multi²Test.
 
     Parameters
@@ -402,6 +406,12 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
         folds) and the posterior probability needed for a decision.
     random_state : int or numpy.random.SeedSequence, default 0
         Seed of the Bayesian tests' sampling.
+    tie_correction : bool, default True
+        Friedman's statistic (on the scores and in Multi²Test) tie-corrected, as
+        :func:`scipy.stats.friedmanchisquare` and R's ``friedman.test`` (True), or
+        Demšar's (2006) form without the correction (False), as papers following
+        him used; see :func:`calibsim.stats.friedman_test`. The summary and the
+        report say which form ran.
 
     Returns
     -------
@@ -437,10 +447,16 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     t = read_scores(table, score=score, cost=cost if isinstance(cost, str) else None,
                     dataset=dataset, learner=learner, fold=fold)
     S, L = t.scores.shape
+    if t.folds_per_run is not None and folds_per_run is None:     # run and fold columns
+        folds_per_run = t.folds_per_run                   # say r x k cv with k folds per run
+        is_5x2 = folds_per_run == 2 and t.folds.shape[2] == 10
+        if not is_5x2 and pairwise_test in ("cv5x2_f", "cv5x2_t"):
+            pairwise_test = "corrected_repeated_cv"       # the 5x2cv tests do not fit r x k
     if S < 2 or L < 2:
         raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
                          f"data set(s) and {L} learner(s).")
-    fr = friedman_test(t.scores, higher_is_better=hib)
+    tc = _iv_bool("tie_correction", tie_correction)
+    fr = friedman_test(t.scores, higher_is_better=hib, tie_correction=tc)
     ph = _POSTHOC[posthoc](t.scores, higher_is_better=hib, alpha=alpha)
     prior, source = _prior(cost, t)
     if t.folds is not None:
@@ -471,15 +487,18 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
                                  f"{k!r}.")
             loss = loss.reshape(S, L, n_folds // k, k)
         m2 = multi2test(loss, cost=prior, learners=t.learners, pairwise_test=pairwise_test,
-                        correction=correction, alpha=alpha, posthoc=posthoc)
+                        correction=correction, alpha=alpha, posthoc=posthoc,
+                        tie_correction=tc)
     else:
         n_folds = None
         ranks = pd.DataFrame(-t.scores if hib else t.scores).rank(axis=1).to_numpy()
         m2 = multi2test_from_ranks(ranks, cost=prior, learners=t.learners, posthoc=posthoc,
-                                   alpha=alpha)
+                                   alpha=alpha, tie_correction=tc)
     from ..reports._words import call_text
     kwargs = {"score": t.score_name, "higher_is_better": hib, "cost": cost, "posthoc": posthoc,
               "alpha": alpha}
+    if not tc:
+        kwargs["tie_correction"] = False
     if t.folds is not None:
         kwargs.update(pairwise_test=pairwise_test, correction=correction)
         if pairwise_test == "corrected_repeated_cv":

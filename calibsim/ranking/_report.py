@@ -9,10 +9,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..reports._render import math
 from ..reports._words import (CORRECTION_WORDS, and_list, p_eq, p_text, reproducibility,
                               test_words)
 
 __all__ = ["ranking_report", "POSTHOC_WORDS"]
+
+CHI2, FF = math("χ²_F"), math("F_F")
+
+
+def _form_words(f) -> str:
+    """Which form of Friedman's statistic ran, in words, with the correction as a formula."""
+    if f.tie_correction:
+        return ("tie-corrected: divided by "
+                + math("C = 1 − Σ(t³ − t) / (S L (L² − 1))")
+                + ", t the size of each group of learners tied on a data set, as scipy's "
+                "friedmanchisquare and R's friedman.test compute it")
+    return "without the tie correction, as Demšar (2006, Sec. 3.2.2) writes it"
 
 #: post-hoc method -> (name, source).
 POSTHOC_WORDS = {
@@ -24,13 +37,10 @@ POSTHOC_WORDS = {
 }
 
 
-def _num(x) -> str:
-    return "—" if not np.isfinite(x) else f"{x:.4g}"
-
-
 def ranking_report(res, bayes_pairs=None):
     """The report of one :class:`RankingResult`; ``bayes_pairs`` (the table of
-    :func:`calibsim.ranking.bayesian_pairs`) adds the Bayesian signed-rank tests."""
+    :func:`calibsim.ranking.bayesian_pairs`) adds the Bayesian test that ran on every pair
+    (hierarchical or signed-rank, with its parameters and diagnostics)."""
     from ..reports import Figure, Heading, Paragraph, Report, Table
     f, S, L = res.friedman, len(res.datasets), len(res.learners)
     prov = res.provenance or {}
@@ -73,27 +83,29 @@ def ranking_report(res, bayes_pairs=None):
         how = "the per-data-set ranks by score"
     n_pairs = L * (L - 1) // 2
     parts += [Heading("Tests"), Paragraph(
-        f"Friedman's test on the average ranks, with Iman & Davenport's F (Demšar 2006); the "
+        f"Friedman's test on the average ranks, its {CHI2} {_form_words(f)}, with Iman & "
+        f"Davenport's {FF} derived from that {CHI2} (Demšar 2006); the "
         f"{post_name} ({post_cite}) over {'the' if n_pairs == 1 else f'all {n_pairs}'} "
         f"pair{'s' if n_pairs > 1 else ''} of average ranks, "
-        f"z = (R_i − R_j) / √(L(L+1)/(6S)), with adjusted p-values; and Multi²Test (Ulaş, "
+        f"{math('z = (R_i − R_j) / √(L(L+1)/(6S))')}, with adjusted p-values; and Multi²Test (Ulaş, "
         f"Yıldız & Alpaydın 2012) on {how}, breaking ties by the prior order. All at "
         f"α = {res.alpha:g}. Nothing here is calibrated: each data set contributes one "
-        f"independent score per learner, so Friedman's χ² has its textbook df = L − 1 = "
+        f"independent score per learner, so Friedman's {CHI2} has its textbook "
+        f"{math('df = L − 1')} = "
         f"{f.df:g}, and Iman & Davenport's F has ({f.df_num:g}, {f.df_den:g}).")]
 
     # Results
     rejects = f.pvalue <= res.alpha
     parts += [Heading("Results"), Paragraph(
-        f"Friedman: χ²_F = {f.statistic:.3f} (df {f.df:g}), {p_eq(f.pvalue)}; Iman–Davenport "
-        f"F_F = {f.iman_davenport:.3f} (df {f.df_num:g}, {f.df_den:g}), "
+        f"Friedman: {CHI2} = {f.statistic:.3f} (df {f.df:g}), {p_eq(f.pvalue)}; Iman–Davenport "
+        f"{FF} = {f.iman_davenport:.3f} (df {f.df_num:g}, {f.df_den:g}), "
         f"{p_eq(f.iman_davenport_pvalue)}: "
         + ("the learners differ" if rejects else "no difference is found")
         + f" at α = {res.alpha:g}.")]
     show = pd.DataFrame({
         "learner": frame["learner"],
         "average rank": frame["average_rank"].map(lambda v: f"{v:.3f}"),
-        f"mean {score}": frame["mean"].map(_num), "SD": frame["sd"].map(_num),
+        f"mean {score}": frame["mean"], "SD": frame["sd"],    # one format per column
         f"{measure} vs {best}": [("—" if n == best else f"{v:.2f}")
                                  for n, v in zip(frame["learner"], frame["effect_size"])],
         "magnitude": frame["magnitude"],
@@ -131,6 +143,10 @@ def ranking_report(res, bayes_pairs=None):
                    + "; ".join(f"{b} over {a}" for a, b in m2.overrides) + ".")
     else:
         m2_text = "No significant pair overrides the prior order."
+    if res.cost_source.startswith("the table's learner order"):
+        m2_text += (" No cost was given: the prior order is the table's column order, so "
+                    "learners no test separates are ordered as the columns are, not by cost "
+                    "or merit.")
     parts += [Heading("Multi²Test order"), Paragraph(
         f"{m2_text} Order, best first: "
         + ", ".join(f"{k}. {n}" for k, n in enumerate(m2.order, 1)) + ".")]
@@ -163,12 +179,14 @@ def ranking_report(res, bayes_pairs=None):
         "tests above see and an effect size does not.")]
 
     if bayes_pairs is not None and len(bayes_pairs):
-        parts += _bayes_parts(bayes_pairs)
+        parts += _bayes_parts(bayes_pairs, res.bayesian)
 
     # In words
-    fr = (f"Friedman's test {'rejects' if rejects else 'does not reject'} the hypothesis "
-          f"that all learners perform equally (χ²_F = {f.statistic:.2f}, df = {f.df:g}, "
-          f"{p_eq(f.pvalue)}; Iman–Davenport F_F = {f.iman_davenport:.2f}, "
+    form = "tie-corrected" if f.tie_correction else "without tie correction"
+    fr = (f"Friedman's test ({form}) {'rejects' if rejects else 'does not reject'} the "
+          f"hypothesis "
+          f"that all learners perform equally ({CHI2} = {f.statistic:.2f}, df = {f.df:g}, "
+          f"{p_eq(f.pvalue)}; Iman–Davenport {FF} = {f.iman_davenport:.2f}, "
           f"{p_eq(f.iman_davenport_pvalue)})")
     if len(pairs):
         ph = (f"The {post_name} finds {len(pairs)} significant "
@@ -181,18 +199,24 @@ def ranking_report(res, bayes_pairs=None):
         ph += " It cannot separate " + "; ".join(and_list(g) for g in groups) + "."
     effects = and_list([f"{n} {v:.2f} ({m})" for n, v, m in zip(
         frame["learner"][1:], frame["effect_size"][1:], frame["magnitude"][1:])])
+    no_cost = res.cost_source.startswith("the table's learner order")
+    m2_how = ("with no cost given, so that learners no test separates keep the table's "
+              "column order (the first column wins a tie, not the cheaper learner)"
+              if no_cost else "preferring the cheaper learner unless a costlier one is "
+              "significantly better")
     text = (f"We compared {L} learners ({and_list(res.learners)}) on {S} data sets by "
             f"{score} ({better} is better) at α = {res.alpha:g}. {fr}. {ph} {best} has the "
             f"best average rank ({frame['average_rank'].iloc[0]:.2f}); against it, "
             f"{measure} is {effects} (thresholds of {e.source}). Multi²Test (Ulaş et al. "
-            f"2012), preferring the cheaper learner unless a costlier one is significantly "
-            f"better, orders them {', '.join(m2.order)}.")
+            f"2012), {m2_how}, orders them {', '.join(m2.order)}.")
     parts += [Heading("In words"), Paragraph(text)]
     parts += reproducibility(prov, random=False)
     return Report(f"{L} learners over {S} data sets", parts)
 
 
-def _bayes_parts(pairs) -> list:
+def _bayes_parts(pairs, results=None) -> list:
+    """The Bayesian section: the test that ran (hierarchical or signed-rank), its source,
+    parameters and, for the hierarchical test, the sampler's diagnostics per pair."""
     from ..reports import Figure, Heading, Paragraph, Table
     from ._bayes import plot_bayesian_pairs
 
@@ -201,18 +225,56 @@ def _bayes_parts(pairs) -> list:
         ax = MplFigure(figsize=(7, 0.45 * len(pairs) + 1.4),
                        layout="constrained").add_subplot()
         return plot_bayesian_pairs(pairs, ax=ax)
+    results = results or {}
+    hier = ("test" in pairs and (pairs["test"] == "hierarchical").all()) if len(pairs) else False
     show = pd.DataFrame({"pair (A vs B)": [f"{a} vs {b}" for a, b in
                                             zip(pairs.learner_a, pairs.learner_b)],
                          "P(A better)": pairs.p_a_better.map(lambda v: f"{v:.3f}"),
                          "P(equivalent)": pairs.p_rope.map(lambda v: f"{v:.3f}"),
                          "P(B better)": pairs.p_b_better.map(lambda v: f"{v:.3f}"),
                          "decision": pairs.decision})
+    rope, threshold = pairs.attrs.get("rope", 0), pairs.attrs.get("threshold", 0.95)
+    if hier:
+        res = [results.get((a, b)) for a, b in zip(pairs.learner_a, pairs.learner_b)]
+        show.insert(4, "mean difference", pairs.mean_difference.map(lambda v: f"{v:+.4f}"))
+        if all(r is not None for r in res):
+            show["R-hat"] = [f"{r.rhat:.3f}" for r in res]
+            show["ESS"] = [f"{r.ess:.0f}" for r in res]
+            show["divergent"] = [int(r.n_divergent) for r in res]
+        rhos = sorted(set(float(v) for v in pairs.rho))
+        rho = ", ".join(f"{v:.4g}" for v in rhos)
+        first = next((r for r in res if r is not None), None)
+        sampler = (f" Sampled with NumPyro's NUTS, {first.n_chains} chains, {first.n_draws} "
+                   "draws; the table gives each pair's largest split R-hat, smallest bulk "
+                   "ESS and divergent transitions (good: R-hat ≤ 1.01, ESS ≥ 400, none "
+                   "divergent)." if first is not None else "")
+        poor = [f"{a} vs {b}" for (a, b), r in zip(zip(pairs.learner_a, pairs.learner_b), res)
+                if r is not None and not r.diagnostics_ok]
+        warn = (" Poor sampler diagnostics for " + and_list(poor) + ": read these pairs' "
+                "probabilities with care." if poor else "")
+        return [Heading("Hierarchical Bayesian test"),
+                Paragraph("The hierarchical Bayesian test (Corani, Benavoli, Demšar, Mangili "
+                          "& Zaffalon 2017) on every pair, over the per-fold scores of all "
+                          f"data sets, with correlation ρ = {rho} of the cross-validation "
+                          f"differences, a region of practical equivalence of ±{rope:g} in "
+                          f"score units; a decision needs posterior probability "
+                          f"{threshold:g}. Probabilities are for the next data set; mean "
+                          f"difference is the posterior mean of δ0 (A minus B).{sampler}"
+                          f"{warn}"),
+                Table(show, caption="Posterior probabilities per pair (hierarchical test)."),
+                Figure(draw, "posterior", caption=(
+                    "Posterior probabilities per pair (hierarchical test): A better, "
+                    "practically equivalent, B better."))]
+    first = next(iter(results.values()), None)
+    n = getattr(first, "n_samples", None)
     return [Heading("Bayesian signed-rank tests"),
-            Paragraph("The Bayesian signed-rank test (Benavoli et al. 2014) on every pair, "
-                      f"over the data sets' scores, with a region of practical equivalence "
-                      f"of ±{pairs.attrs.get('rope', 0):g} in score units; a decision needs "
-                      f"posterior probability {pairs.attrs.get('threshold', 0.95):g}."),
-            Table(show, caption="Posterior probabilities per pair."),
+            Paragraph("The Bayesian signed-rank test (Benavoli, Corani, Mangili, Zaffalon & "
+                      "Ruggeri 2014) on every pair, over the data sets' mean scores, with a "
+                      f"region of practical equivalence of ±{rope:g} in score units; a "
+                      f"decision needs posterior probability {threshold:g}."
+                      + (f" {n} Monte Carlo samples per pair." if n else "")),
+            Table(show, caption="Posterior probabilities per pair (Bayesian signed-rank "
+                                "test)."),
             Figure(draw, "posterior", caption=(
-                "Posterior probabilities per pair: A better, practically equivalent, B "
-                "better."))]
+                "Posterior probabilities per pair (Bayesian signed-rank test): A better, "
+                "practically equivalent, B better."))]

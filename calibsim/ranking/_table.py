@@ -21,6 +21,42 @@ class ScoreTable:
     cost: np.ndarray | None             # (S, L) or None
     score_name: str
     cost_name: str | None
+    folds_per_run: int | None = None    # k, when the table has run and fold columns
+
+
+def _plain(v):
+    """A table value as a plain Python value (numpy scalars shown as numbers, not
+    ``np.int64(0)``)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _where(keys, values) -> str:
+    """``dataset 'd1', learner 'nb', fold 0``: a cell of the table in words."""
+    return ", ".join(f"{k} {_plain(v)!r}" if isinstance(_plain(v), str) else f"{k} {_plain(v)}"
+                     for k, v in zip(keys, values))
+
+
+def _run_fold(frame, run, fold, dataset, learner):
+    """Run-major fold numbers (``run * k + fold``) of a table with separate run and fold
+    columns, and k; refuses runs with different folds."""
+    runs = sorted(pd.unique(frame[run]))
+    per_run = frame.groupby(run, sort=True)[fold].apply(lambda f: tuple(sorted(pd.unique(f))))
+    within = set(per_run)
+    sizes = {_plain(r): len(f) for r, f in per_run.items()}
+    labels = [f for fs in per_run for f in fs]
+    if len(within) != 1 and len(set(sizes.values())) == 1 and len(set(labels)) == len(labels):
+        # folds already numbered across runs (fold 2 of 5x2 cv is run 1's first): keep them
+        return frame[fold], int(next(iter(sizes.values())))
+    if len(within) != 1:
+        raise ValueError(f"the table's runs must have the same folds (column {fold!r} "
+                         f"numbered within each {run!r}, or across all runs); got "
+                         f"{sizes} folds per run.")
+    folds = next(iter(within))
+    k = len(folds)
+    r_index = {r: i for i, r in enumerate(runs)}
+    f_index = {f: i for i, f in enumerate(folds)}
+    combined = frame[run].map(r_index) * k + frame[fold].map(f_index)
+    return combined.astype(int), k
 
 
 def _numeric(frame, column, what):
@@ -51,12 +87,12 @@ def _cube(frame, value, dataset, learner, fold, datasets, learners, folds):
     if dup.any():
         row = frame.loc[dup, keys].iloc[0].tolist()
         hint = "" if fold else " (per-fold scores need a `fold` column)"
-        raise ValueError(f"the table has more than one row for {dict(zip(keys, row))}{hint}.")
+        raise ValueError(f"the table has more than one row for {_where(keys, row)}{hint}.")
     idx = pd.MultiIndex.from_product([datasets, learners] + ([folds] if fold else []))
     s = frame.set_index(keys)[value].reindex(idx)
     if s.isna().any():
         missing = s[s.isna()].index[0]
-        raise ValueError(f"the table has no {value!r} for {dict(zip(keys, missing))}; every "
+        raise ValueError(f"the table has no {value!r} for {_where(keys, missing)}; every "
                          "data set needs a score for every learner"
                          + (" and fold." if fold else "."))
     shape = (len(datasets), len(learners)) + ((len(folds),) if fold else ())
@@ -64,9 +100,13 @@ def _cube(frame, value, dataset, learner, fold, datasets, learners, folds):
 
 
 def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="learner",
-                fold="fold") -> ScoreTable:
+                fold="fold", run="run") -> ScoreTable:
     """A :class:`ScoreTable` from a long table (dataset, learner, score[, fold][, cost]) or a
-    wide one (data sets in the index, learners in the columns)."""
+    wide one (data sets in the index, learners in the columns).
+
+    A long table with a ``run`` column beside ``fold`` (r runs of k-fold cv, fold numbered
+    within its run) is read run-major: fold ``j`` of run ``i`` becomes fold ``i * k + j``,
+    and ``folds_per_run`` is k."""
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"`table` must be a pandas DataFrame; got {type(table).__name__}.")
     if table.empty:
@@ -112,6 +152,9 @@ def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="lea
     datasets = tuple(pd.unique(frame[dataset]))
     learners = tuple(pd.unique(frame[learner]))
     has_folds = fold in frame.columns
+    k = None
+    if has_folds and run in frame.columns and run != fold:
+        frame[fold], k = _run_fold(frame, run, fold, dataset, learner)
     folds = tuple(sorted(pd.unique(frame[fold]))) if has_folds else None
     cube = _cube(frame, score, dataset, learner, fold if has_folds else None, datasets,
                  learners, folds)
@@ -125,7 +168,7 @@ def read_scores(table, *, score=None, cost=None, dataset="dataset", learner="lea
         cost_arr = _cube(per_cell, cost, dataset, learner, None, datasets, learners, None)
     mean = cube.mean(axis=2) if has_folds else cube
     return ScoreTable(datasets, learners, mean, cube if has_folds else None, cost_arr, score,
-                      cost if isinstance(cost, str) else None)
+                      cost if isinstance(cost, str) else None, k)
 
 
 def scores_from_study(scores, *, scheme=None, cost=None) -> pd.DataFrame:

@@ -3,8 +3,9 @@
 A report is built as a list of parts — :class:`Heading`, :class:`Paragraph`,
 :class:`Table` (from a DataFrame, units in its column names), :class:`Figure` (from a
 matplotlib figure) and :class:`Code` (a command or call) — and rendered by
-:meth:`Report.render` to Markdown, LaTeX (booktabs tables) or HTML (figures embedded as
-base64 PNG), or written by :meth:`Report.save` with its figures beside it as
+:meth:`Report.render` to Markdown, LaTeX (a document for pdflatex on A4: booktabs
+longtables that break across pages and fit the text width, formulas marked with
+:func:`math` set as math) or HTML (figures embedded as base64 PNG), or written by :meth:`Report.save` with its figures beside it as
 ``<stem>_<name>.png``. The output is a function of the parts alone: the same result gives
 the same bytes.
 
@@ -16,7 +17,7 @@ result to a report, give its plotting method: ``Figure(result.plot_cd_diagram, "
 """
 
 from ._render import (FORMATS, Code, Figure, Heading, Paragraph, Report, Reportable, Table,
-                      format_of)
+                      format_of, math)
 
 __all__ = ["Report", "Heading", "Paragraph", "Table", "Figure", "Code", "Reportable",
-           "FORMATS", "format_of"]
+           "FORMATS", "format_of", "math"]

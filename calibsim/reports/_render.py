@@ -12,20 +12,55 @@ from __future__ import annotations
 import base64
 import html
 import io
-import math
+import math as math_
 import numbers
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["Report", "Heading", "Paragraph", "Table", "Figure", "Code", "Reportable",
-           "FORMATS", "format_of"]
+           "FORMATS", "format_of", "math"]
 
 #: Suffix -> format of :meth:`Report.save`.
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex", ".html": "html",
            ".htm": "html"}
 _DPI = 150
 _MISSING = "—"
+# A formula inside a paragraph, caption or cell: written in Unicode (χ²_F, R_i − R_j,
+# √(L(L+1)/(6S))) between these two private-use characters; Markdown and HTML show it as
+# it is, LaTeX sets it as math ($\chi^2_F$).
+_MATH_OPEN, _MATH_CLOSE = "\ue000", "\ue001"
+
+
+def math(formula: str) -> str:
+    r"""Mark ``formula`` (Unicode, ``_`` for a subscript, ``√(...)`` for a root) as a
+    formula: LaTeX sets it in math mode, Markdown and HTML show it as written.
+
+    Parameters
+    ----------
+    formula : str
+        E.g. ``"χ²_F"``, ``"z = (R_i − R_j) / √(L(L+1)/(6S))"``.
+
+    Returns
+    -------
+    str
+        The formula between two private-use marks, to put into the text of a
+        :class:`Paragraph`, a caption or a table cell.
+
+    Examples
+    --------
+    >>> from calibsim.reports import Paragraph, Report, math
+    >>> rep = Report("F", [Paragraph(f"Friedman: {math('χ²_F = 9.28')}.")])
+    >>> rep.render("markdown").splitlines()[2]
+    'Friedman: χ²_F = 9.28.'
+    >>> r"Friedman: $\chi^{2}_{F} = 9.28$." in rep.render("latex")
+    True
+    """
+    return f"{_MATH_OPEN}{formula}{_MATH_CLOSE}"
+
+
+def _plain_math(s: str) -> str:
+    return s.replace(_MATH_OPEN, "").replace(_MATH_CLOSE, "")
 
 
 # --- Parts ---
@@ -249,9 +284,9 @@ def _cell(value, fmt=None) -> str:
         return str(int(value))
     if isinstance(value, numbers.Real):
         v = float(value)
-        if math.isnan(v):
+        if math_.isnan(v):
             return _MISSING
-        if math.isinf(v):
+        if math_.isinf(v):
             return "∞" if v > 0 else "−∞"
         if callable(fmt):
             return str(fmt(v))
@@ -265,13 +300,30 @@ _NUM_CHARS = r"[\d.,+\-−eE%∞\[\]() <>=]"
 _NUMERIC = re.compile(rf"{_NUM_CHARS}*[\d∞]{_NUM_CHARS}*|—")
 
 
+def _column_format(values) -> str:
+    """One format for a column of floats, so that its numbers line up: as many decimals
+    as the most precise value needs at 4 significant digits (0.749 beside 0.8137 becomes
+    0.7490 and 0.8137), or scientific notation for the whole column when a value needs it."""
+    x = [float(v) for v in values if isinstance(v, numbers.Real)
+         and not isinstance(v, (bool, numbers.Integral)) and math_.isfinite(float(v))]
+    if not x:
+        return ".4g"
+    shown = [format(v, ".4g") for v in x]
+    if any("e" in t for t in shown):
+        return ".3e"
+    return f".{max(len(t.split('.')[1]) if '.' in t else 0 for t in shown)}f"
+
+
 def _rows(table: Table):
-    """(header, rows, right-aligned flags) of a table, every cell a string."""
+    """(header, rows, right-aligned flags) of a table, every cell a string; a float
+    column without a format in ``table.formats`` gets one format for all its cells."""
     frame = table.frame
     if table.index:
         frame = frame.reset_index()
     header = [str(c) for c in frame.columns]
-    rows = [[_cell(v, table.formats.get(c)) for c, v in zip(frame.columns, rec)]
+    fmts = {c: table.formats.get(c) or (_column_format(frame[c]) if frame[c].dtype.kind == "f"
+                                        else None) for c in frame.columns}
+    rows = [[_cell(v, fmts[c]) for c, v in zip(frame.columns, rec)]
             for rec in frame.itertuples(index=False, name=None)]
     right = []
     for j, col in enumerate(frame.columns):
@@ -302,7 +354,7 @@ class _Markdown:
 
     @staticmethod
     def text(s) -> str:
-        s = str(s).replace("\\", "\\\\").replace("*", "\\*")
+        s = _plain_math(str(s)).replace("\\", "\\\\").replace("*", "\\*")
         return re.sub(r"^#", r"\\#", s)
 
     def inline(self, s) -> str:
@@ -342,7 +394,8 @@ _LATEX_UNICODE = {"α": r"$\alpha$", "δ": r"$\delta$", "ρ": r"$\rho$", "χ": r
                   "σ": r"$\sigma$", "λ": r"$\lambda$", "ε": r"$\varepsilon$", "τ": r"$\tau$",
                   "²": r"$^2$", "∞": r"$\infty$", "≤": r"$\le$", "≥": r"$\ge$",
                   "±": r"$\pm$", "−": r"$-$", "×": r"$\times$", "·": r"$\cdot$",
-                  "√": r"$\surd$", "–": "--", "—": "---", "→": r"$\rightarrow$",
+                  "√": r"$\surd$", "Σ": r"$\Sigma$", "³": r"$^3$", "ν": r"$\nu$",
+                  "μ": r"$\mu$", "Δ": r"$\Delta$", "≠": r"$\ne$", "–": "--", "—": "---", "→": r"$\rightarrow$",
                   "<": r"$<$", ">": r"$>$", "≈": r"$\approx$", "|": r"$|$", "…": r"\ldots{}",
                   "“": "``", "”": "''", "’": "'", "ı": r"{\i}", "\u00a0": "~"}
 
@@ -364,16 +417,110 @@ def _latex_accent(ch: str) -> str:
     return ch
 
 
+# Math-mode spellings of the characters a formula (:func:`math`) may hold.
+_LATEX_MATH = {"α": r"\alpha ", "δ": r"\delta ", "ρ": r"\rho ", "χ": r"\chi", "σ": r"\sigma ",
+               "λ": r"\lambda ", "ε": r"\varepsilon ", "τ": r"\tau ", "ν": r"\nu ",
+               "μ": r"\mu ", "Σ": r"\sum ", "²": "^{2}", "³": "^{3}", "∞": r"\infty ",
+               "≤": r"\le ", "≥": r"\ge ", "±": r"\pm ", "−": "-", "×": r"\times ",
+               "·": r"\cdot ", "≈": r"\approx ", "…": r"\ldots ", "%": r"\%", "&": r"\&",
+               "#": r"\#", "$": r"\$", "{": r"\{", "}": r"\}"}
+
+# A4 with 2.5 cm margins: the text width in points, and the width of one character of
+# the table's font (\small, 9 pt: about half an em, taken generously) and of verbatim code.
+_TEXT_WIDTH_PT = 595.3 - 2 * 70.87
+_CHAR_PT = {"small": 4.9, "footnotesize": 4.4, "scriptsize": 3.7}
+_TABCOLSEP_PT = 4.0
+_CODE_CHARS = 92                     # \footnotesize verbatim (cmtt 8 pt, 4.2 pt a character)
+
+
+def _latex_formula(f: str) -> str:
+    """A Unicode formula as math: ``χ²_F`` -> ``\\chi^{2}_{F}``, ``√(x)`` -> ``\\sqrt{x}``."""
+    out, i = [], 0
+    while i < len(f):
+        ch = f[i]
+        if ch == "√" and i + 1 < len(f) and f[i + 1] == "(":
+            depth, j = 0, i + 1
+            while j < len(f):
+                depth += {"(": 1, ")": -1}.get(f[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out.append(r"\sqrt{" + _latex_formula(f[i + 2:j]) + "}")
+            i = j + 1
+            continue
+        if ch == "_":
+            m = re.match(r"_([A-Za-z0-9]+)", f[i:])
+            if m:
+                out.append("_{" + m.group(1) + "}")
+                i += len(m.group(0))
+                continue
+        out.append(_LATEX_MATH.get(ch) or _latex_accent(ch))
+        i += 1
+    return "".join(out).replace(" }", "}").replace(" ^", "^").replace(" _", "_").strip()
+
+
+def _breakable(tex: str) -> str:
+    """Let a line break after ``/ . , ( = _ -`` in code (``\\texttt``) and long tokens."""
+    return re.sub(r"(/|\.|,|\(|=|\\_|-)(?=[^\s])", r"\1\\allowbreak{}", tex)
+
+
+def _tokens(cell: str) -> list:
+    """The pieces of a cell that cannot be broken across lines in LaTeX."""
+    parts = []
+    for code, t in _split_code(_plain_math(cell)):
+        if code:
+            parts += re.split(r"(?<=[/.,(=_-])", t)
+        else:
+            parts += t.split()
+    return [p for p in parts if p] or [""]
+
+
+def _column_widths(header, rows, right, size):
+    """Widths (fractions of the line) of p-columns that fit the text width, or None when
+    the natural widths fit already (then l and r columns are used)."""
+    n = len(header)
+    room = _TEXT_WIDTH_PT - 2 * _TABCOLSEP_PT * n
+    char = _CHAR_PT[size]
+    natural = [char * max(len(_plain_math(c)) for c in [h] + [r[j] for r in rows])
+               for j, h in enumerate(header)]
+    if sum(natural) <= room:
+        return None
+    least = [char * max(len(t) for c in [h] + [r[j] for r in rows] for t in _tokens(c))
+             for j, h in enumerate(header)]
+    least = [max(w, 3 * char) for w in least]
+    if sum(least) > room:
+        return False                                  # does not fit at this size
+    width = list(least)                               # water-filling above the minimum
+    open_ = [j for j in range(n) if natural[j] > width[j]]
+    while open_:
+        share = (room - sum(width)) / len(open_)
+        done = [j for j in open_ if natural[j] - width[j] <= share]
+        if not done:
+            for j in open_:
+                width[j] += share
+            break
+        for j in done:
+            width[j] = natural[j]
+        open_ = [j for j in open_ if j not in done]
+    return [(w + 2 * _TABCOLSEP_PT) / _TEXT_WIDTH_PT for w in width]
+
+
 class _Latex:
     def __init__(self, stem):
         self.stem = stem
 
     def document(self, title, parts) -> str:
-        head = ["% calibsim report (LaTeX fragment): \\input it into a document that loads",
-                "% \\usepackage{booktabs} and \\usepackage{graphicx}; figures are",
-                f"% {self.stem}_<name>.png beside this file.",
-                f"\\section*{{{self.text(title)}}}"]
-        return "\n".join(head) + "\n\n" + "\n\n".join(self.part(p) for p in parts) + "\n"
+        head = ["% calibsim report: a LaTeX document for pdflatex (A4). To put it into a paper,",
+                "% copy the body between \\begin{document} and \\end{document}, and load the",
+                "% packages below; figures are " + f"{self.stem}_<name>.png beside this file.",
+                "\\documentclass[a4paper]{article}",
+                "\\usepackage[margin=2.5cm]{geometry}",
+                "\\usepackage{array,booktabs,longtable,graphicx}",
+                "\\setlength{\\tabcolsep}{4pt}",
+                "\\begin{document}",
+                f"\\section*{{{self.inline(title)}}}"]
+        return ("\n".join(head) + "\n\n" + "\n\n".join(self.part(p) for p in parts)
+                + "\n\n\\end{document}\n")
 
     @staticmethod
     def text(s) -> str:
@@ -381,37 +528,79 @@ class _Latex:
                        for ch in str(s))
 
     def inline(self, s) -> str:
-        return "".join(f"\\texttt{{{self.text(t)}}}" if code else self.text(t)
-                       for code, t in _split_code(s))
+        out = []
+        for piece in re.split(f"({_MATH_OPEN}[^{_MATH_CLOSE}]*{_MATH_CLOSE})", str(s)):
+            if piece.startswith(_MATH_OPEN):
+                out.append("$" + _latex_formula(piece[1:-1]) + "$")
+                continue
+            out += [f"\\texttt{{{_breakable(self.text(t))}}}" if code else self.text(t)
+                    for code, t in _split_code(piece)]
+        return "".join(out)
 
     def part(self, p) -> str:
         if isinstance(p, Heading):
             cmd = {1: "section", 2: "subsection", 3: "subsubsection"}[p.level]
-            return f"\\{cmd}*{{{self.text(p.text)}}}"
+            return f"\\{cmd}*{{{self.inline(p.text)}}}"
         if isinstance(p, Paragraph):
             return self.inline(p.text)
         if isinstance(p, Code):
-            return "\\begin{verbatim}\n" + p.text.rstrip() + "\n\\end{verbatim}"
+            return ("{\\footnotesize\n\\begin{verbatim}\n" + _wrap_code(p.text, p.language)
+                    + "\n\\end{verbatim}\n}")
         if isinstance(p, Figure):
             lines = ["\\begin{figure}[htbp]", "\\centering",
-                     f"\\includegraphics[width=\\linewidth]{{{self.stem}_{p.name}.png}}"]
+                     "\\includegraphics[width=\\linewidth,height=0.75\\textheight,"
+                     f"keepaspectratio]{{{self.stem}_{p.name}.png}}"]
             if p.caption:
                 lines.append(f"\\caption{{{self.inline(p.caption)}}}")
             return "\n".join(lines + ["\\end{figure}"])
         if isinstance(p, Table):
-            header, rows, right = _rows(p)
-            lines = ["\\begin{table}[htbp]", "\\centering"]
-            if p.caption:
-                lines.append(f"\\caption{{{self.inline(p.caption)}}}")
-            lines += ["\\begin{tabular}{" + "".join("r" if r else "l" for r in right) + "}",
-                      "\\toprule",
-                      " & ".join(self.inline(c) for c in header) + " \\\\",
-                      "\\midrule"]
-            lines += [" & ".join(self.inline(c) for c in r) + " \\\\" for r in rows]
-            lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
-            return "\n".join(lines)
+            return self.table(p)
         raise TypeError(f"a report part must be a Heading, Paragraph, Table, Figure or Code; "
                         f"got {type(p).__name__}.")
+
+    def table(self, p) -> str:
+        """A booktabs longtable (it breaks across pages) that fits the text width: l and
+        r columns where the natural widths fit, else ragged p-columns sized to the
+        content, at the largest of \\small, \\footnotesize, \\scriptsize that fits."""
+        header, rows, right = _rows(p)
+        for size in ("small", "footnotesize", "scriptsize"):
+            widths = _column_widths(header, rows, right, size)
+            if widths is not False:
+                break
+        if widths is None:
+            spec = "".join("r" if r else "l" for r in right)
+        else:
+            widths = widths or [1.0 / len(header)] * len(header)
+            spec = "".join(
+                (">{\\raggedleft\\arraybackslash}" if r else ">{\\raggedright\\arraybackslash}")
+                + f"p{{\\dimexpr {w:.3f}\\linewidth-2\\tabcolsep\\relax}}"
+                for w, r in zip(widths, right))
+        head = " & ".join(self.inline(c) for c in header) + " \\\\"
+        lines = [f"{{\\{size}", f"\\begin{{longtable}}{{@{{}}{spec}@{{}}}}"]
+        if p.caption:
+            lines.append(f"\\caption{{{self.inline(p.caption)}}}\\\\")
+        lines += ["\\toprule", head, "\\midrule", "\\endfirsthead",
+                  "\\toprule", head, "\\midrule", "\\endhead",
+                  "\\bottomrule", "\\endlastfoot"]
+        lines += [" & ".join(self.inline(c) for c in r) + " \\\\" for r in rows]
+        lines += ["\\end{longtable}", "}"]
+        return "\n".join(lines)
+
+
+def _wrap_code(text: str, language: str) -> str:
+    """Code lines longer than the page holds, broken at a space (a shell line continues
+    with ``\\``; Python inside brackets needs nothing)."""
+    out = []
+    for line in text.rstrip().splitlines():
+        indent = "    "
+        while len(line) > _CODE_CHARS:
+            cut = line.rfind(" ", 0, _CODE_CHARS - 2)
+            if cut <= len(indent):
+                break
+            out.append(line[:cut] + (" \\" if language in ("bash", "sh", "shell") else ""))
+            line = indent + line[cut + 1:]
+        out.append(line)
+    return "\n".join(out)
 
 
 _CSS = ("body{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em;"
@@ -430,17 +619,17 @@ class _Html:
     def document(self, title, parts) -> str:
         body = "\n".join(self.part(p) for p in parts)
         return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                f"<title>{html.escape(str(title))}</title>\n<style>{_CSS}</style>\n</head>\n"
-                f"<body>\n<h1>{html.escape(str(title))}</h1>\n{body}\n</body>\n</html>\n")
+                f"<title>{self.inline(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+                f"<body>\n<h1>{self.inline(title)}</h1>\n{body}\n</body>\n</html>\n")
 
     @staticmethod
     def inline(s) -> str:
         return "".join(f"<code>{html.escape(t)}</code>" if code else html.escape(t)
-                       for code, t in _split_code(str(s)))
+                       for code, t in _split_code(_plain_math(str(s))))
 
     def part(self, p) -> str:
         if isinstance(p, Heading):
-            return f"<h{p.level}>{html.escape(p.text)}</h{p.level}>"
+            return f"<h{p.level}>{self.inline(p.text)}</h{p.level}>"
         if isinstance(p, Paragraph):
             return f"<p>{self.inline(p.text)}</p>"
         if isinstance(p, Code):
@@ -449,7 +638,7 @@ class _Html:
         if isinstance(p, Figure):
             data = base64.b64encode(p.png()).decode("ascii")
             cap = f"\n<figcaption>{self.inline(p.caption)}</figcaption>" if p.caption else ""
-            alt = html.escape(p.caption or p.name)
+            alt = html.escape(_plain_math(p.caption or p.name))
             return (f"<figure>\n<img alt=\"{alt}\" src=\"data:image/png;base64,{data}\">"
                     f"{cap}\n</figure>")
         if isinstance(p, Table):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pct", "pts", "p_text", "p_eq", "df_text", "interval_text", "and_list",
+__all__ = ["INFINITE_DF", "pct", "pts", "p_text", "p_eq", "df_text", "interval_text", "and_list",
            "call_text", "seed_text", "reproducibility", "points", "TEST_WORDS", "test_words",
            "CORRECTION_WORDS"]
 
@@ -27,6 +27,13 @@ def p_text(p) -> str:
 def p_eq(p) -> str:
     t = p_text(p)
     return f"p {t}" if t.startswith("<") else f"p = {t}"
+
+
+#: One sentence explaining an infinite df (and an interval "∞ to ∞"), for every report.
+INFINITE_DF = ("An infinite df means that the test's Type I error stayed at or below α even "
+               "at the largest df tried, so its statistic is compared with the standard "
+               "normal distribution, the limit of Student's t as df grows; an interval from ∞ "
+               "to ∞ says this held across the whole 95% interval.")
 
 
 def df_text(df) -> str:
@@ -79,7 +86,10 @@ def reproducibility(prov: dict | None, *, random: bool = True) -> list:
     from .._version import __version__
     from ._render import Code, Heading, Paragraph
     prov = prov or {}
-    if "seed" in prov:
+    if "seed_words" in prov:                  # e.g. given scores: the bootstrap's seed only
+        words = prov["seed_words"]
+        same = "The same version, scores and seed give the same numbers."
+    elif "seed" in prov:
         seed = prov["seed"]
         words = (f"seed of the partitions: {seed_text(seed)}" if seed is not None else
                  "seed of the partitions: None (fresh entropy: a rerun gives other partitions)")

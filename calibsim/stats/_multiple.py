@@ -23,6 +23,14 @@ __all__ = ["FriedmanResult", "PairwiseRankResult", "average_ranks", "friedman_te
            "rank_z_test", "sign_test_datasets", "wilcoxon_datasets"]
 
 
+#: tie_correction -> the form of Friedman's statistic in words, for reports.
+_FRIEDMAN_FORMS = {
+    True: ("tie-corrected (divided by 1 − Σ(t³ − t)/(S L (L² − 1)) over groups of t tied "
+           "learners, as scipy's friedmanchisquare and R's friedman.test)"),
+    False: "without tie correction (Demšar 2006, Sec. 3.2.2)",
+}
+
+
 @dataclass(frozen=True)
 class FriedmanResult:
     r"""Result of Friedman's test with the Iman-Davenport F statistic.
@@ -38,6 +46,11 @@ class FriedmanResult:
         ``L - 1`` and ``(L - 1)(S - 1)``.
     average_ranks : ndarray of shape (n_learners,)
         Average rank of each learner, rank 1 = best.
+    tie_correction : bool
+        Whether :math:`\chi^2_F` was divided by the tie correction, as
+        :func:`scipy.stats.friedmanchisquare` and R's ``friedman.test`` do (True),
+        or is Demšar's (2006) formula without it (False; also the only form
+        from average ranks, :func:`~calibsim.stats.friedman_from_ranks`).
     """
 
     statistic: float
@@ -48,6 +61,12 @@ class FriedmanResult:
     df_num: float
     df_den: float
     average_ranks: np.ndarray
+    tie_correction: bool = False
+
+    @property
+    def form(self) -> str:
+        """The form of Friedman's statistic in words, with its source, for reports."""
+        return _FRIEDMAN_FORMS[bool(self.tie_correction)]
 
     def __iter__(self):  # ``statistic, pvalue = result`` as with scipy's results
         return iter((self.statistic, self.pvalue))
@@ -172,7 +191,7 @@ def average_ranks(scores, *, higher_is_better=True):
     return _ranks(x, hib).mean(axis=0)
 
 
-def friedman_test(scores, *, higher_is_better=True, tie_correction=False):
+def friedman_test(scores, *, higher_is_better=True, tie_correction=True):
     r"""Friedman's test and Iman-Davenport's F test over data sets.
 
     With average ranks :math:`R_j` of L learners over S data sets,
@@ -189,12 +208,15 @@ def friedman_test(scores, *, higher_is_better=True, tie_correction=False):
         One score per data set and learner; S >= 2, L >= 2.
     higher_is_better : bool, default True
         True for accuracies, False for error rates.
-    tie_correction : bool, default False
+    tie_correction : bool, default True
         Divide :math:`\chi^2_F` by :math:`C = 1 - \sum (t^3 - t)/(S L (L^2-1))`
         (sum over groups of t tied learners within a data set), as
-        :func:`scipy.stats.friedmanchisquare` does. The default, False, is
-        Demšar's formula without the correction. :math:`F_F` uses whichever
-        :math:`\chi^2_F` is returned.
+        :func:`scipy.stats.friedmanchisquare` and R's ``friedman.test`` do
+        (Hollander & Wolfe 1999, Sec. 7.1). False gives Demšar's formula
+        without the correction, which papers following Demšar (2006) used
+        (e.g. Ulaş et al. 2012); it is smaller when learners tie. Without ties
+        the two are equal. :math:`F_F` uses whichever :math:`\chi^2_F` is
+        returned.
 
     Returns
     -------
@@ -243,7 +265,7 @@ def friedman_test(scores, *, higher_is_better=True, tie_correction=False):
     denom = S * (L - 1.0) - chi2
     f = np.inf if denom <= 0 else (S - 1) * chi2 / denom          # Iman & Davenport
     pf = 0.0 if denom <= 0 else float(stats.f.sf(f, df_num, df_den)) if f > 0 else 1.0
-    return FriedmanResult(chi2, min(p, 1.0), df, float(f), pf, df_num, df_den, R)
+    return FriedmanResult(chi2, min(p, 1.0), df, float(f), pf, df_num, df_den, R, tc)
 
 
 def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_choice, check_finite_array, check_int, check_probability
+from ._classic import _iv_bool
 from ._multiple import FriedmanResult, PairwiseRankResult, friedman_test
 from ._multitest import MultiTestResult, _iv_learners, _iv_prior, _result, multitest
 from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
@@ -187,7 +188,8 @@ def _iv_common(posthoc, alpha, friedman):
 
 
 def multi2test_from_ranks(ranks, *, cost, learners=None, n_datasets=None,
-                          posthoc="bergmann_hommel", alpha=0.05, friedman="chi2"):
+                          posthoc="bergmann_hommel", alpha=0.05, friedman="chi2",
+                          tie_correction=True):
     """Multi²Test from per-data-set ranks, or its second pass from average ranks.
 
     Parameters
@@ -208,6 +210,11 @@ def multi2test_from_ranks(ranks, *, cost, learners=None, n_datasets=None,
         Level of Friedman's test and family-wise level of the post-hoc procedure.
     friedman : {"chi2", "iman_davenport"}, default "chi2"
         Which of Friedman's statistics decides (the paper uses chi2).
+    tie_correction : bool, default True
+        With 2-D ``ranks``: Friedman's statistic tie-corrected, as scipy and R
+        (True), or Demšar's form without the correction (False; see
+        :func:`~calibsim.stats.friedman_test`). Average ranks (1-D) allow only
+        the uncorrected form.
 
     Returns
     -------
@@ -239,7 +246,8 @@ def multi2test_from_ranks(ranks, *, cost, learners=None, n_datasets=None,
         S = r.shape[0]
         if S < 2:
             raise ValueError(f"`ranks` must hold at least 2 data sets (rows); got {r.shape}.")
-        fr = friedman_test(r, higher_is_better=False)
+        fr = friedman_test(r, higher_is_better=False,
+                           tie_correction=_iv_bool("tie_correction", tie_correction))
         R, dranks = fr.average_ranks, r
     else:
         raise ValueError(f"`ranks` must be 1-D or 2-D; got shape {r.shape}.")
@@ -251,7 +259,7 @@ def multi2test_from_ranks(ranks, *, cost, learners=None, n_datasets=None,
 
 def multi2test(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
                correction="bonferroni", alpha=0.05, posthoc="bergmann_hommel",
-               friedman="chi2"):
+               friedman="chi2", tie_correction=True):
     """Multi²Test: order learners over data sets by error, with a prior cost.
 
     Runs :func:`~calibsim.stats.multitest` on each data set, ranks the learners
@@ -275,6 +283,9 @@ def multi2test(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
         Level of every test (pairwise family, Friedman, post-hoc).
     posthoc : {"bergmann_hommel", "shaffer", "holm", "nemenyi"}, default "bergmann_hommel"
     friedman : {"chi2", "iman_davenport"}, default "chi2"
+    tie_correction : bool, default True
+        As in :func:`~calibsim.stats.friedman_test`. MultiTest's orders give every
+        learner a different rank on each data set, so the two forms agree here.
 
     Returns
     -------
@@ -326,7 +337,8 @@ def multi2test(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
                              pairwise_test=pairwise_test, correction=correction, alpha=alpha)
                    for s in range(S))
     ranks = np.stack([r.ranks for r in firsts]).astype(float)
-    fr = friedman_test(ranks, higher_is_better=False)
+    fr = friedman_test(ranks, higher_is_better=False,
+                       tie_correction=_iv_bool("tie_correction", tie_correction))
     prior, avg = _average_prior(cost, names, S)
     return _second_pass(fr.average_ranks, S, fr, prior, avg, names, posthoc=posthoc,
                         alpha=alpha, friedman=friedman, per_dataset=firsts, dataset_ranks=ranks)

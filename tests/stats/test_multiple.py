@@ -56,7 +56,7 @@ def test_demsar_average_ranks_and_friedman():
     # Demšar (2006) Sec. 3.2.2: R = 3.143, 2.000, 2.893, 1.964;
     # chi2_F = 9.28, F_F = 3.69 with (3, 39) df.
     assert_allclose(average_ranks(DEMSAR), [3.143, 2.000, 2.893, 1.964], atol=5e-4)
-    res = friedman_test(DEMSAR)
+    res = friedman_test(DEMSAR, tie_correction=False)        # Demšar's form, his numbers
     assert round(res.statistic, 2) == 9.28
     assert round(res.iman_davenport, 2) == 3.69
     assert (res.df, res.df_num, res.df_den) == (3.0, 3.0, 39.0)
@@ -106,11 +106,45 @@ def test_demsar_wilcoxon_and_sign():
 @pytest.mark.parametrize("L", [3, 5])
 def test_friedman_tie_correction_matches_scipy(rng, L):
     x = np.round(rng.uniform(0.6, 0.9, size=(12, L)), 1)      # many ties
-    res = friedman_test(x, tie_correction=True)
+    res = friedman_test(x)                                    # the default: tie-corrected
+    assert res.tie_correction and "tie-corrected" in res.form
     ref = stats.friedmanchisquare(*(-x).T)
     assert_allclose([res.statistic, res.pvalue], [ref.statistic, ref.pvalue], rtol=1e-10)
-    plain = friedman_test(x)
+    plain = friedman_test(x, tie_correction=False)
+    assert not plain.tie_correction and "Demšar" in plain.form
     assert plain.statistic <= res.statistic
+
+
+def _tied_table():
+    """4 learners x 12 data sets: learners 1-3 tie three ways on 3 data sets, 0 and 3 on 2."""
+    base = np.array([[0.91, 0.88, 0.85, 0.80], [0.72, 0.75, 0.70, 0.69],
+                     [0.83, 0.80, 0.81, 0.78], [0.95, 0.93, 0.94, 0.90],
+                     [0.66, 0.61, 0.64, 0.60], [0.79, 0.81, 0.77, 0.74],
+                     [0.88, 0.85, 0.86, 0.84], [0.70, 0.68, 0.71, 0.65],
+                     [0.77, 0.80, 0.80, 0.80], [0.90, 0.87, 0.87, 0.87],
+                     [0.62, 0.64, 0.64, 0.64], [0.85, 0.82, 0.83, 0.85]])
+    return base
+
+
+@pytest.mark.parametrize("table", ["three_way", "random_rounded", "errors"])
+def test_friedman_default_equals_scipy_on_tied_tables(rng, table):
+    # scipy's friedmanchisquare (and R's friedman.test) apply the tie correction; so does
+    # the default. Iman-Davenport's F is derived from the chi2 returned.
+    x = {"three_way": _tied_table(),
+         "random_rounded": np.round(rng.uniform(0.7, 0.8, size=(20, 6)), 2),
+         "errors": np.round(rng.uniform(0.1, 0.3, size=(9, 3)), 1)}[table]
+    hib = table != "errors"
+    res = friedman_test(x, higher_is_better=hib)
+    ref = stats.friedmanchisquare(*(-x if hib else x).T)
+    assert_allclose([res.statistic, res.pvalue], [ref.statistic, ref.pvalue], rtol=1e-12)
+    S, L = x.shape
+    f = (S - 1) * ref.statistic / (S * (L - 1) - ref.statistic)
+    assert_allclose(res.iman_davenport, f, rtol=1e-12)
+    assert_allclose(res.iman_davenport_pvalue, stats.f.sf(f, L - 1, (L - 1) * (S - 1)),
+                    rtol=1e-10)
+    plain = friedman_test(x, higher_is_better=hib, tie_correction=False)
+    assert plain.statistic < res.statistic                  # the tables do tie
+    assert plain.iman_davenport < res.iman_davenport
 
 
 def test_friedman_without_ties_equals_scipy(rng):
