@@ -12,6 +12,8 @@ import re
 
 import numpy as np
 
+from ._style import SAME_Y
+
 __all__ = ["check_figure", "IDENTIFIER", "SAME_Y"]
 
 #: What an identifier looks like in a label: ``key[param=value]``, ``snake_case``,
@@ -30,8 +32,6 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _COUNTED = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r"|\d+)\s+(tests|methods|series)\b",
                       re.IGNORECASE)
-#: The gid prefix of panels declared to share one y range (``share_y``).
-SAME_Y = "same-y:"
 #: Tick labels of this many characters in common (start or end) repeat what the axis
 #: label should say once.
 _MIN_REPEAT = 12

@@ -31,6 +31,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 #: At most this many series in one panel; more go to further panels (facets).
 MAX_SERIES = 8
+#: The gid prefix of panels declared to share one y range (:func:`share_y`), which
+#: :func:`~calibsim.plotting.check_figure` checks.
+SAME_Y = "same-y:"
 #: Reference lines (α, chance, a paper's value): grey, thin, dotted; never a palette colour.
 REFERENCE = {"color": "0.35", "lw": 0.9, "ls": ":"}
 
@@ -194,7 +197,6 @@ def share_y(axes, name: str):
     >>> left.get_ylim() == right.get_ylim(), right.get_gid()
     (True, 'same-y:Set 4')
     """
-    from ._check import SAME_Y
     axes = list(axes)
     for ax in axes:
         if ax is not axes[0]:
