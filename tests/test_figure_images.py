@@ -110,22 +110,13 @@ def _paper():
         return runs_figure({k: t(f"bouckaert_frank2004/bouckaert_frank2004_tables234_{k}.csv")
                             for k in ("table2", "table3")})
 
-    def epsilon(name, by_splits):
-        def build():
-            from matplotlib.figure import Figure
-
-            from calibsim.papers._dietterich1998_figures import (plot_type1_by_epsilon,
-                                                                  plot_type1_vs_resamples)
-            from calibsim.papers._dietterich1998_tables import LABELS, label
-            from calibsim.plotting import finish_figure
-            table = t(f"dietterich1998/dietterich1998_{name}_type1.csv")
-            main = table[table["group"] == table["group"].iloc[0]]
-            fig = Figure(figsize=(9, 4.8), layout="constrained")
-            ax = fig.add_subplot()
-            (plot_type1_vs_resamples if by_splits else plot_type1_by_epsilon)(
-                main, labels={x: label(x, 10) for x in LABELS}, ax=ax)
-            finish_figure(fig, "Dietterich (1998)", error_bars="95% Clopper–Pearson")
-            return fig
+    def epsilon(name):
+        def build():          # as the study draws it, title included
+            from calibsim.engine import load_study
+            from calibsim.papers._dietterich1998_reports import epsilon_figure
+            study = load_study(REPO / "studies" / f"dietterich1998_{name}.toml")
+            return epsilon_figure(study, t(f"dietterich1998/dietterich1998_{name}_type1.csv"),
+                                  name)
         return build
 
     def null_learners():
@@ -225,8 +216,8 @@ def _paper():
         "bouckaert2003/bouckaert2003_figure4.png": figure4,
         "bouckaert_frank2004/bouckaert_frank2004_table5.png": bf_table5,
         "bouckaert_frank2004/bouckaert_frank2004_tables234_replicability_vs_runs.png": bf_runs,
-        "dietterich1998/dietterich1998_figure4.png": epsilon("figure4", False),
-        "dietterich1998/dietterich1998_figure5.png": epsilon("figure5", True),
+        "dietterich1998/dietterich1998_figure4.png": epsilon("figure4"),
+        "dietterich1998/dietterich1998_figure5.png": epsilon("figure5"),
         "dietterich1998/dietterich1998_null_learners.png": null_learners,
         "dietterich1998/dietterich1998_exp6.png": task("exp6"),
         "dietterich1998/dietterich1998_letter.png": task("letter"),
@@ -339,6 +330,136 @@ def test_the_checklist_catches_what_it_should():
     finish_figure(few, "A title in words", reduced=10)
     assert check_figure(few) == ["3 data points: fewer than 5, make it a table"]
     assert check_figure(few, reduced=10, min_points=3) == []
+
+
+def _checked(fig):
+    from calibsim.plotting import check_figure
+    return " | ".join(check_figure(fig))
+
+
+def _good_panel(ax, y=(3.0, 4.0, 5.0, 4.5, 4.0), **style):
+    from calibsim.plotting import series_style
+    ax.plot([1, 2, 3, 4, 5], list(y), label="resampled t", **{**series_style(0), **style})
+    ax.set(xlabel="number of runs r", ylabel="Type I error (%)")
+
+
+def test_the_checklist_catches_a_legend_over_data():
+    from matplotlib.figure import Figure
+
+    from calibsim.plotting import finish_figure
+    fig = Figure(figsize=(5, 3.5), layout="constrained")
+    ax = fig.add_subplot()
+    _good_panel(ax, y=(1, 2, 3, 4, 5))
+    finish_figure(fig, "Type I error against runs")
+    ax.legend(loc="center")                       # on the line
+    assert "the legend covers data" in _checked(fig)
+    ax.legend(loc="upper left")                   # clear of it
+    assert _checked(fig) == ""
+
+
+def test_the_checklist_catches_panels_that_should_share_a_y_range():
+    from matplotlib.figure import Figure
+
+    from calibsim.plotting import finish_figure, share_y
+    fig = Figure(figsize=(8, 3.5), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    _good_panel(left, y=(58, 66, 80, 90, 95))
+    _good_panel(right, y=(98.2, 99.0, 99.5, 99.9, 100.0))
+    left.set_title("Set 4, tests 1–5 of 9")
+    right.set_title("Set 4, tests 6–9 of 9")
+    finish_figure(fig, "Replicability on Set 4")
+    for ax in (left, right):
+        ax.set_gid("same-y:Set 4")                # declared, but two y ranges
+    assert "declared to share one y range (Set 4) but have 2" in _checked(fig)
+    share_y([left, right], "Set 4")
+    assert _checked(fig) == ""
+
+
+def test_the_checklist_catches_a_flat_panel_on_an_axis_of_its_own():
+    from matplotlib.figure import Figure
+
+    from calibsim.plotting import finish_figure, share_y
+    fig = Figure(figsize=(8, 3.5), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    _good_panel(left, y=(60, 80, 95, 100, 100))
+    _good_panel(right, y=(100, 100, 100, 100, 100))
+    left.set_title("Set 2")
+    right.set_title("Set 4")
+    right.set_ylim(94, 101)
+    finish_figure(fig, "Decision rate where the learners differ")
+    assert "panel 'Set 4' is flat at 100" in _checked(fig)
+    share_y([left, right], "sources where the learners differ")
+    assert _checked(fig) == ""
+
+
+def test_the_checklist_catches_a_title_that_miscounts():
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from calibsim.plotting import finish_figure, series_style
+    fig = Figure(figsize=(8, 4), layout="constrained")
+    ax = fig.add_subplot()
+    tests = ["McNemar", "proportions", "resampled t", "10-fold cv t", "5x2cv t", "5x2cv F",
+             "McNemar exact"]
+    for i, eps in enumerate((0.1, 0.2, 0.3, 0.4)):
+        ax.bar(np.arange(7) + 0.2 * i, [3, 6, 30, 5, 2, 1, 3], width=0.2,
+               color=series_style(i)["color"], label=f"ε = {eps:.2f}")
+    ax.set_xticks(np.arange(7) + 0.3, tests, rotation=20, ha="right")
+    ax.set(xlabel="test", ylabel="Type I error (%)")
+    ax.legend(loc="upper right")
+    finish_figure(fig, "Type I error of five tests on ε-point learners")
+    assert "title counts 'five tests' but the figure draws 4 or 7" in _checked(fig)
+    finish_figure(fig, "Type I error of seven tests on ε-point learners")
+    assert _checked(fig) == ""
+
+
+def test_the_checklist_catches_tick_labels_that_do_not_fit():
+    from matplotlib.figure import Figure
+
+    from calibsim.plotting import finish_figure
+    fig = Figure(figsize=(7, 3.5), layout="constrained")
+    ax = fig.add_subplot()
+    _good_panel(ax)
+    lam = [0, 0.2, 0.4, 0.6, 0.8]
+    ax.set_xticks([1, 2, 3, 4, 5], [f"nearest neighbour (IB1) vs C4.5, λ = {v:g}" for v in lam])
+    finish_figure(fig, "Rejection rate against λ")
+    problems = _checked(fig)
+    assert "x tick labels overlap" in problems
+    assert "repeats 'nearest neighbour (IB1) vs C4.5, λ = '" in problems
+    ax.set_xticks([1, 2, 3, 4, 5], [" ".join(["a tick label longer than its axis"] * 4),
+                                    "b", "c", "d", "e"])
+    assert "is longer than its axis" in _checked(fig)
+    ax.set_xticks([1, 2, 3, 4, 5], [f"{v:g}" for v in lam])
+    ax.set_xlabel("λ: C4.5's error moved from nearest neighbour's (0) to its own (1)")
+    ax.set_yticks([3, 4, 5], ["3.0000", "4.0000", "5.0000"])
+    assert "y tick labels with 4 decimals" in _checked(fig)
+    ax.set_yticks([3, 4, 5], ["3", "4", "5"])
+    assert _checked(fig) == ""
+
+
+def test_the_five_figures_of_issue_44_as_fixed():
+    import matplotlib
+    matplotlib.use("Agg")
+    fig = BUILDERS["bouckaert2003/bouckaert2003_figure2.png"]()
+    assert all(ax.get_legend() is None or ax.get_legend().get_bbox_to_anchor().y1 <
+               ax.get_window_extent().y0 for ax in fig.get_axes())     # legends below
+    assert max(len(ax.get_lines()) for ax in fig.get_axes()) <= 5      # ≤ 4 tests a panel
+    fig = BUILDERS["dietterich1998/dietterich1998_figure4.png"]()
+    assert "seven tests" in fig._suptitle.get_text()
+    fig = BUILDERS["dietterich1998/dietterich1998_pima_rejections.png"]()
+    ax = fig.get_axes()[0]
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks == ["0", "0.2", "0.4", "0.6", "0.8", "1"]
+    assert "λ" in ax.get_xlabel()
+    fig = BUILDERS["bayes/bayesian_hierarchical_over_datasets.png"]()
+    ban = [ax for ax in fig.get_axes() if "BAN" in ax.get_title()]
+    assert len(ban) == 8 and len({ax.get_ylim() for ax in ban}) == 1
+    fig = BUILDERS["bouckaert2003/bouckaert2003_table56_calibrated.png"]()
+    by_set = {}
+    for ax in fig.get_axes():
+        if ax.get_visible():
+            by_set.setdefault(ax.get_title().split(",")[0], set()).add(ax.get_ylim())
+    assert len(by_set) == 4 and all(len(v) == 1 for v in by_set.values())
 
 
 def test_names_never_identifiers():

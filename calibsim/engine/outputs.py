@@ -30,10 +30,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..plotting._names import axis_label, display_name
+from ..plotting._names import _DAMAGED, axis_label, display_name
 from ..plotting._style import (PALETTE, chunks, dodge, finish_figure, legend_outside,
                                new_figure, reduced_size, reference_line, save_figure,
-                               series_style)
+                               series_style, share_y)
 
 __all__ = ["write_tables", "write_figures", "study_figures", "study_title", "source_words",
            "MIN_POINTS", "PALETTE", "TIME_COLUMNS"]
@@ -159,14 +159,20 @@ def _plan(table: pd.DataFrame, who: str = "pair") -> _Plan:
         if vals.nunique() > 1 and _numeric(vals.dropna()):
             t[f"_x:{col}"] = vals.astype(float)
             numeric.append((f"_x:{col}", axis_label(col), ("who", col)))
+    damage = _damage_levels(t["_who_raw"])
+    if damage is not None:
+        t["_x:lambda"], damaged, pair = damage
+        numeric.append(("_x:lambda", f"λ: {damaged}'s error moved from the other "
+                        "learner's (0, the null) to its own (1)", ("pair", pair)))
     if t["_alpha"].nunique() > 2:
         numeric.append(("_alpha", axis_label("alpha"), ("alpha", None)))
     if numeric:
         x, x_label, drop = numeric[0]
         t["_source"] = [display_name(_without(s, *drop[1]) if drop and drop[0] == "source"
                                      else s) for s in t["_src_raw"]]
-        t["_who"] = [_who_name(w, drop[1] if drop and drop[0] == "who" else None)
-                     for w in t["_who_raw"]]
+        t["_who"] = ([drop[1]] * len(t) if drop and drop[0] == "pair" else
+                     [_who_name(w, drop[1] if drop and drop[0] == "who" else None)
+                      for w in t["_who_raw"]])
         dims = ["_test", "_source", "_who"] + ([] if x == "_alpha" else ["_alpha"])
         varying = [d for d in dims if t[d].nunique(dropna=False) > 1]
         series = _pick_series(t, varying)
@@ -188,6 +194,27 @@ def _plan(table: pd.DataFrame, who: str = "pair") -> _Plan:
         labels["_source"] = "data set"
     return _Plan(t, x, labels[x], False, series, facets,
                  categories=list(dict.fromkeys(t[x])))
+
+
+def _damage_levels(pairs):
+    """(λ per row, the damaged learner's name, the pair's name without λ) when every pair
+    sets one learner against damaged copies of another (``c45_lam020``: Dietterich 1998,
+    §5) at several λ, else None: λ is then a number along x, not a name repeated on
+    every tick."""
+    lam, damaged, names = [], set(), set()
+    for raw in pairs:
+        sides = raw.split(" vs ")
+        hits = [_DAMAGED.match(p) for p in sides]
+        if sum(m is not None for m in hits) != 1:
+            return None
+        m = next(h for h in hits if h is not None)
+        lam.append(int(m["lam"]) / 100)
+        name = display_name(m.group(0)).rsplit(", λ = ", 1)[0]
+        damaged.add(name)
+        names.add(" vs ".join(name if h else display_name(p) for p, h in zip(sides, hits)))
+    if len(damaged) != 1 or len(names) != 1 or len(set(lam)) < 2:
+        return None
+    return np.array(lam), damaged.pop(), names.pop()
 
 
 def _pick_series(t, varying):
@@ -298,14 +325,35 @@ def _grid(panels, *, categorical):
     return new_figure(n, n_cols=3)
 
 
-def _layout(table, who="pair"):
-    """(plan, panels, styles, figure, axes) of a tidy table, or None below MIN_POINTS."""
+def _layout(table, who="pair", *, parts_in_rows=False):
+    """(plan, panels, styles, figure, axes) of a tidy table, or None below MIN_POINTS.
+
+    ``parts_in_rows``: the panels of one facet split by series ("tests 1–5 of 9",
+    "tests 6–9 of 9") go side by side in one row and share one y range (declared with
+    :func:`~calibsim.plotting._style.share_y`), so they read as one comparison."""
     plan = _plan(table, who)
     panels = _panels(plan)
     if sum(len(p[1]) for p in panels) < MIN_POINTS:
         return None
-    fig, axes = _grid(panels, categorical=not plan.numeric_x)
+    parts = {}
+    for i, p in enumerate(panels):
+        parts.setdefault(_SPLIT.sub("", p[0]), []).append(i)
+    split = max(len(v) for v in parts.values()) > 1
+    if parts_in_rows and split and plan.numeric_x:
+        fig, axes = new_figure(len(panels), n_cols=max(len(v) for v in parts.values()))
+        from matplotlib.ticker import MaxNLocator
+        for facet, idx in parts.items():
+            if len(idx) > 1:
+                share_y([axes[i] for i in idx], facet or "all panels")
+                # ticks at steps of 1, 2 or 5 (0.05, 0.1): no 4-decimal 0.9825
+                axes[idx[0]].yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    else:
+        fig, axes = _grid(panels, categorical=not plan.numeric_x)
     return plan, panels, _styles(plan), fig, axes
+
+
+#: The note of a panel split from one facet by series: ", tests 1–5 of 9".
+_SPLIT = re.compile(r"(?:,\s*)?\b(?:tests|series) \d+–\d+ of \d+")
 
 
 def _alpha_line(ax, rows, lo, hi):
@@ -427,7 +475,7 @@ def _figure_replicability(study, a, table, reduced):
     t, per_dataset, bars = _replicability_frame(table)
     if not np.isfinite(t["_y"].to_numpy(dtype=float)).any():
         return None
-    layout = _layout(t)
+    layout = _layout(t, parts_in_rows=True)
     if layout is None:
         return None
     plan, panels, styles, fig, axes = layout
@@ -560,6 +608,7 @@ def _figure_datasets(study, a, table, reduced):
     fig, axes = new_figure(len(thresholds) * len(sources), n_cols=len(sources),
                            panel_size=(3.6, 3.0), sharey=False)
     series = list(dict.fromkeys(zip(t["label"], t["rope"])))
+    alternative = []                      # (panel, its values) of the sources with a difference
     k = 0
     for th in thresholds:
         for src in sources:
@@ -583,11 +632,19 @@ def _figure_datasets(study, a, table, reduced):
                 reference_line(ax, 100 * (1 - th), "1 − threshold")
             ax.set_title(f"{words[src]}, threshold {th:g}", fontsize=9)
             ax.set_ylim(*_rate_range(np.concatenate(ends), 100 * (1 - th)))
+            if str(g["group"].iloc[0]) != "null":
+                alternative.append((ax, np.concatenate(ends)))
             ax.set_xscale("log")
             ticks = sorted(set(g["datasets_per_comparison"]))
             ax.set_xticks(ticks, [str(v) for v in ticks])
             ax.minorticks_off()
             ax.set(xlabel="data sets per comparison q", ylabel="decision rate (%)")
+    if len(alternative) > 1:
+        # one y range for the sources where the learners differ: a panel where every test
+        # decides every time (100%) or never reads against the others, not as 94–100
+        share_y([ax for ax, _ in alternative], "sources where the learners differ")
+        alternative[0][0].set_ylim(*_rate_range(np.concatenate([v for _, v in alternative]),
+                                                100.0))
     legend_outside(fig, axes)
     n = sorted(set(int(v) for v in t["n_comparisons"]))
     finish_figure(fig, study_title(study),

@@ -53,29 +53,42 @@ def _csv(table, path) -> Path:
     return path
 
 
-def write_epsilon_point(study, tables: dict, folder, *, figure: str, wall=None) -> dict:
-    """Figure 4 (``figure="figure4"``: bars per test and ε) or 5 (lines against splits).
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve")
 
-    Writes ``<study>_type1.csv`` (:func:`type1_table`), ``<study>_type1.md`` (percent
-    with 95% Clopper–Pearson intervals, one table per source group), the figure of the
-    study's first source group (``<study>.png`` and ``.pdf``) and ``<study>_report.md``
-    (the paper's findings, our numbers, the rules and verdicts).
+
+def _epsilon_labels(study) -> dict:
+    """Test -> its name in the figure and tables (the k of the k-fold cv t filled in)."""
+    src = study.sources[0].build()
+    labels = {t: label(t, src.n_folds) for t in LABELS}
+    labels["mcnemar"] = "McNemar (continuity corr.)"
+    return labels
+
+
+def epsilon_figure(study, table: pd.DataFrame, figure: str):
+    """The figure of :func:`write_epsilon_point` drawn from its ``type1`` table.
+
+    Parameters
+    ----------
+    study : calibsim.engine.Study
+    table : pandas.DataFrame
+        :func:`type1_table` of the study (or its tracked ``<study>_type1.csv``).
+    figure : {"figure4", "figure5"}
+        Bars per test and ε (Figure 4), or lines against the number of splits (Figure 5).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The study's first source group; the title counts the tests drawn.
     """
     from matplotlib.figure import Figure
 
     from ..plotting._style import finish_figure, reduced_size
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = study.name
-    table = type1_table(study, tables)
     alpha = float(table["alpha"].iloc[0])
     first = study.sources[0]
-    src = first.build()
     n = first.n_datasets
-    labels = {t: label(t, src.n_folds) for t in LABELS}
-    labels["mcnemar"] = "McNemar (continuity corr.)"
+    labels = _epsilon_labels(study)
     main = table[table["group"] == first.group]
-    paths = {"type1.csv": _csv(table, folder / f"{stem}_type1.csv")}
     by_splits = figure == "figure5"
     fig = Figure(figsize=(7.5, 4.8) if by_splits else (9, 4.8), layout="constrained")
     ax = fig.add_subplot()
@@ -88,11 +101,37 @@ def write_epsilon_point(study, tables: dict, folder, *, figure: str, wall=None) 
                       f"α = {alpha:g}", error_bars="bands: 95% Clopper–Pearson intervals",
                       reduced=reduced_size(study))
     else:
+        k = main["test"].nunique()
+        count = _NUMBER_WORDS[k] if k < len(_NUMBER_WORDS) else str(k)
         plot_type1_by_epsilon(main, alpha=alpha, labels=labels, ax=ax)
-        finish_figure(fig, "Dietterich (1998) Figure 4: Type I error of five tests on "
+        finish_figure(fig, f"Dietterich (1998) Figure 4: Type I error of {count} tests on "
                       "ε-point simulated learners", subtitle=f"α = {alpha:g}, {n} trials "
                       "per ε", error_bars="95% Clopper–Pearson intervals",
                       reduced=reduced_size(study))
+    return fig
+
+
+def write_epsilon_point(study, tables: dict, folder, *, figure: str, wall=None) -> dict:
+    """Figure 4 (``figure="figure4"``: bars per test and ε) or 5 (lines against splits).
+
+    Writes ``<study>_type1.csv`` (:func:`type1_table`), ``<study>_type1.md`` (percent
+    with 95% Clopper–Pearson intervals, one table per source group), the figure of the
+    study's first source group (``<study>.png`` and ``.pdf``) and ``<study>_report.md``
+    (the paper's findings, our numbers, the rules and verdicts).
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = study.name
+    table = type1_table(study, tables)
+    labels = _epsilon_labels(study)
+    alpha = float(table["alpha"].iloc[0])
+    first = study.sources[0]
+    src = first.build()
+    n = first.n_datasets
+    main = table[table["group"] == first.group]
+    paths = {"type1.csv": _csv(table, folder / f"{stem}_type1.csv")}
+    by_splits = figure == "figure5"
+    fig = epsilon_figure(study, table, figure)
     paths.update(save_figure(fig, folder, stem))
     md = epsilon_markdown(table, labels, by_splits)
     paths["type1.md"] = folder / f"{stem}_type1.md"

@@ -20,11 +20,11 @@ from ._posterior import plot_posterior_difference
 from ._ranks import (cd_groups, plot_critical_difference, plot_multitest_graph,
                      plot_ordering_probabilities)
 from ._style import (MARKERS, MAX_SERIES, PALETTE, REFERENCE, finish_figure, new_figure,
-                     reduced_stamp, save_figure, series_style)
+                     reduced_stamp, save_figure, series_style, share_y)
 
 __all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df", "cd_groups",
            "plot_critical_difference", "plot_multitest_graph", "plot_ordering_probabilities",
            "plot_posterior_difference", "plot_posterior_simplex",
            "check_figure", "display_name", "axis_label", "series_style", "new_figure",
-           "finish_figure", "save_figure", "reduced_stamp", "PALETTE", "MARKERS", "MAX_SERIES",
-           "REFERENCE"]
+           "finish_figure", "save_figure", "share_y", "reduced_stamp", "PALETTE", "MARKERS",
+           "MAX_SERIES", "REFERENCE"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 __all__ = ["PALETTE", "MARKERS", "LINESTYLES", "MAX_SERIES", "REFERENCE", "series_style",
            "new_figure", "finish_figure", "save_figure", "reduced_stamp", "reduced_size",
-           "legend_outside",
+           "legend_outside", "share_y",
            "reference_line", "dodge", "chunks"]
 
 #: Okabe & Ito's colour-blind-safe palette: the only colours of data series (yellow, the
@@ -31,6 +31,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 #: At most this many series in one panel; more go to further panels (facets).
 MAX_SERIES = 8
+#: The gid prefix of panels declared to share one y range (:func:`share_y`), which
+#: :func:`~calibsim.plotting.check_figure` checks.
+SAME_Y = "same-y:"
 #: Reference lines (α, chance, a paper's value): grey, thin, dotted; never a palette colour.
 REFERENCE = {"color": "0.35", "lw": 0.9, "ls": ":"}
 
@@ -164,6 +167,42 @@ def legend_outside(fig, axes, *, title: str | None = None, ncols: int = 1):
         fig.legend(handles, labels, loc="outside lower center", fontsize=8, frameon=False,
                    title=title, title_fontsize=8, ncols=ncols)
     return fig
+
+
+def share_y(axes, name: str):
+    """Give ``axes`` one y range and declare it (the gid ``same-y:<name>``), so that
+    :func:`~calibsim.plotting.check_figure` checks the panels keep sharing it: panels
+    split from one comparison (tests 1–5 and 6–9 of one data source) are read
+    against each other, and a panel flat at 100% reads as "always" beside panels that
+    vary instead of on a 94–100 axis of its own.
+
+    Parameters
+    ----------
+    axes : sequence of matplotlib.axes.Axes
+        The panels; the first one's y axis becomes the others'.
+    name : str
+        What the panels have in common (a source, a threshold), for the checker's messages.
+
+    Returns
+    -------
+    list of matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from calibsim.plotting import share_y
+    >>> left, right = Figure().subplots(1, 2)
+    >>> _ = left.plot([1, 2], [0.6, 0.9]), right.plot([1, 2], [0.98, 0.99])
+    >>> _ = share_y([left, right], "Set 4")
+    >>> left.get_ylim() == right.get_ylim(), right.get_gid()
+    (True, 'same-y:Set 4')
+    """
+    axes = list(axes)
+    for ax in axes:
+        if ax is not axes[0]:
+            ax.sharey(axes[0])
+        ax.set_gid(f"{SAME_Y}{name}")
+    return axes
 
 
 def reference_line(ax, y: float, label: str | None = None, **kw):
