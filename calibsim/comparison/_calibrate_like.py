@@ -497,7 +497,7 @@ def _critical(df, alpha) -> float:
 
 def df_precision(df, ci_low, ci_high, alpha, n_datasets, p_normal, *,
                  max_spread=MAX_SPREAD, confidence_level=0.95) -> dict:
-    """Is the calibrated df pinned down by N null data sets? And if not, how many would?
+    """Whether N null data sets pin the calibrated df down, and if not, how many would.
 
     **Width.** A df interval is judged by what it does to the test: the relative
     spread of the two-sided critical value c(df) = t_{1−α/2}(df) over it,

@@ -331,8 +331,8 @@ def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> flo
     Returns
     -------
     float
-        δ in the units of ``stderr`` (accuracy in [0, 1]); 0 when ``stderr`` is 0,
-        NaN when it is NaN (a test without a standard error).
+        The difference δ in the units of ``stderr`` (accuracy in [0, 1]); 0 when
+        ``stderr`` is 0, NaN when it is NaN (a test without a standard error).
 
     Raises
     ------
