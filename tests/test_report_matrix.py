@@ -237,6 +237,12 @@ CASES = (
             lambda tmp: calibsim.compare_scores(*_fold_scores((3, 4)), design="3x4",
                                                 df="textbook"),
             _compare_words, _compare_numbers)]
+    + [Case("compare_scores", "corrected_repeated_cv@5x5, df = ∞",
+            lambda tmp: calibsim.compare_scores(
+                *(0.8 + 0.02 * np.random.default_rng(1).standard_normal((2, 5, 5)))),
+            lambda res: _compare_words(res) + ["df = ∞ (normal limit) (95% interval ∞ to ∞)",
+                                               "An infinite df means"]
+            if res.df == np.inf else ["the case needs df = ∞"], _compare_numbers)]
     + [_scores_in("frequentist"), _scores_in("bayes")]
     + [Case("compare", m, lambda tmp, m=m: calibsim.compare(
         "naive_bayes", "c45", _data(1), design="2x3", progress=False,
