@@ -62,8 +62,18 @@ def _wide(seed=4):
     """8 data sets x 4 learners, accuracies to two decimals: learners tie on some rows."""
     rng = np.random.default_rng(seed)
     x = np.round(0.75 + 0.04 * rng.standard_normal((8, 4)) + [0.0, 0.02, 0.03, 0.05], 2)
-    return pd.DataFrame(x, columns=["nb", "c45", "knn", "svm"],
+    return pd.DataFrame(x, columns=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"],
                         index=pd.Index([f"set{i}" for i in range(8)], name="dataset"))
+
+
+def _many(seed=6):
+    """25 data sets x 10 learners with long names: the learner x learner table is wide."""
+    rng = np.random.default_rng(seed)
+    names = [f"RandomForest_{k}" if k % 2 else f"GradientBoostingClassifier{k}"
+             for k in range(10)]
+    return pd.DataFrame(np.round(0.7 + 0.05 * rng.standard_normal((25, 10)), 2),
+                        columns=names, index=pd.Index([f"a_rather_long_data_set_name_{i}"
+                                                       for i in range(25)], name="dataset"))
 
 
 def _long(seed=5, runs=2, folds=3):
@@ -227,6 +237,12 @@ CASES = (
             lambda tmp: calibsim.compare_scores(*_fold_scores((3, 4)), design="3x4",
                                                 df="textbook"),
             _compare_words, _compare_numbers)]
+    + [Case("compare_scores", "corrected_repeated_cv@5x5, df = ∞",
+            lambda tmp: calibsim.compare_scores(
+                *(0.8 + 0.02 * np.random.default_rng(1).standard_normal((2, 5, 5)))),
+            lambda res: _compare_words(res) + ["df = ∞ (normal limit) (95% interval ∞ to ∞)",
+                                               "An infinite df means"]
+            if res.df == np.inf else ["the case needs df = ∞"], _compare_numbers)]
     + [_scores_in("frequentist"), _scores_in("bayes")]
     + [Case("compare", m, lambda tmp, m=m: calibsim.compare(
         "naive_bayes", "c45", _data(1), design="2x3", progress=False,
@@ -237,9 +253,11 @@ CASES = (
         lambda t: ["corrected repeated cross-validation t test", "Holm's step-down method",
                    "statsmodels' multipletests", "at α = 0.05"], _compare_all_numbers)]
     + [_rank_case(f"posthoc={p}", posthoc=p) for p in POSTHOC_WORDS]
-    + [_rank_case("tie_correction=False", tie_correction=False, cost=["nb", "c45", "knn", "svm"]),
+    + [_rank_case("tie_correction=False", tie_correction=False,
+                  cost=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]),
        _rank_case("bayes(signed-rank)", method="bayes", rope=0.01),
        _rank_case("per-fold run+fold, corrected_repeated_cv", table=_long),
+       _rank_case("10 learners with long names", table=_many, posthoc="holm"),
        Case("rank (CLI)", "nemenyi", lambda tmp: calibsim.rank(_wide(), posthoc="nemenyi"),
             _rank_words, _rank_numbers, write=_cli_rank_write(["--posthoc", "nemenyi"])),
        Case("rank (CLI)", "no-tie-correction",
@@ -271,7 +289,8 @@ _MATH_BACK = {r"\chi": "χ", r"\alpha": "α", r"\rho": "ρ", r"\delta": "δ", r"
 
 def _from_latex(text: str) -> str:
     body = text.split("\n\\begin{document}\n", 1)[1]
-    body = body.replace("\\allowbreak{}", "").replace("\\\\", "\n")
+    body = body.replace("\\allowbreak{}", "").replace("\\nobreak\\hspace{0pt}", "")
+    body = body.replace("\\\\", "\n")
     body = re.sub(r"\\sqrt\{([^{}]*)\}", r"√(\1)", body)
     body = re.sub(r"\^\{?2\}?", "²", body)
     body = re.sub(r"\^\{?3\}?", "³", body)

@@ -166,7 +166,8 @@ def splitter_text(result_splitter, d, prov) -> str:
 def df_sentence(test, df, df_interval, df_source, design) -> str:
     """Where the df comes from, in one sentence."""
     lo, hi = df_interval
-    ci = ("" if not np.isfinite(lo) or lo == hi else
+    ci = (" (95% interval ∞ to ∞)" if lo == hi == np.inf else
+          "" if not np.isfinite(lo) or lo == hi else
           f" (95% interval {lo:.2f} to {'∞' if hi == np.inf else f'{hi:.2f}'})")
     src = df_source
     if src.startswith("calibrated"):

@@ -250,8 +250,9 @@ def _bayes_parts(pairs, results=None) -> list:
                    "divergent)." if first is not None else "")
         poor = [f"{a} vs {b}" for (a, b), r in zip(zip(pairs.learner_a, pairs.learner_b), res)
                 if r is not None and not r.diagnostics_ok]
-        warn = (" Poor sampler diagnostics for " + and_list(poor) + ": read these pairs' "
-                "probabilities with care." if poor else "")
+        warn = (" Poor sampler diagnostics for " + and_list(poor) + ": read the "
+                "probabilities of " + ("this pair" if len(poor) == 1 else "these pairs")
+                + " with care." if poor else "")
         return [Heading("Hierarchical Bayesian test"),
                 Paragraph("The hierarchical Bayesian test (Corani, Benavoli, Demšar, Mangili "
                           "& Zaffalon 2017) on every pair, over the per-fold scores of all "

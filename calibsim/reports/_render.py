@@ -428,7 +428,16 @@ _LATEX_MATH = {"α": r"\alpha ", "δ": r"\delta ", "ρ": r"\rho ", "χ": r"\chi"
 # A4 with 2.5 cm margins: the text width in points, and the width of one character of
 # the table's font (\small, 9 pt: about half an em, taken generously) and of verbatim code.
 _TEXT_WIDTH_PT = 595.3 - 2 * 70.87
-_CHAR_PT = {"small": 4.9, "footnotesize": 4.4, "scriptsize": 3.7}
+_FONT_PT = {"small": 9.0, "footnotesize": 8.0, "scriptsize": 7.0}
+# Widths of Computer Modern Roman characters in em (rounded up), for the estimate.
+_EM = {**dict.fromkeys("iljI.,;:'|!()[]`", 0.3), **dict.fromkeys("ftr -", 0.4),
+       **dict.fromkeys("mMW", 0.92), **dict.fromkeys("w+=<>±×−—%&#", 0.8),
+       **dict.fromkeys("ABCDEFGHJKLNOPQRSTUVXYZ", 0.76)}
+
+
+def _width_pt(text: str, size: str) -> float:
+    """Estimated width of ``text`` in the table's font (10% margin)."""
+    return 1.1 * _FONT_PT[size] * sum(_EM.get(ch, 0.55) for ch in text)
 _TABCOLSEP_PT = 4.0
 _CODE_CHARS = 92                     # \footnotesize verbatim (cmtt 8 pt, 4.2 pt a character)
 
@@ -460,8 +469,15 @@ def _latex_formula(f: str) -> str:
 
 
 def _breakable(tex: str) -> str:
-    """Let a line break after ``/ . , ( = _ -`` in code (``\\texttt``) and long tokens."""
-    return re.sub(r"(/|\.|,|\(|=|\\_|-)(?=[^\s])", r"\1\\allowbreak{}", tex)
+    """Let a line break after ``/ . , ( = -`` in code (``\\texttt``); after ``_`` the
+    text writer allows one already."""
+    return re.sub(r"(/|\.|,|\(|=|-)(?=[^\s\\])", r"\1\\allowbreak{}", tex)
+
+
+def _code(tex: str) -> str:
+    """Code as LaTeX: no hyphenation tricks (typewriter does not hyphenate), breaks after
+    punctuation."""
+    return _breakable(tex.replace("\\nobreak\\hspace{0pt}", ""))
 
 
 def _tokens(cell: str) -> list:
@@ -475,19 +491,22 @@ def _tokens(cell: str) -> list:
     return [p for p in parts if p] or [""]
 
 
-def _column_widths(header, rows, right, size):
+def _column_widths(header, rows, right, size, force=False):
     """Widths (fractions of the line) of p-columns that fit the text width, or None when
-    the natural widths fit already (then l and r columns are used)."""
+    the natural widths fit already (then l and r columns are used), or False when a word
+    is wider than its column can be; ``force``: no column wider than its share of the
+    line needs (words longer than that are then broken)."""
     n = len(header)
     room = _TEXT_WIDTH_PT - 2 * _TABCOLSEP_PT * n
-    char = _CHAR_PT[size]
-    natural = [char * max(len(_plain_math(c)) for c in [h] + [r[j] for r in rows])
+    natural = [max(_width_pt(_plain_math(c), size) for c in [h] + [r[j] for r in rows])
                for j, h in enumerate(header)]
     if sum(natural) <= room:
         return None
-    least = [char * max(len(t) for c in [h] + [r[j] for r in rows] for t in _tokens(c))
+    least = [max(_width_pt(t, size) for c in [h] + [r[j] for r in rows] for t in _tokens(c))
              for j, h in enumerate(header)]
-    least = [max(w, 3 * char) for w in least]
+    least = [max(w, _width_pt("000", size)) for w in least]
+    if force:
+        least = [min(w, room / n * (1 - 1e-9)) for w in least]
     if sum(least) > room:
         return False                                  # does not fit at this size
     width = list(least)                               # water-filling above the minimum
@@ -505,6 +524,18 @@ def _column_widths(header, rows, right, size):
     return [(w + 2 * _TABCOLSEP_PT) / _TEXT_WIDTH_PT for w in width]
 
 
+_BREAK = "\ue002"                  # a place a word too long for its column may break
+
+
+def _break_long(cell: str, room: float, size: str) -> str:
+    """``cell`` with a break allowed after every character of a word wider than ``room``
+    points (outside code and formulas, which keep their own breaks)."""
+    if _MATH_OPEN in cell or "`" in cell:
+        return cell
+    return " ".join(_BREAK.join(word) if _width_pt(word, size) > room else word
+                    for word in cell.split(" "))
+
+
 class _Latex:
     def __init__(self, stem):
         self.stem = stem
@@ -517,6 +548,7 @@ class _Latex:
                 "\\usepackage[margin=2.5cm]{geometry}",
                 "\\usepackage{array,booktabs,longtable,graphicx}",
                 "\\setlength{\\tabcolsep}{4pt}",
+                "\\setlength{\\emergencystretch}{3em}",
                 "\\begin{document}",
                 f"\\section*{{{self.inline(title)}}}"]
         return ("\n".join(head) + "\n\n" + "\n\n".join(self.part(p) for p in parts)
@@ -524,8 +556,12 @@ class _Latex:
 
     @staticmethod
     def text(s) -> str:
-        return "".join(_LATEX_SPECIAL.get(ch) or _LATEX_UNICODE.get(ch) or _latex_accent(ch)
-                       for ch in str(s))
+        out = "".join(_LATEX_SPECIAL.get(ch) or _LATEX_UNICODE.get(ch) or _latex_accent(ch)
+                      for ch in str(s))
+        # long names break too: after an underscore, and a word after a bracket may be
+        # hyphenated (TeX hyphenates only words that follow glue)
+        out = re.sub(r"\\_(?=[A-Za-z0-9])", r"\\_\\allowbreak{}", out)
+        return re.sub(r"(\\\{|\()(?=[A-Za-z])", r"\1\\nobreak\\hspace{0pt}", out)
 
     def inline(self, s) -> str:
         out = []
@@ -533,7 +569,7 @@ class _Latex:
             if piece.startswith(_MATH_OPEN):
                 out.append("$" + _latex_formula(piece[1:-1]) + "$")
                 continue
-            out += [f"\\texttt{{{_breakable(self.text(t))}}}" if code else self.text(t)
+            out += [f"\\texttt{{{_code(self.text(t))}}}" if code else self.text(t)
                     for code, t in _split_code(piece)]
         return "".join(out)
 
@@ -567,22 +603,28 @@ class _Latex:
             widths = _column_widths(header, rows, right, size)
             if widths is not False:
                 break
+        else:                          # words too long for any size: break them anywhere
+            widths = _column_widths(header, rows, right, size, force=True)
+            room = [w * _TEXT_WIDTH_PT - 2 * _TABCOLSEP_PT for w in widths]
+            header = [_break_long(c, room[j], size) for j, c in enumerate(header)]
+            rows = [[_break_long(c, room[j], size) for j, c in enumerate(r)] for r in rows]
         if widths is None:
             spec = "".join("r" if r else "l" for r in right)
         else:
-            widths = widths or [1.0 / len(header)] * len(header)
             spec = "".join(
                 (">{\\raggedleft\\arraybackslash}" if r else ">{\\raggedright\\arraybackslash}")
                 + f"p{{\\dimexpr {w:.3f}\\linewidth-2\\tabcolsep\\relax}}"
                 for w, r in zip(widths, right))
-        head = " & ".join(self.inline(c) for c in header) + " \\\\"
+        def cell(c):
+            return self.inline(c).replace(_BREAK, "\\allowbreak{}")
+        head = " & ".join(cell(c) for c in header) + " \\\\"
         lines = [f"{{\\{size}", f"\\begin{{longtable}}{{@{{}}{spec}@{{}}}}"]
         if p.caption:
             lines.append(f"\\caption{{{self.inline(p.caption)}}}\\\\")
         lines += ["\\toprule", head, "\\midrule", "\\endfirsthead",
                   "\\toprule", head, "\\midrule", "\\endhead",
                   "\\bottomrule", "\\endlastfoot"]
-        lines += [" & ".join(self.inline(c) for c in r) + " \\\\" for r in rows]
+        lines += [" & ".join(cell(c) for c in r) + " \\\\" for r in rows]
         lines += ["\\end{longtable}", "}"]
         return "\n".join(lines)
 
