@@ -92,3 +92,17 @@ def test_thinning_matches_random_errors_of_the_learner(rng):
     assert abs(acc_learner - expected) < 4 * se
     assert abs(counts.mean() - expected) < 4 * se / np.sqrt(2000) + 1 / n
     assert abs(inst - expected) < 4 * se / np.sqrt(200)
+
+
+def test_at_chance_the_null_is_taken_as_it_is(rng):
+    """Δ = 0 with the other learner below chance (a class that depends on no attribute):
+    no damage can bring the better learner there, and there is no signal to remove."""
+    from calibsim.comparison._damage import solve
+    from calibsim.comparison._scoring import Design
+    cal = Design("cv", 4, 5)
+    n_test = np.full((4, 5), 60)
+    acc = np.stack([np.full((4, 5), 31 / 60), np.full((4, 5), 29 / 60)])   # 51.7%, 48.3%
+    res = solve(acc, n_test, cal, ["a", "b"], 2, [0.0], "better", rng, 300)[0]
+    assert res.damaged == "a" and res.rate == 0.0
+    with pytest.raises(ValueError, match="margin over chance"):
+        solve(acc, n_test, cal, ["a", "b"], 2, [0.01], "better", rng, 300)

@@ -231,6 +231,26 @@ def measure(learners, X, y, cal, seed, *, n_jobs=None, scheduler=None, progress=
     return acc, n_test
 
 
+def _rate_or_refuse(a_hat, a_se, i, j, target, chance, delta, damage, labels, n_classes,
+                    n_train) -> float:
+    """The rate that takes learner i to ``target``, or the one-line refusal."""
+    if target < chance:
+        raise ValueError(
+            f"`difference` {delta:g} ({100 * delta:.2f} points) cannot be reached: it is "
+            f"larger than {labels[j]}'s margin over chance ({100 * a_hat[j]:.2f}% − "
+            f"1/{n_classes} = {100 * (a_hat[j] - chance):.2f} points at {n_train:.0f} "
+            "training instances); damage cannot take a learner below chance.")
+    rate = damage_rate(a_hat[i], target, n_classes)
+    if not np.isfinite(rate) or rate < 0:
+        raise ValueError(
+            f"`damage` {damage!r}: {labels[i]} ({100 * a_hat[i]:.2f}% ± "
+            f"{100 * a_se[i]:.2f}) is not above the target {100 * target:.2f}% "
+            f"({labels[j]} {100 * a_hat[j]:.2f}% − Δ {100 * delta:.2f} points) at "
+            f"{n_train:.0f} training instances; random errors only lower a learner's "
+            "accuracy (damage the better learner: damage='better').")
+    return rate
+
+
 def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_instances, *,
           split: bool = True):
     """Rates for every Δ of ``differences`` from the even runs of ``acc`` (2, *cal.shape),
@@ -259,20 +279,14 @@ def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_insta
     out = []
     for delta in differences:
         target = a_hat[j] - delta
-        if target < chance:
-            raise ValueError(
-                f"`difference` {delta:g} ({100 * delta:.2f} points) cannot be reached: it is "
-                f"larger than {labels[j]}'s margin over chance ({100 * a_hat[j]:.2f}% − "
-                f"1/{n_classes} = {100 * (a_hat[j] - chance):.2f} points at {n_train:.0f} "
-                "training instances); damage cannot take a learner below chance.")
-        rate = damage_rate(a_hat[i], target, n_classes)
-        if not np.isfinite(rate) or rate < 0:
-            raise ValueError(
-                f"`damage` {damage!r}: {labels[i]} ({100 * a_hat[i]:.2f}% ± "
-                f"{100 * a_se[i]:.2f}) is not above the target {100 * target:.2f}% "
-                f"({labels[j]} {100 * a_hat[j]:.2f}% − Δ {100 * delta:.2f} points) at "
-                f"{n_train:.0f} training instances; random errors only lower a learner's "
-                "accuracy (damage the better learner: damage='better').")
+        if delta == 0.0 and (target <= chance or a_hat[i] <= chance):
+            # the other learner (or both) at or below chance, as on data whose class
+            # depends on no attribute: random errors cannot bring the better one below
+            # chance, and there is no signal to remove; the null is taken as it is
+            rate = 0.0
+        else:
+            rate = _rate_or_refuse(a_hat, a_se, i, j, target, chance, delta, damage, labels,
+                                   n_classes, n_train)
         correct = np.round(acc[:, chk] * n_test[chk][None]).astype(np.int64)
         damaged = thin_counts(correct[i], n_test[chk], rate, n_classes, rng)
         diff = (correct[j] - damaged) / n_test[chk]
@@ -356,7 +370,8 @@ def calibrate_damage(estimator_a, estimator_b, X, y=None, *, difference: float =
     ------
     ValueError
         If ``difference`` is outside [0, 1); if Δ is larger than the undamaged
-        learner's margin over chance (1/C); if the learner named by ``damage`` is not
+        learner's margin over chance (1/C) (at Δ = 0 with the other learner at or
+        below chance the rate is 0: no signal to remove, the null taken as it is); if the learner named by ``damage`` is not
         above the target (random errors only lower accuracy); for both ``n_train`` and
         ``design``, or an ``n_train`` outside [2, n − 1]; for learners or data
         :func:`calibsim.compare` refuses.
