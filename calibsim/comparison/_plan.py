@@ -64,7 +64,9 @@ class PlanResult(Reportable):
         :func:`calibsim.compare` takes them), ``df_fallback`` (True where the calibrated
         df was asked for and the shipped table has none: the textbook df stands in, and
         the test is not recommended), ``difference`` (Δ, accuracy units),
-        ``damage_rate``, ``rejection_rate`` (Type I error at Δ = 0, power at Δ > 0) and
+        ``damage_rate``, ``damaged_ahead`` (True: the damaged learner stays Δ ahead, Δ
+        being at most the learners' own gap; False: it falls Δ behind),
+        ``rejection_rate`` (Type I error at Δ = 0, power at Δ > 0) and
         ``rejection_se``, ``replicability`` (R(k, N) of Bouckaert & Frank 2004) and
         ``replicability_se``, ``shift_rate`` and ``shift_se`` (the shift estimate; NaN
         for McNemar's and the proportions test, which take counts). Rates in [0, 1].
@@ -144,11 +146,11 @@ class PlanResult(Reportable):
 
     def __str__(self) -> str:
         a, b = self.learners
-        other = b if self.damaged == a else a
         lines = [f"plan: {self.data}",
                  f"learners {a} (A) and {b} (B); the better one ({self.damaged}) damaged by "
-                 f"random errors (Dietterich 1998, §5) so that {other} − {self.damaged} = Δ "
-                 f"at each design's training-set size; {self.n_datasets} repeats per design; "
+                 "random errors (Dietterich 1998, §5) so that the two differ by Δ at each "
+                 "design's training-set size (the damaged one ahead by Δ up to their own gap, "
+                 f"behind by Δ beyond it); {self.n_datasets} repeats per design; "
                  f"α = {self.alpha:g}",
                  "", "the real-data null (Δ = 0), mean over the repeats:"]
         for r in self.null.itertuples():
@@ -396,14 +398,15 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                       rng, m, split=False)
         i = labels.index(cal_d[0].damaged)
         j = 1 - i
-        sign = 1.0 if j == 0 else -1.0               # x = A − B = sign · (other − damaged)
-        x_by_delta, counts_by_delta = {}, {}
+        x_by_delta, counts_by_delta, sign_by_delta = {}, {}, {}
         for delta, c in zip(deltas, cal_d):
             rng = np.random.default_rng(_seed(random_state, "plan damage", d.name,
                                               f"{delta:.10g}"))
             dam = thin_counts(correct[:, i], n_test, c.rate, n_classes, rng)
             acc_other, acc_dam = correct[:, j] / n_test, dam / n_test
-            x_by_delta[delta] = sign * (acc_other - acc_dam)
+            x_by_delta[delta] = (acc_dam - acc_other) if i == 0 else (acc_other - acc_dam)
+            # x = A − B has mean +Δ or −Δ: A ahead when (A damaged) == (damaged ahead)
+            sign_by_delta[delta] = 1.0 if (i == 0) == c.ahead else -1.0
             if holdout is not None:
                 corr = holdout["correct"].copy()
                 corr[:, i] = thin_correctness(corr[:, i], holdout["masks"], c.rate, n_classes,
@@ -432,13 +435,14 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                 if spec.scheme == "holdout":
                     s_rate = s_se = float("nan")
                 else:
-                    s_rate, s_se = _rates(run_test(spec, centred + sign * delta, test_df,
-                                                   d).pvalue, alpha)[:2]
+                    s_rate, s_se = _rates(run_test(spec, centred + sign_by_delta[delta] * delta,
+                                                   test_df, d).pvalue, alpha)[:2]
                 rows_out.append({"design": d.name, "test": spec.name, "label": spec.label,
                                  "fits": fits[d.name], "df": df_value, "df_source": df_source,
                                  "df_fallback": df == "calibrated"
                                  and df_source.startswith("textbook df ("),
                                  "difference": delta, "damage_rate": c.rate,
+                                 "damaged_ahead": c.ahead,
                                  "rejection_rate": rate, "rejection_se": se,
                                  "replicability": rep, "replicability_se": rep_se,
                                  "shift_rate": s_rate, "shift_se": s_se})
@@ -646,7 +650,6 @@ def plot_power(res: PlanResult, ax=None):
 def _plan_report(res: PlanResult):
     from ..reports import Figure, Heading, Paragraph, Report, Table
     a, b = res.learners
-    other = b if res.damaged == a else a
     null = pd.DataFrame({
         "design": res.null["design"], "training instances": res.null["n_train"],
         "damaged": res.null["damaged"], "damage rate": res.null["damage_rate"],
@@ -663,7 +666,9 @@ def _plan_report(res: PlanResult):
         Heading("Data, learners and the null"),
         Paragraph(f"{res.data}. {res.damaged} errs at random (each prediction replaced by "
                   "another class) at a rate calibrated at each design's training-set size so "
-                  f"that {other} − {res.damaged} = Δ (Dietterich 1998, §5); Δ = 0 is a null "
+                  "that the two differ by Δ (Dietterich 1998, §5: ahead by Δ up to their own "
+                  "gap, between the two learning curves; behind by Δ beyond it); Δ = 0 is a "
+                  "null "
                   "on the real data at its class prior. Each design is repeated "
                   f"{res.n_datasets} times. " + res.scope()),
         Table(null, caption="The damaged real-data null (Δ = 0): mean accuracies over the "
