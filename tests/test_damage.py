@@ -92,3 +92,34 @@ def test_thinning_matches_random_errors_of_the_learner(rng):
     assert abs(acc_learner - expected) < 4 * se
     assert abs(counts.mean() - expected) < 4 * se / np.sqrt(2000) + 1 / n
     assert abs(inst - expected) < 4 * se / np.sqrt(200)
+
+
+def test_at_chance_the_null_is_taken_as_it_is(rng):
+    """Δ = 0 with the other learner below chance (a class that depends on no attribute):
+    no damage can bring the better learner there, and there is no signal to remove."""
+    from calibsim.comparison._damage import solve
+    from calibsim.comparison._scoring import Design
+    cal = Design("cv", 4, 5)
+    n_test = np.full((4, 5), 60)
+    acc = np.stack([np.full((4, 5), 31 / 60), np.full((4, 5), 29 / 60)])   # 51.7%, 48.3%
+    res = solve(acc, n_test, cal, ["a", "b"], 2, [0.0], "better", rng, 300)[0]
+    assert res.damaged == "a" and res.rate == 0.0
+    with pytest.raises(ValueError, match="margin over chance"):
+        solve(acc, n_test, cal, ["a", "b"], 2, [0.01], "better", rng, 300)
+
+
+def test_up_to_the_gap_the_damaged_learner_stays_ahead_beyond_it_falls_behind(rng):
+    """Dietterich's λ: a Δ within the learners' own gap puts the damaged learner between
+    the two curves (ahead by Δ); a larger Δ puts it Δ behind the other."""
+    from calibsim.comparison._damage import solve
+    from calibsim.comparison._scoring import Design
+    cal = Design("cv", 6, 5)
+    n_test = np.full((6, 5), 200)
+    acc = np.stack([np.full((6, 5), 0.8), np.full((6, 5), 0.7)])
+    within, beyond, whole = solve(acc, n_test, cal, ["a", "b"], 2, [0.05, 0.15, 0.1],
+                                  "better", rng, 1000)
+    assert within.ahead and within.rate == pytest.approx(0.05 / 0.6)   # 0.8 - 0.6 r = 0.75
+    assert not beyond.ahead and beyond.rate == pytest.approx(0.25 / 0.6)
+    assert whole.ahead and whole.rate == pytest.approx(0.0, abs=1e-12)  # Δ = the gap
+    for res in (within, beyond, whole):
+        assert abs(res.achieved - res.difference) <= 4 * res.achieved_se + 1e-12

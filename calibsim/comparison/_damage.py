@@ -116,8 +116,8 @@ class DamageCalibration:
     damaged, other : str
         The learner damaged by random errors and the one left as it is.
     difference : float
-        The target Δ = expected accuracy(other) − expected accuracy(damaged), in
-        accuracy units [0, 1).
+        The target Δ between the expected accuracies, in accuracy units [0, 1):
+        damaged − other when ``ahead``, else other − damaged.
     rate : float
         Probability in [0, (C − 1)/C] that a prediction of the damaged learner is
         replaced by another class.
@@ -131,14 +131,18 @@ class DamageCalibration:
     accuracy_a_se, accuracy_b_se : float
         Their standard errors over the calibration runs.
     achieved, achieved_se : float
-        The difference other − damaged measured on the check runs with the damage
-        drawn, and its standard error over those runs (accuracy units).
+        The difference (oriented as ``difference``) measured on the check runs with
+        the damage drawn, and its standard error over those runs (accuracy units).
     calibration_se : float
         Standard error of the undamaged difference on the calibration runs: how far the
         rate may be off; ``achieved`` is within Monte Carlo error of Δ when
         ``|achieved − Δ| ≲ 2 sqrt(achieved_se² + calibration_se²)``.
     n_runs : int
         Runs in each half (calibration and check).
+    ahead : bool
+        True when Δ is at most the learners' own gap: the damaged learner stays ahead
+        by Δ, between the two learning curves (Dietterich's λ); False when it falls Δ
+        behind the other (Δ = 0, or Δ larger than the gap).
     seconds : float
         Wall time.
     """
@@ -159,6 +163,7 @@ class DamageCalibration:
     achieved_se: float
     n_runs: int
     calibration_se: float = float("nan")
+    ahead: bool = False
     seconds: float = float("nan")
 
     @property
@@ -178,7 +183,8 @@ class DamageCalibration:
             f"{100 * self.accuracy_b_se:.2f} (mean ± SE over {self.n_runs} runs)",
             f"  {self.damaged} errs at random at rate {self.rate:.4f} (each prediction "
             f"replaced by another class with that probability; Dietterich 1998, §5)",
-            f"  target difference {self.other} − {self.damaged}: "
+            f"  target difference "
+            f"{f'{self.damaged} − {self.other}' if self.ahead else f'{self.other} − {self.damaged}'}: "
             f"{100 * self.difference:.2f} points; achieved on {self.n_runs} fresh runs: "
             f"{100 * self.achieved:+.2f} ± {100 * self.achieved_se:.2f} points (the "
             f"calibration's own SE: {100 * self.calibration_se:.2f})"])
@@ -231,6 +237,26 @@ def measure(learners, X, y, cal, seed, *, n_jobs=None, scheduler=None, progress=
     return acc, n_test
 
 
+def _rate_or_refuse(a_hat, a_se, i, j, target, chance, delta, damage, labels, n_classes,
+                    n_train) -> float:
+    """The rate that takes learner i to ``target``, or the one-line refusal."""
+    if target < chance:
+        raise ValueError(
+            f"`difference` {delta:g} ({100 * delta:.2f} points) cannot be reached: it is "
+            f"larger than {labels[j]}'s margin over chance ({100 * a_hat[j]:.2f}% − "
+            f"1/{n_classes} = {100 * (a_hat[j] - chance):.2f} points at {n_train:.0f} "
+            "training instances); damage cannot take a learner below chance.")
+    rate = damage_rate(a_hat[i], target, n_classes)
+    if not np.isfinite(rate) or rate < 0:
+        raise ValueError(
+            f"`damage` {damage!r}: {labels[i]} ({100 * a_hat[i]:.2f}% ± "
+            f"{100 * a_se[i]:.2f}) is not above the target {100 * target:.2f}% "
+            f"({labels[j]} {100 * a_hat[j]:.2f}% − Δ {100 * delta:.2f} points) at "
+            f"{n_train:.0f} training instances; random errors only lower a learner's "
+            "accuracy (damage the better learner: damage='better').")
+    return rate
+
+
 def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_instances, *,
           split: bool = True):
     """Rates for every Δ of ``differences`` from the even runs of ``acc`` (2, *cal.shape),
@@ -258,31 +284,28 @@ def solve(acc, n_test, cal, labels, n_classes, differences, damage, rng, n_insta
     n_train = float(n_instances - np.mean(n_test))
     out = []
     for delta in differences:
-        target = a_hat[j] - delta
-        if target < chance:
-            raise ValueError(
-                f"`difference` {delta:g} ({100 * delta:.2f} points) cannot be reached: it is "
-                f"larger than {labels[j]}'s margin over chance ({100 * a_hat[j]:.2f}% − "
-                f"1/{n_classes} = {100 * (a_hat[j] - chance):.2f} points at {n_train:.0f} "
-                "training instances); damage cannot take a learner below chance.")
-        rate = damage_rate(a_hat[i], target, n_classes)
-        if not np.isfinite(rate) or rate < 0:
-            raise ValueError(
-                f"`damage` {damage!r}: {labels[i]} ({100 * a_hat[i]:.2f}% ± "
-                f"{100 * a_se[i]:.2f}) is not above the target {100 * target:.2f}% "
-                f"({labels[j]} {100 * a_hat[j]:.2f}% − Δ {100 * delta:.2f} points) at "
-                f"{n_train:.0f} training instances; random errors only lower a learner's "
-                "accuracy (damage the better learner: damage='better').")
+        # Δ up to the learners' own gap: the damaged learner stays ahead by Δ, between the
+        # two learning curves as Dietterich's λ put it; beyond the gap it falls Δ behind
+        ahead = bool(0.0 < delta <= a_hat[i] - a_hat[j])
+        target = a_hat[j] + delta if ahead else a_hat[j] - delta
+        if delta == 0.0 and (target <= chance or a_hat[i] <= chance):
+            # the other learner (or both) at or below chance, as on data whose class
+            # depends on no attribute: random errors cannot bring the better one below
+            # chance, and there is no signal to remove; the null is taken as it is
+            rate = 0.0
+        else:
+            rate = _rate_or_refuse(a_hat, a_se, i, j, target, chance, delta, damage, labels,
+                                   n_classes, n_train)
         correct = np.round(acc[:, chk] * n_test[chk][None]).astype(np.int64)
         damaged = thin_counts(correct[i], n_test[chk], rate, n_classes, rng)
-        diff = (correct[j] - damaged) / n_test[chk]
+        diff = (damaged - correct[j] if ahead else correct[j] - damaged) / n_test[chk]
         d_runs = _run_means(diff, cal)
         out.append(DamageCalibration(
             learners=tuple(labels), damaged=labels[i], other=labels[j], difference=delta,
             rate=rate, n_train=n_train, splits=splits_words(cal), n_classes=int(n_classes),
             accuracy_a=a_hat[0], accuracy_a_se=a_se[0], accuracy_b=a_hat[1],
             accuracy_b_se=a_se[1], achieved=float(d_runs.mean()), achieved_se=_se(d_runs),
-            n_runs=int(d_runs.size), calibration_se=gap_se))
+            n_runs=int(d_runs.size), calibration_se=gap_se, ahead=ahead))
     return out
 
 
@@ -356,7 +379,8 @@ def calibrate_damage(estimator_a, estimator_b, X, y=None, *, difference: float =
     ------
     ValueError
         If ``difference`` is outside [0, 1); if Δ is larger than the undamaged
-        learner's margin over chance (1/C); if the learner named by ``damage`` is not
+        learner's margin over chance (1/C) (at Δ = 0 with the other learner at or
+        below chance the rate is 0: no signal to remove, the null taken as it is); if the learner named by ``damage`` is not
         above the target (random errors only lower accuracy); for both ``n_train`` and
         ``design``, or an ``n_train`` outside [2, n − 1]; for learners or data
         :func:`calibsim.compare` refuses.

@@ -64,7 +64,9 @@ class PlanResult(Reportable):
         :func:`calibsim.compare` takes them), ``df_fallback`` (True where the calibrated
         df was asked for and the shipped table has none: the textbook df stands in, and
         the test is not recommended), ``difference`` (Δ, accuracy units),
-        ``damage_rate``, ``rejection_rate`` (Type I error at Δ = 0, power at Δ > 0) and
+        ``damage_rate``, ``damaged_ahead`` (True: the damaged learner stays Δ ahead, Δ
+        being at most the learners' own gap; False: it falls Δ behind),
+        ``rejection_rate`` (Type I error at Δ = 0, power at Δ > 0) and
         ``rejection_se``, ``replicability`` (R(k, N) of Bouckaert & Frank 2004) and
         ``replicability_se``, ``shift_rate`` and ``shift_se`` (the shift estimate; NaN
         for McNemar's and the proportions test, which take counts). Rates in [0, 1].
@@ -134,21 +136,23 @@ class PlanResult(Reportable):
                 "data; --n-instances (n_instances) draws a subsample per repeat instead.")
 
     def _report(self):
-        return _plan_report(self)
+        from ._plan_report import plan_report
+        return plan_report(self)
 
     def plot_power(self, ax=None):
         """Power against Δ, one line per design (its default test), with MC error bars.
 
         Returns the matplotlib Figure (a new one unless ``ax`` is given)."""
+        from ._plan_report import plot_power
         return plot_power(self, ax=ax)
 
     def __str__(self) -> str:
         a, b = self.learners
-        other = b if self.damaged == a else a
         lines = [f"plan: {self.data}",
                  f"learners {a} (A) and {b} (B); the better one ({self.damaged}) damaged by "
-                 f"random errors (Dietterich 1998, §5) so that {other} − {self.damaged} = Δ "
-                 f"at each design's training-set size; {self.n_datasets} repeats per design; "
+                 "random errors (Dietterich 1998, §5) so that the two differ by Δ at each "
+                 "design's training-set size (the damaged one ahead by Δ up to their own gap, "
+                 f"behind by Δ beyond it); {self.n_datasets} repeats per design; "
                  f"α = {self.alpha:g}",
                  "", "the real-data null (Δ = 0), mean over the repeats:"]
         for r in self.null.itertuples():
@@ -396,14 +400,15 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                       rng, m, split=False)
         i = labels.index(cal_d[0].damaged)
         j = 1 - i
-        sign = 1.0 if j == 0 else -1.0               # x = A − B = sign · (other − damaged)
-        x_by_delta, counts_by_delta = {}, {}
+        x_by_delta, counts_by_delta, sign_by_delta = {}, {}, {}
         for delta, c in zip(deltas, cal_d):
             rng = np.random.default_rng(_seed(random_state, "plan damage", d.name,
                                               f"{delta:.10g}"))
             dam = thin_counts(correct[:, i], n_test, c.rate, n_classes, rng)
             acc_other, acc_dam = correct[:, j] / n_test, dam / n_test
-            x_by_delta[delta] = sign * (acc_other - acc_dam)
+            x_by_delta[delta] = (acc_dam - acc_other) if i == 0 else (acc_other - acc_dam)
+            # x = A − B has mean +Δ or −Δ: A ahead when (A damaged) == (damaged ahead)
+            sign_by_delta[delta] = 1.0 if (i == 0) == c.ahead else -1.0
             if holdout is not None:
                 corr = holdout["correct"].copy()
                 corr[:, i] = thin_correctness(corr[:, i], holdout["masks"], c.rate, n_classes,
@@ -432,13 +437,14 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                 if spec.scheme == "holdout":
                     s_rate = s_se = float("nan")
                 else:
-                    s_rate, s_se = _rates(run_test(spec, centred + sign * delta, test_df,
-                                                   d).pvalue, alpha)[:2]
+                    s_rate, s_se = _rates(run_test(spec, centred + sign_by_delta[delta] * delta,
+                                                   test_df, d).pvalue, alpha)[:2]
                 rows_out.append({"design": d.name, "test": spec.name, "label": spec.label,
                                  "fits": fits[d.name], "df": df_value, "df_source": df_source,
                                  "df_fallback": df == "calibrated"
                                  and df_source.startswith("textbook df ("),
                                  "difference": delta, "damage_rate": c.rate,
+                                 "damaged_ahead": c.ahead,
                                  "rejection_rate": rate, "rejection_se": se,
                                  "replicability": rep, "replicability_se": rep_se,
                                  "shift_rate": s_rate, "shift_se": s_se})
@@ -607,79 +613,3 @@ def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
 
 def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
-
-
-def plot_power(res: PlanResult, ax=None):
-    """Power (Type I error at Δ = 0) of each design's default test against Δ, with Monte
-    Carlo error bars; returns the Figure."""
-    from ..plotting._style import (finish_figure, legend_outside, new_figure, reference_line,
-                                   series_style)
-    from ._scoring import parse_design
-    if ax is None:
-        fig, (ax,) = new_figure(1, panel_size=(6.0, 3.8))
-    else:
-        fig = ax.figure
-    t = res.table
-    for k, design in enumerate(dict.fromkeys(t["design"])):
-        test = parse_design(design).default_test()
-        g = t[(t["design"] == design) & (t["test"] == test)].sort_values("difference")
-        if g.empty:
-            continue
-        ax.errorbar(100 * g["difference"], 100 * g["rejection_rate"],
-                    yerr=100 * g["rejection_se"], capsize=2, ms=4,
-                    label=f"{design} ({g['label'].iloc[0]})", **series_style(k))
-    reference_line(ax, 100 * res.power, f"target power {100 * res.power:.0f}%")
-    reference_line(ax, 100 * res.alpha, f"α = {res.alpha:g}", ls="--")
-    ax.set_xlabel("true difference Δ (accuracy points)")
-    ax.set_ylabel("rejection rate (%)")
-    ax.set_ylim(-3, 103)
-    legend_outside(fig, [ax], ncols=2)
-    from ..plotting import display_name
-    finish_figure(fig, f"Power to detect Δ by design, {display_name(res.learners[0])} vs "
-                       f"{display_name(res.learners[1])}",
-                  subtitle=f"{res.data.split(':')[0]}; {res.n_datasets} repeats per design; "
-                           "Δ = 0: Type I error",
-                  error_bars="±1 Monte Carlo SE")
-    return fig
-
-
-def _plan_report(res: PlanResult):
-    from ..reports import Figure, Heading, Paragraph, Report, Table
-    a, b = res.learners
-    other = b if res.damaged == a else a
-    null = pd.DataFrame({
-        "design": res.null["design"], "training instances": res.null["n_train"],
-        "damaged": res.null["damaged"], "damage rate": res.null["damage_rate"],
-        "undamaged (%)": 100 * res.null["accuracy_other"],
-        "damaged (%)": 100 * res.null["accuracy_damaged"],
-        "difference (points)": 100 * res.null["difference"],
-        "SE (points)": 100 * res.null["difference_se"]})
-    parts = [
-        Heading("Question"),
-        Paragraph(f"Which design and test detect a difference of "
-                  f"{', '.join(f'{100 * d:g}' for d in res.differences[1:])} accuracy points "
-                  f"between {a} and {b} on {res.data.split(':')[0]}, with a Type I error "
-                  f"that holds at α = {res.alpha:g}?"),
-        Heading("Data, learners and the null"),
-        Paragraph(f"{res.data}. {res.damaged} errs at random (each prediction replaced by "
-                  "another class) at a rate calibrated at each design's training-set size so "
-                  f"that {other} − {res.damaged} = Δ (Dietterich 1998, §5); Δ = 0 is a null "
-                  "on the real data at its class prior. Each design is repeated "
-                  f"{res.n_datasets} times. " + res.scope()),
-        Table(null, caption="The damaged real-data null (Δ = 0): mean accuracies over the "
-              "repeats; the difference should be zero within its SE.",
-              formats={"undamaged (%)": ".2f", "damaged (%)": ".2f",
-                       "difference (points)": "+.2f", "SE (points)": ".2f",
-                       "damage rate": ".4f", "training instances": ".0f"}),
-        Heading("Results"),
-        Table(res.summary(), caption="Type I error (Δ = 0) and power of each test at the df "
-              "calibsim.compare uses, Bouckaert & Frank's replicability R and the fast shift "
-              "estimate, in percent ± Monte Carlo SE."),
-        Figure(res.plot_power(), "power", caption="Power against Δ by design."),
-        Heading("In words"),
-        *[Paragraph(s) for s in res.recommendation["statement"]],
-        Paragraph("A non-significant result from a design without the power for Δ is not "
-                  "evidence that the learners are equally good; the Bayesian test's ROPE "
-                  "(calibsim compare --method bayes --rope) answers that question."),
-    ]
-    return Report(f"Plan: {a} vs {b}", parts)
