@@ -435,6 +435,8 @@ def test_the_checklist_catches_tick_labels_that_do_not_fit():
     assert "y tick labels with 4 decimals" in _checked(fig)
     ax.set_yticks([3, 4, 5], ["3", "4", "5"])
     assert _checked(fig) == ""
+    ax.set_xlabel(" ".join(["an axis label wider than the figure"] * 4))
+    assert "runs off the figure" in _checked(fig)
 
 
 def test_the_five_figures_of_issue_44_as_fixed():

@@ -162,8 +162,8 @@ def _plan(table: pd.DataFrame, who: str = "pair") -> _Plan:
     damage = _damage_levels(t["_who_raw"])
     if damage is not None:
         t["_x:lambda"], damaged, pair = damage
-        numeric.append(("_x:lambda", f"λ: {damaged}'s error moved from the other "
-                        "learner's (0, the null) to its own (1)", ("pair", pair)))
+        numeric.append(("_x:lambda", f"λ of damaged {damaged} (0: errors equal, the null; "
+                        "1: undamaged)", ("pair", pair)))
     if t["_alpha"].nunique() > 2:
         numeric.append(("_alpha", axis_label("alpha"), ("alpha", None)))
     if numeric:
@@ -347,6 +347,8 @@ def _layout(table, who="pair", *, parts_in_rows=False):
                 share_y([axes[i] for i in idx], facet or "all panels")
                 # ticks at steps of 1, 2 or 5 (0.05, 0.1): no 4-decimal 0.9825
                 axes[idx[0]].yaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    elif plan.x == "_x:lambda":           # one panel a pair, wide enough for its title
+        fig, axes = new_figure(len(panels), n_cols=2, panel_size=(7.2, 3.3))
     else:
         fig, axes = _grid(panels, categorical=not plan.numeric_x)
     return plan, panels, _styles(plan), fig, axes

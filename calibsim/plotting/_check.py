@@ -435,13 +435,14 @@ def check_figure(fig, *, reduced: int | None = None, min_points: int = 5) -> lis
     when ``reduced`` is given.
 
     Also what a reader sees on the printed figure: no legend over data (a legend inside a
-    panel must sit where nothing is drawn); panels split from one comparison (titled
-    "tests 1–5 of 9" and "tests 6–9 of 9") and declared to share one y range
-    (``calibsim.plotting._style.share_y``, which sets the gid ``same-y:<name>``) have one
-    y range, and a panel flat at one value (every rate 100%) shares its axis with panels that vary,
-    or is a table; a title that counts what it shows ("five tests") counts the series,
-    legend entries or categories drawn; tick labels that fit (none longer than its axis,
-    none overlapping, no long text repeated on every tick, at most 3 decimals).
+    panel must sit where nothing is drawn); panels declared to share one y range
+    (:func:`~calibsim.plotting.share_y`, the gid ``same-y:<name>``: the parts of one
+    comparison split into panels, "tests 1–5 of 9" and "tests 6–9 of 9") have one y
+    range; a panel flat at one value (every rate 100%) shares its axis with panels that
+    vary, or is a table; a title that counts what it shows ("five tests") counts the
+    series, legend entries or categories drawn; titles and axis labels stay inside the
+    figure; tick labels fit (none longer than its axis, none overlapping, no long text
+    repeated on every tick, at most 3 decimals).
 
     Parameters
     ----------
@@ -532,6 +533,14 @@ def check_figure(fig, *, reduced: int | None = None, min_points: int = 5) -> lis
                 problems.append(f"panel {ax.get_title()!r}: the y range {lo:g}..{hi:g} is not "
                                 f"fitted to the data ({ext[0]:g}..{ext[1]:g})")
     renderer = fig._get_renderer()          # what draw_without_rendering drew with
+    canvas = fig.bbox
+    for text in [fig._suptitle] * (fig._suptitle is not None) + [
+            t for ax in data_axes for t in (ax.xaxis.label, ax.yaxis.label, ax.title)]:
+        if text.get_text() and text.get_visible():
+            box = text.get_window_extent(renderer)
+            if box.x0 < canvas.x0 - 1 or box.x1 > canvas.x1 + 1 or box.y0 < canvas.y0 - 1 \
+                    or box.y1 > canvas.y1 + 1:
+                problems.append(f"{text.get_text()!r} runs off the figure: shorten it")
     problems += _legend_over_data(fig, data_axes, renderer)
     for ax in data_axes:
         problems += _tick_problems(ax, renderer)
