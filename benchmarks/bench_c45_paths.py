@@ -22,7 +22,7 @@ import numpy as np
 import calibsim
 from calibsim.evaluate import _kernels as E
 from calibsim.datasets import load_uci
-from calibsim.learners import _kernels_c45 as K
+from calibsim.learners import _c45 as K
 from calibsim.schemes import StratifiedRepeatedCV
 
 NOMINAL = ["breast-cancer", "primary-tumor", "soybean", "vote", "car", "tic-tac-toe", "monks-2"]

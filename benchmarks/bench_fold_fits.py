@@ -91,8 +91,8 @@ class CountsFloor:
     def __init__(self, sets, round_seconds=0.5):
         import numba
 
-        from calibsim.learners._kernels_c45 import _c45_bits_data
-        from calibsim.learners._kernels_c45_common import _mask_word, _popcount
+        from calibsim.learners._c45 import _c45_bits_data
+        from calibsim.learners._c45.bitops import _mask_word, _popcount
 
         @numba.njit(nogil=True)
         def counts(amask, cmask, masks, train):

@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from calibsim.evaluate import _kernels as E
-from calibsim.learners import _kernels_c45 as K
+from calibsim.learners import _c45 as K
 
 from calibsim.datasets import load_uci
 from calibsim.schemes import StratifiedRepeatedCV

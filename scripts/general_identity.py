@@ -19,7 +19,7 @@ import sys
 import numpy as np
 
 from calibsim.datasets import UCI_DATASETS, load_uci
-from calibsim.learners import _kernels_c45 as K
+from calibsim.learners import _c45 as K
 from calibsim.learners import _kernels_nb as NB
 from calibsim.schemes import StratifiedRepeatedCV
 

@@ -44,7 +44,7 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from calibsim.learners._kernels_c45 import (  # noqa: E402
+from calibsim.learners._c45 import (  # noqa: E402
     _c45_fit_general, _c45_predict_general, _c45_predict_proba_general, _c45_size_general,
 )
 

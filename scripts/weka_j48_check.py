@@ -38,7 +38,7 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from calibsim.learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size  # noqa: E402
+from calibsim.learners._c45 import _c45_fit, _c45_predict, _c45_size  # noqa: E402
 from calibsim.learners._kernels_nb import _nb_fit, _nb_predict  # noqa: E402
 
 WEKA_JAR = "/usr/share/java/weka.jar"

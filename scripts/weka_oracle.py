@@ -99,7 +99,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from calibsim.datasets import UCI_DATASETS, load_uci  # noqa: E402
-from calibsim.learners._kernels_c45 import _c45_fit, _c45_predict, _c45_size  # noqa: E402
+from calibsim.learners._c45 import _c45_fit, _c45_predict, _c45_size  # noqa: E402
 from calibsim.learners._kernels_ib1 import _ib1_predict  # noqa: E402
 from calibsim.learners._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict,  # noqa: E402
                                            _nb_predict_general)

@@ -88,3 +88,19 @@ def test_R_partition_se_tracks_a_rerun_on_fixed_data_sets(rng):
     one = replicability(runs[0][:1])
     assert one.R_se == one.R_partition_se == pytest.approx(
         replicability_R_se(int(runs[0][0].sum()), 10))
+
+
+def test_exact_intervals_in_one_call_are_binomtests_bits():
+    # issue 46: the calibrate analysis takes all its Clopper-Pearson intervals in one call;
+    # they must be scipy's binomtest intervals to the last bit (tracked outputs stay put)
+    from calibsim.measures import _clopper_pearson_many
+    for n, ks in [(1, [0, 1]), (7, range(8)), (640, [0, 1, 2, 5, 6, 32, 64, 65, 639, 640, 6]),
+                  (1000, [0, 9, 10, 11, 50, 100, 999, 1000, 10]), (10000, [0, 1, 500, 9999])]:
+        ks = np.array(list(ks))
+        for cl in (0.95, 0.99):
+            low, high = _clopper_pearson_many(ks, n, cl)
+            for k, lo, hi in zip(ks, low, high):
+                ci = stats.binomtest(int(k), n).proportion_ci(confidence_level=cl, method="exact")
+                assert (lo, hi) == (ci.low, ci.high), (k, n, cl)
+    low, high = _clopper_pearson_many(np.array([[3, 0], [3, 640]]), 640, 0.95)
+    assert low.shape == (2, 2) and low[0, 0] == low[1, 0] and low[0, 1] == 0 and high[1, 1] == 1

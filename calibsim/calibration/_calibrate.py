@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .._validation import (check_alpha, check_finite_array, check_probability,
                            check_real_dtype)
+from ..measures import _clopper_pearson_many
 from ..stats import TestSpec
 from ._common import _check_pvalues, _pvalues_of, _resolve_test
 
@@ -381,13 +381,12 @@ def _calibration_result_from_type1(name, type1, dfs, alphas, cl, n):
     se = np.full(alphas.size, np.nan)
     lo = np.full(alphas.size, np.nan)
     hi = np.full(alphas.size, np.nan)
-    for i, c in enumerate(cal):
-        if c == 0:
-            continue
-        p = type1[i, np.flatnonzero(dfs == c)[0]]
+    found = np.flatnonzero(cal != 0)
+    for i in found:
+        p = type1[i, np.flatnonzero(dfs == cal[i])[0]]
         at[i] = p
         se[i] = np.sqrt(p * (1 - p) / n)
-        ci = stats.binomtest(int(round(p * n)), n).proportion_ci(
-            confidence_level=cl, method="exact")
-        lo[i], hi[i] = ci.low, ci.high
+    # Exact intervals of all levels in one call (one root search per distinct count).
+    k = [int(round(at[i] * n)) for i in found]
+    lo[found], hi[found] = _clopper_pearson_many(np.array(k, dtype=np.int64), n, cl)
     return CalibrationResult(name, dfs, alphas, type1, cal, at, se, lo, hi, n, cl)

@@ -23,7 +23,7 @@ Reads the tracked outputs only: no learner is fitted. Prints the counts per pape
 
 def add_parser(subparsers):
     """Register ``calibsim differences`` on an ``argparse`` subparsers object."""
-    from ..papers._differences import PAPERS
+    from ..papers._differences_status import PAPERS
     p = subparsers.add_parser("differences", help="write the register of differences from "
                               "the papers (figures/<paper>/differences.md)",
                               description=_DESCRIPTION,

@@ -519,12 +519,12 @@ def _numba_cache_is_cold() -> bool:
     import os
     root = Path(__file__).resolve().parents[1]
     cache = os.environ.get("NUMBA_CACHE_DIR")
-    places = [Path(cache)] if cache else [root / "learners" / "__pycache__"]
+    places = [Path(cache)] if cache else [root / "learners"]
     return not any(any(p.glob("**/*.nbi")) for p in places if p.is_dir())
 
 
 #: What a learner kernel module compiles, in words (for the first-run progress lines).
-_KERNEL_NAMES = {"_kernels_c45": "C4.5", "_kernels_nb": "naive Bayes", "_kernels_ib1": "IB1",
+_KERNEL_NAMES = {"_c45": "C4.5", "_kernels_nb": "naive Bayes", "_kernels_ib1": "IB1",
                  "_kernels_tan": "TAN", "_kernels_vp": "the voted perceptron",
                  "_kernels": "the resampling loop", "_kernels_ban": "the BAN sampler"}
 
@@ -550,7 +550,8 @@ def _compile_progress():
                 return
             seconds = time.perf_counter() - started.pop()
             func = ev.data["dispatcher"].py_func
-            module = func.__module__.rpartition(".")[2]
+            module = func.__module__               # a C4.5 kernel: calibsim.learners._c45.<role>
+            module = "_c45" if "._c45." in module else module.rpartition(".")[2]
             what = next((v for k, v in sorted(_KERNEL_NAMES.items(), key=lambda kv: -len(kv[0]))
                          if module.startswith(k)), module)
             try:

@@ -179,9 +179,14 @@ class LearnerSpec:
         if self.kind in DAMAGED_LEARNERS:      # calibsim's own classes, literal parameters
             from ..learners import _damaged
             cls = getattr(_damaged, DAMAGED_LEARNERS[self.kind].rpartition(".")[2])
+        elif self.is_builtin:
+            # calibsim's own classes, taken directly: the allow-list of user specs is built
+            # from all of scikit-learn (all_estimators imports every module, torch too
+            # where it is installed), which a study of built-in learners never needs
+            from .. import learners
+            cls = getattr(learners, BUILTIN_LEARNERS[self.kind][0].rpartition(".")[2])
         else:
-            cls = _import(BUILTIN_LEARNERS[self.kind][0] if self.is_builtin
-                          else self.estimator)
+            cls = _import(self.estimator)
         try:
             est = cls(**dict(self.params))
         except TypeError as exc:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..learners import _kernels_c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
-from ..learners._kernels_c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
-from ..learners._kernels_c45_bits import _c45_grow_split, _c45_prune_score
-from ..learners._kernels_c45_common import _weka_cf
-from ..learners._kernels_c45_common import _mask_word, _popcount
+from ..learners import _c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
+from ..learners._c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
+from ..learners._c45.bitops import _mask_word, _popcount
+from ..learners._c45.bitset import _c45_grow_split, _c45_prune_score
+from ..learners._c45.criterion import _weka_cf
 from ..learners._kernels_ib1 import _ib1_predict
 from ..learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
 from ..learners._kernels_tan import _tan_fit, _tan_predict
@@ -296,5 +296,5 @@ _CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctnes
 # learner kernels are compiled into the kernels of :data:`_CACHED_KERNELS`, so
 # their caches are dropped when any learner kernel module changed.
 _flush_stale_caches(_CACHED_KERNELS,
-                    (*_kernels_c45.MODULES, _kernels_nb, _kernels_ib1, _kernels_tan, _kernels_vp),
+                    (*_c45.MODULES, _kernels_nb, _kernels_ib1, _kernels_tan, _kernels_vp),
                     "_kernels_evaluate.deps")

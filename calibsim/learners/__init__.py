@@ -2,8 +2,9 @@
 tree-augmented naive Bayes (BayesNet with TAN search) and the voted perceptron.
 
 The public classes follow scikit-learn's estimator protocol; the numba kernels
-behind them live in the private ``_kernels_*`` modules so that the resampling
-engine can call them from its own compiled loops.
+behind them live in the private ``_kernels_*`` modules (C4.5's in the private
+``_c45`` package, one module per role) so that the resampling engine can call
+them from its own compiled loops.
 
 Zero rows, one rule for all five: ``fit``, ``predict`` and ``predict_proba`` raise
 ``ValueError`` ("`X` must have at least one row") for an ``X`` with no rows, whatever

@@ -8,7 +8,7 @@ import numpy as np
 from .._validation import check_int, check_probability
 from ._base import (NominalClassifier, _check_fit_common, _check_fit_inputs,
                     _check_predict_input, _encode_labels)
-from ._kernels_c45 import (
+from ._c45 import (
     _c45_fit, _c45_fit_general, _c45_predict, _c45_predict_general, _c45_predict_proba,
     _c45_predict_proba_general, _c45_size, _c45_size_general,
 )

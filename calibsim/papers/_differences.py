@@ -58,14 +58,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._differences_status import STATUS
+from ._differences_status import PAPERS, STATUS
 from ._differences_variants import VARIANTS, effects
 
 __all__ = ["COLUMNS", "STATUS", "STATUSES", "DIFFERENCE_STATUSES", "cells", "register",
            "write_registers", "scheffer_herbrich_readings", "PAPERS"]
 
-PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
-          "ulas2012")
 #: Register statuses: the first for cells that cannot be compared, the rest for differences.
 STATUSES = ("not comparable", "explained by experiment", "partly explained",
             "explained by argument", "open")

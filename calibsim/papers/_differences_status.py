@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["STATUS", "Rule"]
+__all__ = ["PAPERS", "STATUS", "Rule"]
+
+#: The papers the register covers. Here, with the hand-typed rules, rather than in
+#: :mod:`calibsim.papers._differences`, so that the command line's parser can offer them
+#: without importing numpy, pandas and scipy.
+PAPERS = ("bouckaert2003", "bouckaert_frank2004", "dietterich1998", "scheffer_herbrich1997",
+          "ulas2012")
 
 
 @dataclass(frozen=True)

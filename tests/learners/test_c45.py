@@ -7,7 +7,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from calibsim.learners import C45
-from calibsim.learners._kernels_c45 import (
+from calibsim.learners._c45 import (
     _add_errs, _c45_fit, _c45_fit_weighted, _c45_predict, _c45_predict_proba, _c45_size,
 )
 

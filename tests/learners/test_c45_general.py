@@ -9,7 +9,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from calibsim.learners import C45
-from calibsim.learners._kernels_c45 import (
+from calibsim.learners._c45 import (
     _c45_fit, _c45_fit_general, _c45_predict_general, _c45_predict_proba_general,
     _c45_size_general,
 )
@@ -254,7 +254,7 @@ def test_presorted_order_kept_by_a_node_equals_the_nodes_own_stable_sort():
     """A node reads its numeric values' order from the fit's one presort (issue 36): keeping,
     in that order, the instances it holds must give the stable sort of its own values (ties
     many, NaN left out), as the node sorting itself did before."""
-    from calibsim.learners._kernels_c45_numeric import _presort_numeric
+    from calibsim.learners._c45.general_splitting import _presort_numeric
     rng = np.random.default_rng(36)
     n = 300
     X = np.column_stack([rng.integers(0, 3, n).astype(float),        # nominal codes

@@ -27,7 +27,8 @@ from numba.core.registry import CPUDispatcher
 
 from calibsim.datasets import load_uci
 from calibsim.learners import C45, TAN, NaiveBayes, VotedPerceptron
-from calibsim.learners import _kernels_c45_general, _kernels_nb, tan, voted_perceptron
+from calibsim.learners import _kernels_nb, tan, voted_perceptron
+from calibsim.learners._c45 import general as c45_general
 
 
 def _kernels():
@@ -66,7 +67,7 @@ def test_no_kernel_is_compiled_for_a_literal_and_for_its_type(monkeypatch, data)
     before = {name: set(kernel.signatures) for name, kernel in _kernels()}
     ds = load_uci(data)
     X, y, nv = ds.X[:120], ds.y[:120], ds.n_values
-    _afresh(monkeypatch, _kernels_c45_general, "_c45_fit_general_kernel")
+    _afresh(monkeypatch, c45_general, "_c45_fit_general_kernel")
     _afresh(monkeypatch, _kernels_nb, "_nb_fit_general_kernel")
     learners = [C45(), NaiveBayes()]
     if data == "credit-a":

@@ -21,7 +21,7 @@ from numpy.testing import assert_array_equal
 
 from calibsim.datasets import UCI_DATASETS, load_uci
 from calibsim.learners import IB1, NaiveBayes
-from calibsim.learners._kernels_c45 import (_c45_fit, _c45_fit_general, _c45_predict,
+from calibsim.learners._c45 import (_c45_fit, _c45_fit_general, _c45_predict,
                                             _c45_predict_general, _c45_size,
                                             _c45_size_general)
 from calibsim.learners._kernels_ib1 import _ib1_predict

@@ -1,4 +1,4 @@
-"""Private numba kernels for C4.5 as implemented by Weka 3.6's J48.
+"""C4.5 as implemented by Weka 3.6's J48: the numba kernels, one family.
 
 The kernels reproduce J48 with its default options: multiway splits on
 nominal attributes and binary splits on numeric ones chosen by gain ratio
@@ -12,22 +12,39 @@ reading Weka's classes (``C45ModelSelection``, ``C45Split``,
 ``ClassifierTree``, ``C45PruneableClassifierTree``, ``Stats``); no Weka code is
 copied.
 
-This module gathers the kernels the rest of calibsim uses; they live in
+Which path a fit takes, and why
+-------------------------------
+Three paths build the same J48 tree; each is the fastest one that is exact for
+its data:
 
-* :mod:`._kernels_c45_common`: tolerances, entropy terms, ``Stats.addErrs``,
-  the split choice, collapsing, and the nominal tree's layout and prediction;
-* :mod:`._kernels_c45_bits` (growing in :mod:`._kernels_c45_grow`, pruning
-  in :mod:`._kernels_c45_prune`): the nominal path with all weights 1
-  (instance sets as bitsets): :func:`_c45_fit`, and the fold kernels that the
-  resampling loop of :mod:`calibsim.evaluate._kernels` calls;
-* :mod:`._kernels_c45_weighted`: the nominal path with instance weights
-  (:func:`_c45_fit_weighted`, the reference the bitset path is tested against);
-* :mod:`._kernels_c45_numeric`, :mod:`._kernels_c45_general` and
-  :mod:`._kernels_c45_general_tree`: numeric attributes and missing values
-  (:func:`_c45_fit_general` and its predictions).
+* **bitset** (:mod:`.bitset`; growing in :mod:`.bitset_growth`, pruning in
+  :mod:`.bitset_pruning`, primitives in :mod:`.bitops`) -- nominal attributes,
+  no missing values, every weight 1. Taken by :class:`calibsim.learners.C45`
+  on integer codes (:func:`_c45_fit`) and by every C4.5 fold of the
+  resampling loop (:func:`_c45_fold_score` from
+  :mod:`calibsim.evaluate._kernels`). With unit weights every weight sum is an
+  integer, so a node's instances are a bitset and its counts popcounts: the
+  same floats as the weighted path, without copying instances.
+* **weighted** (:mod:`.weighted`) -- nominal attributes with instance weights
+  (:func:`_c45_fit_weighted`). The reference the bitset path is tested
+  against tree for tree; its instance segments are reused by the general path.
+* **general** (:mod:`.general`; split search in :mod:`.general_splitting`) --
+  numeric attributes or missing values (:func:`_c45_fit_general`, on float64
+  data with NaN for a missing value). Taken by :class:`calibsim.learners.C45`
+  when ``X`` is float or an attribute is numeric. On nominal codes without
+  missing values it builds the nominal paths' tree.
 
-Import them from here: importing this module first drops numba's on-disk
-caches of all of them when any of their files changed (see
+Shared by all three, by role (as ``sklearn/tree``'s ``_criterion``,
+``_splitter`` and ``_tree``):
+
+* :mod:`.criterion`: Weka's tolerances, entropy terms, ``Stats.addErrs``;
+* :mod:`.splitting`: J48's choice of a split from the candidates' entropy terms;
+* :mod:`.pruning`: collapsing and the steps of pruning with subtree raising;
+* :mod:`.predictor`: the compact trees and their predictions (nominal and
+  general layout).
+
+Import the kernels from here: importing this package first drops numba's
+on-disk caches of all of them when any of their files changed (see
 :func:`_flush_stale_caches`).
 
 Compile time (a first run waits for it): numba compiles a kernel once per
@@ -68,7 +85,7 @@ with popcounts; it builds bit for bit the tree of the weighted
 Numeric attributes and missing values run :func:`_c45_fit_general` on
 float64 data (NaN = missing, ``n_values[j] == 0`` for a numeric attribute),
 with :func:`_c45_predict_general`, :func:`_c45_predict_proba_general` and
-:func:`_c45_size_general`; see :mod:`._kernels_c45_numeric` for its tree
+:func:`_c45_size_general`; see :mod:`.general_splitting` for its tree
 layout. On nominal codes without missing values it builds the nominal
 kernels' tree.
 
@@ -84,25 +101,22 @@ import tempfile
 
 from numba.core.registry import CPUDispatcher
 
-from . import (_kernels_c45_bits, _kernels_c45_common, _kernels_c45_general,
-               _kernels_c45_general_tree, _kernels_c45_grow, _kernels_c45_numeric,
-               _kernels_c45_prune, _kernels_c45_weighted)
-from ._kernels_c45_bits import _c45_bits_data, _c45_fit, _c45_fold_score
-from ._kernels_c45_common import (_add_errs, _c45_leaf, _c45_predict, _c45_predict_proba,
-                                  _c45_size)
-from ._kernels_c45_general import _c45_fit_general
-from ._kernels_c45_general_tree import (_c45_predict_general, _c45_predict_proba_general,
-                                        _c45_size_general)
-from ._kernels_c45_weighted import _c45_fit_weighted
+from . import (bitops, bitset, bitset_growth, bitset_pruning, criterion, general,
+               general_splitting, predictor, pruning, splitting, weighted)
+from .bitset import _c45_bits_data, _c45_fit, _c45_fold_score
+from .criterion import _add_errs
+from .general import _c45_fit_general
+from .predictor import (_c45_leaf, _c45_predict, _c45_predict_general, _c45_predict_proba,
+                        _c45_predict_proba_general, _c45_size, _c45_size_general)
+from .weighted import _c45_fit_weighted
 
 __all__ = ["_add_errs", "_c45_bits_data", "_c45_fit", "_c45_fold_score", "_c45_fit_weighted",
            "_c45_leaf", "_c45_predict", "_c45_predict_proba", "_c45_size", "_c45_fit_general",
            "_c45_predict_general", "_c45_predict_proba_general", "_c45_size_general"]
 
 #: The modules holding the C4.5 kernels; they inline each other's helpers.
-MODULES = (_kernels_c45_common, _kernels_c45_grow, _kernels_c45_prune, _kernels_c45_bits,
-           _kernels_c45_weighted, _kernels_c45_numeric, _kernels_c45_general,
-           _kernels_c45_general_tree)
+MODULES = (criterion, bitops, splitting, pruning, predictor, bitset_growth, bitset_pruning,
+           bitset, weighted, general_splitting, general)
 
 
 def _flush_stale_caches(kernels, sources, stamp_name):
@@ -158,4 +172,4 @@ def _module_kernels(modules):
             if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == m.__name__]
 
 
-_flush_stale_caches(_module_kernels(MODULES), MODULES, "_kernels_c45.deps")
+_flush_stale_caches(_module_kernels(MODULES), MODULES, "_c45.deps")

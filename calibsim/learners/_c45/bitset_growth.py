@@ -1,7 +1,7 @@
 """Private numba kernels: growing C4.5's tree on bitsets (all weights 1).
 
 ClassifierTree.buildTree of Weka 3.6's J48 for the unit-weight path of
-:mod:`._kernels_c45_bits` (see there for the layout): the cell counts of a
+:mod:`.bitset` (see there for the layout): the cell counts of a
 node from popcounts, J48's choice of the split attribute from them, and the
 depth-first growth in the weighted path's order.
 
@@ -20,12 +20,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._kernels_c45_common import (
-    _choose_from_terms, _class_counts_bits, _eq, _gr, _gr_or_eq, _max_class, _popcount, _sm,
-)
-
-#: Options of the kernels of the unit-weight path (see :mod:`._kernels_c45_bits`).
-_JIT = dict(cache=True, error_model="numpy")
+from .bitops import _JIT, _class_counts_bits, _popcount, _restrict
+from .criterion import _eq, _gr, _gr_or_eq, _sm
+from .splitting import _can_split, _choose_from_terms
 
 
 @numba.njit(inline='always', **_JIT)
@@ -120,7 +117,6 @@ def _grow(C, n_values, off, amask, cells_t, rmask, cmask, xtab, min_obj_f, n_all
     the last child of a split takes ``rem[d]`` instead of counting itself.
     """
     n_attr = n_values.shape[0]
-    W = nmask.shape[1]
     R, K = cnt.shape
     D = rem_ok.shape[0]
     # All attributes "have many values" (>= 0.3 n): then every valid split counts
@@ -144,8 +140,7 @@ def _grow(C, n_values, off, amask, cells_t, rmask, cmask, xtab, min_obj_f, n_all
         d = depth[v]
         total = tot[v]
         best = -1
-        if not (_sm(total, 2.0 * min_obj_f)
-                or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+        if _can_split(dist, tot, v, C, min_obj_f):
             if is_last[v] and d < D and rem_ok[d]:
                 for r in range(R):
                     for k in range(K):
@@ -174,13 +169,11 @@ def _grow(C, n_values, off, amask, cells_t, rmask, cmask, xtab, min_obj_f, n_all
                                           n_all, bag, xcnt, xbag, gain, ratio, valid)
         elif d < D:
             rem_ok[d] = False         # an uncounted sibling: the last child counts itself
+        attr[v] = best                # -1: a leaf
+        empty[v] = best < 0 and _eq(total, 0.0)
         if best < 0:
-            attr[v] = -1
-            empty[v] = _eq(total, 0.0)
             continue
         nv = n_values[best]
-        attr[v] = best
-        empty[v] = False
         fc = n_nodes
         first[v] = fc
         n_nodes += nv
@@ -193,8 +186,7 @@ def _grow(C, n_values, off, amask, cells_t, rmask, cmask, xtab, min_obj_f, n_all
             # A branch's class counts are the chosen split's counts for its value.
             u = fc + b
             k = off[best] + b
-            for w in range(W):
-                nmask[u, w] = nmask[v, w] & amask[k, w]
+            _restrict(nmask, v, u, amask, k)
             if binary:
                 q00 = cnt[0, best]
                 s0 = cnt[1, best]

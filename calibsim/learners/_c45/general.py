@@ -1,9 +1,9 @@
 """Private numba kernels: C4.5 (Weka 3.6 J48) with numeric attributes and missing values.
 
 Grows, collapses and prunes the general tree; the split selection is in
-:mod:`calibsim.learners._kernels_c45_numeric` (the layout in the comment there),
+:mod:`.general_splitting` (the layout in the comment there),
 the compact tree and its predictions in
-:mod:`calibsim.learners._kernels_c45_general_tree`.
+:mod:`.predictor`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ import math
 import numba
 import numpy as np
 
-from ._kernels_c45_common import (
-    _collapse, _eq, _est_errors, _gr, _gr_or_eq, _max_class, _sm, _sm_or_eq, _weka_cf,
-)
-from ._kernels_c45_numeric import (
+from .criterion import _eq, _est_errors, _gr, _sm, _sm_or_eq, _weka_cf
+from .general_splitting import (
     _PRESORT_SHARE, _add_unknown, _mark_node, _presort_numeric, _select_general,
     _split_distribution, _split_segment,
 )
-from ._kernels_c45_general_tree import _compact_general
-from ._kernels_c45_weighted import _node_distribution
+from .predictor import _compact_general
+from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
+                      _subtree_sums)
+from .splitting import _can_split
+from .weighted import _node_distribution
 
 
 @numba.njit(cache=True)
@@ -40,14 +41,9 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
     r = first[v] + largest
     tseg_s[r] = seg_s[v]
     tseg_n[r] = seg_n[v]
-    n_sub = 0
-    sp = 1
-    stack[0] = r
-    while sp > 0:
-        sp -= 1
-        u = stack[sp]
-        sub[n_sub] = u
-        n_sub += 1
+    n_sub = _preorder(r, attr, first, nbr, stack, sub)
+    for t in range(n_sub):
+        u = sub[t]
         if attr[u] < 0:
             for c in range(C):
                 acc[c] = 0.0
@@ -65,16 +61,7 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
             frac[b] = pb[b] / t
         ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
                                       tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
-        for b in range(nb - 1, -1, -1):
-            stack[sp] = first[u] + b
-            sp += 1
-    for t in range(n_sub - 1, -1, -1):
-        u = sub[t]
-        if attr[u] >= 0:
-            total = 0.0
-            for b in range(nbr[attr[u]]):
-                total = total + ef[first[u] + b]
-            ef[u] = total
+    _subtree_sums(sub, n_sub, attr, first, nbr, ef)
     return ef[r], ib, wb
 
 
@@ -231,7 +218,7 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     seg_n[0] = n
 
     # ---- grow (ClassifierTree.buildTree), depth first
-    n_nodes = np.int64(1)      # not a literal: callees compile once (see _kernels_c45)
+    n_nodes = np.int64(1)      # not a literal: callees compile once (see calibsim.learners._c45)
     sp = 1
     stack[0] = 0
     _node_distribution(np.int64(0), y, ib, wb, seg_s, seg_n, dist, tot, C)
@@ -240,8 +227,7 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
         v = stack[sp]
         total = tot[v]
         best = -1
-        if not (_sm(total, 2.0 * min_obj_f)
-                or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+        if _can_split(dist, tot, v, C, min_obj_f):
             stamp = np.int64(-1)
             if numeric is not None:
                 if seg_n[v] * _PRESORT_SHARE >= n:
@@ -321,51 +307,26 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     stack[0] = 0
     st_k[0] = 0
     while sp > 0:
-        v = stack[sp - 1]
-        if attr[v] < 0:
-            serr[v] = _est_errors(dist, v * C, C, tot[v], cf, z)
-            sp -= 1
-            continue
-        nb = nbr[attr[v]]
-        k = st_k[sp - 1]
-        if k < nb:
-            st_k[sp - 1] = k + 1
-            stack[sp] = first[v] + k
-            st_k[sp] = 0
-            sp += 1
-            continue
-        fc = first[v]
-        # Distribution.maxBag of the node's split distribution (last maximum).
-        largest = np.int64(-1)
-        mx = 0.0
-        for b in range(nb):
-            if _gr_or_eq(bagw[fc + b], mx):
-                mx = bagw[fc + b]
-                largest = b
-        e_branch, ib, wb = _errors_for_branch_general(
-            v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
-            cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        v, sp = _next_to_prune(attr, nbr, first, stack, st_k, sp)
         e_leaf = _est_errors(dist, v * C, C, tot[v], cf, z)
-        e_tree = 0.0
-        for b in range(nb):
-            e_tree = e_tree + serr[fc + b]
-        if _sm_or_eq(e_leaf, e_tree + 0.1) and _sm_or_eq(e_leaf, e_branch + 0.1):
-            attr[v] = -1
+        if attr[v] < 0:
             serr[v] = e_leaf
             sp -= 1
             continue
-        if _sm_or_eq(e_branch, e_tree + 0.1):
-            c_big = fc + largest
-            attr[v] = attr[c_big]
-            first[v] = first[c_big]
-            split[v] = split[c_big]
+        fc = first[v]
+        # Distribution.maxBag of the node's split distribution (last maximum).
+        largest = _largest_branch(bagw, fc, nbr[attr[v]])
+        e_branch, ib, wb = _errors_for_branch_general(
+            v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
+            cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        after = _prune_node(v, largest, e_leaf, e_branch, nbr, attr, first, serr, st_k, sp)
+        if after == sp:
+            # The largest branch raised: its threshold too, and v's instances re-sent down.
+            split[v] = split[fc + largest]
             ib, wb, used = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
                                                      first, split, dist, tot, bagw, bagd, empty,
                                                      n_values, nbr, C, stack2, pcb, pb, pc, frac,
                                                      pos)
-            st_k[sp - 1] = 0
-            continue
-        serr[v] = e_tree
-        sp -= 1
+        sp = after
 
     return _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, C)

@@ -2,7 +2,7 @@
 
 Numeric attributes (binary splits at a cut point) and missing values
 (fractional instances) as Weka 3.6's J48 handles them; the tree is grown and
-pruned by :mod:`calibsim.learners._kernels_c45_general`.
+pruned by :mod:`.general`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import math
 import numba
 import numpy as np
 
-from ._kernels_c45_common import (
-    _LOG2, _eq, _gr, _gr_or_eq, _largest_gain_ratio, _sm, _sm_or_eq, _xlogx,
-)
-from ._kernels_c45_weighted import _ensure_buffer
+from .criterion import _LOG2, _eq, _gr, _gr_or_eq, _sm, _sm_or_eq, _xlogx
+from .splitting import _enough_branches, _in_average, _info_gain, _largest_gain_ratio
+from .weighted import _ensure_buffer
 
 
 # --------------------------------------------------------------------------
@@ -81,6 +80,18 @@ def _branch_of(x, nv, sp):
     return 1
 
 
+@numba.njit(cache=True, inline='always')
+def _clear_distribution(pcb, pb, pc, nb):
+    """Zero a split's distribution: ``pcb`` (nb, C) per bag and class, ``pb`` (nb,) per bag
+    and ``pc`` (C,) per class."""
+    for b in range(nb):
+        pb[b] = 0.0
+        for c in range(pc.shape[0]):
+            pcb[b, c] = 0.0
+    for c in range(pc.shape[0]):
+        pc[c] = 0.0
+
+
 @numba.njit(cache=True)
 def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc):
     """Distribution of node u's segment over the nb branches of attribute j (resetDistribution).
@@ -90,13 +101,7 @@ def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes
     weights (addInstWithUnknown). Fills ``pcb`` (nb, C), ``pb`` (nb,),
     ``pc`` (C,) and returns the total weight.
     """
-    C = n_classes
-    for b in range(nb):
-        pb[b] = 0.0
-        for c in range(C):
-            pcb[b, c] = 0.0
-    for c in range(C):
-        pc[c] = 0.0
+    _clear_distribution(pcb, pb, pc, nb)
     total = 0.0
     has_missing = False
     for e in range(seg_s[u], seg_s[u] + seg_n[u]):
@@ -300,12 +305,7 @@ def _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, n_classes, min_obj_f, sum_w
             sc[t] = cls[o]
             sw[t] = wts[o]
     # All known instances start in bag 1.
-    for b in range(2):
-        pb[b] = 0.0
-        for c in range(C):
-            pcb[b, c] = 0.0
-    for c in range(C):
-        pc[c] = 0.0
+    _clear_distribution(pcb, pb, pc, 2)
     total = 0.0
     for t in range(m):
         c = sc[t]
@@ -345,12 +345,7 @@ def _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, n_classes, min_obj_f, sum_w
                     for c in range(C):
                         rv = rv + _xlogx(pcb[b, c])
                     rv = rv - _xlogx(pb[b])
-                num = default_ent - (-rv)
-                num = (1.0 - unknown_rate) * num
-                if _eq(num, 0.0):
-                    gain = 0.0
-                else:
-                    gain = num / total
+                gain = _info_gain(default_ent, rv, unknown_rate, total)
                 if _gr(gain, best_gain):
                     best_gain = gain
                     split_index = nxt - 1
@@ -366,12 +361,7 @@ def _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, n_classes, min_obj_f, sum_w
     if sp == sv[split_index + 1]:
         sp = sv[split_index]
     # The chosen cut's distribution, added range by range (Distribution.addRange).
-    for b in range(2):
-        pb[b] = 0.0
-        for c in range(C):
-            pcb[b, c] = 0.0
-    for c in range(C):
-        pc[c] = 0.0
+    _clear_distribution(pcb, pb, pc, 2)
     total = 0.0
     for b in range(2):
         lo = 0 if b == 0 else split_index + 1
@@ -475,14 +465,9 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             n_valid += 1
             continue
         ob = off[j]
-        counter = 0
-        for b in range(nv):
-            if _gr_or_eq(bagk[ob + b], min_obj_f):
-                counter += 1
-        if counter <= 1:
-            valid[j] = False
+        valid[j] = _enough_branches(bagk, ob, nv, min_obj_f)
+        if not valid[j]:
             continue
-        valid[j] = True
         known = ktot[j]
         unknown_rate = (sum_w - known) / sum_w
         rv = 0.0
@@ -494,17 +479,10 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             for c in range(C):
                 rv = rv + _xlogx(cnt[c, ob + b])
             rv = rv - _xlogx(bagk[ob + b])
-        num = old_ent - (-rv)
-        num = (1.0 - unknown_rate) * num
-        if _eq(num, 0.0):
-            ig = 0.0
-        else:
-            ig = num / known
+        ig = _info_gain(old_ent, rv, unknown_rate, known)
         gain[j] = ig
         ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig)
-        if multi_val or _sm(np.float64(nv), 0.3 * n_all):
+        if _in_average(multi_val, nv, n_all):
             avg = avg + ig
             n_valid += 1
-    if n_valid == 0:
-        return -1
-    return _largest_gain_ratio(n_attr, valid, gain, ratio, avg / n_valid)
+    return _largest_gain_ratio(n_attr, valid, gain, ratio, avg, n_valid)

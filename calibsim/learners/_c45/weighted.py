@@ -6,8 +6,8 @@ split appends one new segment per branch to the end of the buffer, in the
 original instance order (as Weka's ``Instances`` splits do), so the segment of
 every node stays valid for subtree raising, and an instance could later be
 sent to several branches. The unit-weight kernels of
-:mod:`calibsim.learners._kernels_c45_bits` build the same trees faster; the
-general path (:mod:`calibsim.learners._kernels_c45_general`) reuses the
+:mod:`.bitset` build the same trees faster; the
+general path (:mod:`.general`) reuses the
 segment helpers.
 """
 
@@ -16,10 +16,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._kernels_c45_common import (
-    _choose_from_terms, _collapse, _compact, _eq, _est_errors, _gr_or_eq, _max_class, _sm,
-    _sm_or_eq, _weka_cf, _xlogx,
-)
+from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
+from .predictor import _compact
+from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
+                      _subtree_sums)
+from .splitting import _can_split, _choose_from_terms
 
 
 @numba.njit(cache=True)
@@ -140,22 +141,12 @@ def _errors_for_branch(v, largest, X, y, ib, wb, seg_s, seg_n, attr, first, dist
     r = first[v] + largest
     C = n_classes
     # Collect the subtree in pre-order and clear its accumulators.
-    n_sub = 0
-    sp = 1
-    stack[0] = r
-    while sp > 0:
-        sp -= 1
-        u = stack[sp]
-        sub[n_sub] = u
-        n_sub += 1
+    n_sub = _preorder(r, attr, first, n_values, stack, sub)
+    for t in range(n_sub):
+        u = sub[t]
         acc_tot[u] = tot[u]
         for c in range(C):
             acc[u * C + c] = dist[u * C + c]
-        if attr[u] >= 0:
-            nv = n_values[attr[u]]
-            for b in range(nv - 1, -1, -1):
-                stack[sp] = first[u] + b
-                sp += 1
     # Route the other branches' instances to their leaves.
     for b in range(n_values[attr[v]]):
         if b == largest:
@@ -168,16 +159,12 @@ def _errors_for_branch(v, largest, X, y, ib, wb, seg_s, seg_n, attr, first, dist
                 u = first[u] + X[i, attr[u]]
             acc[u * C + y[i]] += wb[e]
             acc_tot[u] += wb[e]
-    # Children come after their parent in pre-order, so a reverse sweep sums bottom-up.
-    for t in range(n_sub - 1, -1, -1):
+    for t in range(n_sub):
         u = sub[t]
         if attr[u] < 0:
             ef[u] = _est_errors(acc, u * C, C, acc_tot[u], cf, z)
-        else:
-            total = 0.0
-            for b in range(n_values[attr[u]]):
-                total = total + ef[first[u] + b]
-            ef[u] = total
+    # Children come after their parent in pre-order, so a reverse sweep sums bottom-up.
+    _subtree_sums(sub, n_sub, attr, first, n_values, ef)
     return ef[r]
 
 
@@ -271,7 +258,7 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
     seg_n[0] = n
 
     # ---- grow (ClassifierTree.buildTree), depth first with an explicit stack
-    n_nodes = np.int64(1)      # not a literal: callees compile once (see _kernels_c45)
+    n_nodes = np.int64(1)      # not a literal: callees compile once (see calibsim.learners._c45)
     sp = 1
     stack[0] = 0
     _node_distribution(0, y, ib, wb, seg_s, seg_n, dist, tot, C)
@@ -280,17 +267,15 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
         v = stack[sp]
         total = tot[v]
         best = -1
-        if not (_sm(total, 2.0 * min_obj_f)
-                or _eq(total, dist[v * C + _max_class(dist, v * C, C)])):
+        if _can_split(dist, tot, v, C, min_obj_f):
             best = _select_split(v, onehot, y, ib, wb, seg_s, seg_n, dist, tot, n_values, off, C,
                                  min_obj_f, multi_val, n_all, cnt, bag, xcnt, xbag, gain, ratio,
                                  valid)
+        attr[v] = best                # -1: a leaf
         if best < 0:
-            attr[v] = -1
             empty[v] = _eq(total, 0.0)
             continue
         nv = n_values[best]
-        attr[v] = best
         first[v] = n_nodes
         n_nodes += nv
         ib, wb = _ensure_buffer(ib, wb, used, seg_n[v])
@@ -316,48 +301,20 @@ def _c45_fit_weighted(X, y, w, n_values, n_classes, confidence, min_obj):
     stack[0] = 0
     st_k[0] = 0
     while sp > 0:
-        v = stack[sp - 1]
-        if attr[v] < 0:
-            serr[v] = _est_errors(dist, v * C, C, tot[v], cf, z)
-            sp -= 1
-            continue
-        nv = n_values[attr[v]]
-        k = st_k[sp - 1]
-        if k < nv:
-            st_k[sp - 1] = k + 1
-            stack[sp] = first[v] + k
-            st_k[sp] = 0
-            sp += 1
-            continue
-        fc = first[v]
-        largest = np.int64(-1)
-        mx = 0.0
-        for b in range(nv):
-            if _gr_or_eq(tot[fc + b], mx):
-                mx = tot[fc + b]
-                largest = b
-        e_branch = _errors_for_branch(v, largest, X, y, ib, wb, seg_s, seg_n, attr, first, dist,
-                                      tot, n_values, C, cf, z, acc, acc_tot, ef, sub, stack2)
+        v, sp = _next_to_prune(attr, n_values, first, stack, st_k, sp)
         e_leaf = _est_errors(dist, v * C, C, tot[v], cf, z)
-        e_tree = 0.0
-        for b in range(nv):
-            e_tree = e_tree + serr[fc + b]
-        if _sm_or_eq(e_leaf, e_tree + 0.1) and _sm_or_eq(e_leaf, e_branch + 0.1):
-            attr[v] = -1
+        if attr[v] < 0:
             serr[v] = e_leaf
             sp -= 1
             continue
-        if _sm_or_eq(e_branch, e_tree + 0.1):
-            # Raise the largest branch: v takes over its split and children,
-            # all of v's instances are re-sent down, and v is pruned again.
-            c_big = fc + largest
-            attr[v] = attr[c_big]
-            first[v] = first[c_big]
+        largest = _largest_branch(tot, first[v], n_values[attr[v]])
+        e_branch = _errors_for_branch(v, largest, X, y, ib, wb, seg_s, seg_n, attr, first, dist,
+                                      tot, n_values, C, cf, z, acc, acc_tot, ef, sub, stack2)
+        after = _prune_node(v, largest, e_leaf, e_branch, n_values, attr, first, serr, st_k, sp)
+        if after == sp:
+            # The largest branch raised: all of v's instances are re-sent down.
             ib, wb, used = _new_distribution(v, X, y, ib, wb, used, seg_s, seg_n, attr, first,
                                              dist, tot, empty, n_values, C, pos, stack2)
-            st_k[sp - 1] = 0
-            continue
-        serr[v] = e_tree
-        sp -= 1
+        sp = after
 
     return _compact(attr, first, dist, tot, empty, n_values, C)

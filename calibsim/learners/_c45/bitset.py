@@ -1,7 +1,7 @@
 """Private numba kernels: C4.5 (Weka 3.6 J48) on nominal data, all weights 1, on bitsets.
 
 With every weight 1, every weight sum of the weighted path
-(:mod:`._kernels_c45_weighted`: class counts, branch weights, the counts routed
+(:mod:`.weighted`: class counts, branch weights, the counts routed
 through a subtree while pruning) is a sum of 1.0s, i.e. an integer below 2**53
 that floating point holds exactly whatever the summation order. So the same
 sums can be taken as integer counts -- popcounts of bitsets -- and converted to
@@ -29,8 +29,8 @@ per data set by :func:`_c45_bits_data`; a fit then allocates nothing:
   instances, so no training rows are copied -- and scores the test instances
   by sending their bitset down the tree.
 
-The tree is grown by :mod:`._kernels_c45_grow` and pruned by
-:mod:`._kernels_c45_prune`.
+The tree is grown by :mod:`.bitset_growth` and pruned by
+:mod:`.bitset_pruning`.
 
 What the time goes to (profiled with ``perf`` on 300 x 10 binary null data,
 10 x 10 cv), and what keeps it short:
@@ -43,7 +43,7 @@ What the time goes to (profiled with ``perf`` on 300 x 10 binary null data,
   no reference counts at all (and numba refuses to compile an allocation in
   them).
 * J48's split choice: with binary attributes and a binary class it is written
-  out for that shape (:func:`._kernels_c45_grow._choose_binary`), the gain
+  out for that shape (:func:`.bitset_growth._choose_binary`), the gain
   ratio is computed only where it is compared, and the kernels use
   ``error_model="numpy"`` (no zero test before each float division; no
   division here has a zero divisor, so no result changes).
@@ -53,7 +53,7 @@ What the time goes to (profiled with ``perf`` on 300 x 10 binary null data,
   subtraction); and the last child of a split takes its parent's counts minus
   its siblings' instead of counting.
 * ``Stats.addErrs`` of small leaves is remembered (see
-  :func:`._kernels_c45_prune._leaf_errors`).
+  :func:`.bitset_pruning._leaf_errors`).
 """
 
 from __future__ import annotations
@@ -64,12 +64,12 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from ._kernels_c45_common import (
-    _LOG2, _N_TABLE, _XLOGX_TABLE, _collapse, _compact, _lowest_bit, _mask_word, _node_prediction,
-    _popcount, _weka_cf,
-)
-from ._kernels_c45_grow import _JIT, _grow
-from ._kernels_c45_prune import _MEMO_N, _prune
+from .bitops import _JIT, _lowest_bit, _mask_word, _popcount, _restrict
+from .bitset_growth import _grow
+from .bitset_pruning import _MEMO_N, _prune
+from .criterion import _LOG2, _N_TABLE, _XLOGX_TABLE, _weka_cf
+from .predictor import _compact, _node_prediction
+from .pruning import _collapse
 
 #: Options of the fit kernels, which allocate nothing: no reference counting.
 _JIT_NO_NRT = dict(_JIT, _nrt=False)
@@ -78,7 +78,7 @@ _JIT_NO_NRT = dict(_JIT, _nrt=False)
 #: and the scratch arrays of one fit (second block). Shapes: n instances,
 #: a attributes, V = sum(n_values) cells, W = ceil(n / 64) words, C classes,
 #: N node capacity, D depth capacity; (R, K) counted rows and cells, (2, a)
-#: for binary attributes and class, else (C, V) (see :mod:`._kernels_c45_grow`).
+#: for binary attributes and class, else (C, V) (see :mod:`.bitset_growth`).
 _Bits = namedtuple("_Bits", [
     "n_values",     # (a,) i8
     "off",          # (a + 1,) i8: cells of attribute j are off[j] .. off[j+1]-1
@@ -160,7 +160,7 @@ def _c45_bits_data(X, y, n_values, n_classes, confidence, min_obj):
     V = off[n_attr]
     W = (n + 63) // 64
     amask, cmask = _instance_bitsets(X, y, n_values, off, C)
-    # The counted cells and row masks (see _kernels_c45_grow).
+    # The counted cells and row masks (see bitset_growth).
     if binary:
         cells = off[:n_attr].copy()              # value 0 of every attribute
         rmask = np.empty((2, W), np.uint64)
@@ -293,8 +293,7 @@ def _score_test(bt, C, correct_out, record):
             ob = off[attr[u]]
             for b in range(n_values[attr[u]]):
                 ch = first[u] + b
-                for w in range(W):
-                    pmask[ch, w] = pmask[u, w] & amask[ob + b, w]
+                _restrict(pmask, u, ch, amask, ob + b)
                 parent[ch] = u
                 stack[sp] = ch
                 sp += 1
@@ -346,7 +345,7 @@ def _c45_grow_split(bt, n_classes, is_test):
 @numba.njit(**_JIT_NO_NRT)
 def _c45_prune_score(bt, n_classes, cf, z, memo, correct_out, record):
     """Prune the tree of :func:`_c45_grow_split` at confidence factor ``cf`` (with
-    ``z`` and ``memo`` of that confidence, :func:`._kernels_c45_common._weka_cf`)
+    ``z`` and ``memo`` of that confidence, :func:`.criterion._weka_cf`)
     and score the split's test instances, as the second half of
     :func:`_c45_fold_score`; returns ``(n_correct, n_nodes)``."""
     (n_values, off, amask, cells_t, rmask, cmask, xtab, _, param, attr, first, depth, stack,
