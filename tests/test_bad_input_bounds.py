@@ -211,3 +211,114 @@ def test_scores_in_recognises_percentages_and_refuses_off_scale(tmp_path, capsys
     assert main(["compare", "--data", "iris", "--a", "naive_bayes", "--b", "c45",
                  "--metric", "auc"]) == 2
     assert "`--metric` goes with `--scores-in`" in capsys.readouterr().err
+
+
+# --- the store checks its identity --------------------------------------------------------
+
+TINY = """
+[study]
+name = "tiny"
+seed = 7
+block_size = 4
+
+[sources.null]
+kind = "null"
+n_instances = 40
+n_datasets = 8
+
+[learners]
+names = ["naive_bayes", "c45"]
+
+[schemes.cv]
+kind = "repeated_kfold"
+n_folds = 5
+n_runs = 2
+
+[[analysis]]
+kind = "rejection_rate"
+name = "rate"
+tests = ["corrected_repeated_cv"]
+alphas = [0.05]
+"""
+
+
+def test_run_and_report_detect_an_edited_identity_and_count_the_whole_source(tmp_path,
+                                                                            capsys, caplog):
+    study = tmp_path / "tiny.toml"
+    study.write_text(TINY)
+    results = tmp_path / "results"
+    args = [str(study), "--results", str(results)]
+    assert main(["run", *args, "--workers", "0", "--no-progress"]) == 0
+    before = (tmp_path / "figures" / "tiny_rate.csv").read_bytes()
+    (key,) = [p for p in (results / "store").iterdir() if p.is_dir()]
+    blocks = sorted(key.glob("*.npz"))
+    blocks[1].write_bytes(b"damaged")                 # one of two blocks: 4 of 8 missing
+    capsys.readouterr()
+    assert main(["report", *args]) == 2
+    err = capsys.readouterr().err
+    assert "4 of 8 data sets have no saved scores" in err, err
+    assert main(["run", *args, "--workers", "0", "--no-progress"]) == 0
+    ident = key / "identity.json"
+    ident.write_text(ident.read_text().replace('"seed": 7', '"seed": 9'))
+    capsys.readouterr()
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        assert main(["report", *args]) == 2
+    assert "8 of 8 data sets have no saved scores" in capsys.readouterr().err
+    said = [r.getMessage() for r in caplog.records if "identity.json" in r.getMessage()]
+    assert len(said) == 1 and "does not match its key" in said[0]
+    assert "\n" not in said[0]
+    assert main(["run", *args, "--workers", "0", "--no-progress"]) == 0
+    assert (tmp_path / "figures" / "tiny_rate.csv").read_bytes() == before
+
+
+# --- a killed parent's workers end ---------------------------------------------------------
+
+CHILD = """
+import os, subprocess, sys, time
+grandchild = subprocess.Popen([sys.executable, "-c", '''
+import os, sys, time
+sys.path.insert(0, {root!r})
+from calibsim.engine.runner import _worker_init
+_worker_init({{parent}})
+print("ready", flush=True)
+time.sleep(60)
+'''.format(parent=os.getpid())], stdout=subprocess.PIPE, text=True)
+print(grandchild.pid, flush=True)
+print(grandchild.stdout.readline().strip(), flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_worker_ends_within_a_second_of_its_parents_kill_9():
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = str(Path(__file__).resolve().parents[1])
+    parent = subprocess.Popen([sys.executable, "-c", CHILD.format(root=root)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(parent.stdout.readline())
+        assert parent.stdout.readline().strip() == "ready"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 5:
+            try:
+                with open(f"/proc/{worker}/stat") as fh:
+                    if fh.read().split()[2] == "Z":
+                        break
+            except FileNotFoundError:
+                break
+            time.sleep(0.01)
+        assert time.perf_counter() - t0 < 1.0
+    finally:
+        parent.kill()
+        parent.wait()
+        parent.stdout.close()
+        try:
+            os.kill(worker, signal.SIGKILL)
+        except (ProcessLookupError, UnboundLocalError):
+            pass

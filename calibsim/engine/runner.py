@@ -73,11 +73,40 @@ def _quiet_dask():
 WORKER_MEMORY_GROWTH = 2 * 1024 ** 3
 
 
-def _worker_init():
-    """Each local worker ignores Ctrl-C (the main process handles it, once, and ends them)
-    and is replaced only when its memory grew by :data:`WORKER_MEMORY_GROWTH`."""
+#: Seconds between a local worker's checks that the process that started it is alive.
+PARENT_POLL = 0.05
+
+
+def _end_with_parent(parent: int):
+    """End this worker within :data:`PARENT_POLL` seconds of its parent's death (kill -9
+    of ``calibsim run`` would otherwise leave the workers computing, orphaned).
+
+    A daemon thread polls ``os.getppid()``: when the parent is gone the worker is
+    re-parented and the thread ends the process with SIGKILL; ``parent`` is the pid the
+    pool was made in, so a worker whose parent died while it was still starting ends as
+    soon as it has started. (The kernel's parent-death
+    signal, ``prctl(PR_SET_PDEATHSIG)``, fires when the *thread* that started the worker
+    ends, and loky starts workers from its manager thread too, so it is not used.)
+    """
+    import signal
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="calibsim-parent-watch", daemon=True).start()
+
+
+def _worker_init(parent: int | None = None):
+    """Each local worker ignores Ctrl-C (the main process handles it, once, and ends them),
+    ends when its parent ``parent`` dies (:func:`_end_with_parent`) and is replaced only
+    when its memory grew by :data:`WORKER_MEMORY_GROWTH`."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(os.getppid() if parent is None else parent)
     from joblib.externals.loky import process_executor
     if hasattr(process_executor, "_MAX_MEMORY_LEAK_SIZE"):   # loky's bound, read per block
         process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
@@ -136,6 +165,7 @@ class LocalPool:
         self.n_workers = int(n_workers)
         self.executor = get_reusable_executor(max_workers=self.n_workers, timeout=300,
                                               initializer=_worker_init,
+                                              initargs=(os.getpid(),),
                                               env=worker_threads_env())
 
     def submit(self, func, *args):
