@@ -322,3 +322,87 @@ def test_a_worker_ends_within_a_second_of_its_parents_kill_9():
             os.kill(worker, signal.SIGKILL)
         except (ProcessLookupError, UnboundLocalError):
             pass
+
+
+# --- deep errors and silent cases ------------------------------------------------------------
+
+def _frames_3d():
+    import pandas as pd
+    idx = pd.MultiIndex.from_product([range(2), range(3), range(4)])
+    yield pd.DataFrame({"x": np.linspace(0, 0.1, 24)}, index=idx)
+    yield pd.DataFrame({"a": [np.zeros((2, 2))] * 3, "b": [np.zeros((2, 2))] * 3})
+    yield pd.concat({i: pd.DataFrame(np.full((4, 5), 0.01 * i)) for i in range(3)}, axis=1)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: __import__("calibsim").stats.multitest(x, cost=np.arange(len(x))),
+    lambda x: __import__("calibsim").stats.multi2test(x, cost=np.arange(len(x))),
+    lambda x: __import__("calibsim").calibration.type1_error_curve(
+        "corrected_repeated_cv", x, alphas=[0.05]),
+    lambda x: __import__("calibsim").calibration.calibrate("corrected_repeated_cv", x,
+                                                           alphas=[0.05]),
+    lambda x: __import__("calibsim").calibration.threshold_df("corrected_repeated_cv", x, 0.05),
+    lambda x: __import__("calibsim").calibration.calibrate_rho(x),
+    lambda x: __import__("calibsim").calibration.decision_rate(x),
+], ids=["multitest", "multi2test", "type1_error_curve", "calibrate", "threshold_df",
+        "calibrate_rho", "decision_rate"])
+def test_a_3d_frame_is_refused_naming_the_parameter(call):
+    for frame in _frames_3d():
+        with capped(20), pytest.raises((ValueError, TypeError), match="`"):
+            call(frame)
+
+
+def test_scores_from_study_names_its_parameter():
+    from calibsim.ranking import scores_from_study
+    with pytest.raises(TypeError, match="`scores` must be a study's saved scores"):
+        scores_from_study("x")
+
+
+@pytest.mark.parametrize("n", [0, -1, 1.5, True, 10**8])
+def test_bayesian_pairs_refuses_a_non_positive_number_of_samples(n):
+    import pandas as pd
+    from calibsim.ranking import bayesian_pairs
+    with pytest.raises(ValueError, match="`n_samples`"):
+        bayesian_pairs(pd.DataFrame({"a": [.8, .7, .9], "b": [.7, .6, .8]}), n_samples=n)
+
+
+@pytest.mark.parametrize("spec, ok", [
+    ("sklearn.linear_model.LogisticRegression(C=True)", False),
+    ("sklearn.ensemble.RandomForestClassifier(max_depth=True)", False),
+    ("sklearn.svm.SVC(tol=False)", False),
+    ("sklearn.linear_model.LogisticRegression(fit_intercept=False, verbose=True)", True),
+    ("sklearn.svm.SVC(probability=True)", True),
+])
+def test_a_boolean_where_a_number_is_declared_is_refused(spec, ok):
+    from calibsim.engine._safe_spec import build_estimator
+    if ok:
+        build_estimator(spec)
+    else:
+        with pytest.raises(ValueError, match="is a boolean where a number is expected"):
+            build_estimator(spec)
+
+
+@pytest.mark.parametrize("name", [".", "..", ".hidden"])
+def test_a_study_name_starting_with_a_dot_is_refused(name):
+    from calibsim.engine.spec import StudyFileError, study_from_dict
+    doc = {"study": {"name": name, "seed": 1, "block_size": 5},
+           "sources": {"null": {"kind": "null", "n_instances": 60, "n_datasets": 5}},
+           "learners": {"names": ["naive_bayes", "c45"]},
+           "schemes": {"cv": {"kind": "repeated_kfold", "n_folds": 5, "n_runs": 4}},
+           "analysis": [{"kind": "calibrate", "tests": ["corrected_repeated_cv"]}]}
+    with pytest.raises(StudyFileError, match="`study.name`.*not starting with '.'"):
+        study_from_dict(doc, "x.toml")
+
+
+def test_a_refused_scheduler_port_is_said_at_once():
+    import socket
+    from calibsim.engine.runner import cluster
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()                                           # nothing listens there now
+    t0 = time.perf_counter()
+    with pytest.raises(OSError, match=r"`scheduler` \(--scheduler\).*refused"):
+        with cluster(scheduler=f"tcp://127.0.0.1:{port}", timeout=10):
+            pass
+    assert time.perf_counter() - t0 < 2

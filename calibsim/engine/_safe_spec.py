@@ -391,6 +391,25 @@ def _cap(name, value, spec, where):
                             "(at most 100)")
 
 
+def _numbers_only(cls, name) -> bool:
+    """True when scikit-learn's declared constraints of ``cls``'s parameter ``name``
+    admit numbers (and perhaps None or option strings) but no boolean: there ``True``
+    would be read silently as 1 (``LogisticRegression(C=True)``)."""
+    import numbers
+
+    from sklearn.utils._param_validation import Interval, StrOptions
+    cons = getattr(cls, "_parameter_constraints", {}).get(name)
+    if not cons:
+        return False
+    numeric = False
+    for c in cons:
+        if isinstance(c, Interval) or c in (numbers.Integral, numbers.Real, int, float):
+            numeric = True
+        elif not (c is None or isinstance(c, StrOptions) or c == "nan"):
+            return False                 # "boolean", "verbose", callable, dict, ...: maybe
+    return numeric
+
+
 #: Parameters of a classifier meta-estimator that hold the estimators it combines.
 _CLASSIFIER_SLOTS = frozenset({"estimator", "estimators", "final_estimator", "base_estimator"})
 
@@ -411,7 +430,8 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
     """Refuse an estimator built from a spec that touches files or asks for unbounded work.
 
     Walks the estimator and every estimator among its parameters (defaults included):
-    parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, size-like
+    parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, a boolean given
+    where scikit-learn declares a number (``C=True``), size-like
     parameters above :data:`SIZE_CAPS`, ``n_jobs`` beyond this machine's cores,
     ``cache_size`` (MB) beyond calibsim's memory limit, ensembles whose
     ``n_estimators`` multiply to more than :data:`MAX_FITS`, and a classifier
@@ -455,6 +475,10 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
         for name, value in params.items():
             _check_param(name, value, spec)
             _cap(name, value, spec, where)
+            if isinstance(value, bool) and _numbers_only(type(node), name):
+                raise _refuse(spec, f"`{name}` = {value!r} in {where} is a boolean where a "
+                                    "number is expected (it would be read as "
+                                    f"{int(value)})")
             if name == "n_jobs" and value is not None and not (
                     isinstance(value, int) and not isinstance(value, bool)
                     and 1 <= abs(value) <= cores):

@@ -312,7 +312,24 @@ def _connect(Client, scheduler: str, timeout: float):
     server, whose reply Dask would read as a frame length of exabytes): the client is
     made in a helper thread that is abandoned after ``2 * timeout + 5`` seconds.
     """
+    import socket
     import threading
+    from urllib.parse import urlsplit
+    hint = ("; the scheduler's port is usually 8786 (8787 is its dashboard), and the "
+            "address is tcp://host:port")
+    try:
+        parts = urlsplit(scheduler if "://" in str(scheduler) else f"tcp://{scheduler}")
+        host, port = parts.hostname, parts.port
+    except (TypeError, ValueError):
+        host = port = None
+    if host and port and parts.scheme in ("tcp", "tls"):
+        try:              # a refused port answers at once: no need for Dask's retries
+            socket.create_connection((host, port), timeout=timeout).close()
+        except ConnectionRefusedError:
+            raise OSError(f"`scheduler` (--scheduler) {scheduler!r}: the connection was "
+                          f"refused (nothing listens at {host}:{port}){hint}") from None
+        except OSError:
+            pass          # unresolved or slow: Dask's own attempt below says so
     out = {}
 
     def connect():
@@ -324,8 +341,6 @@ def _connect(Client, scheduler: str, timeout: float):
     thread = threading.Thread(target=connect, name="calibsim-connect", daemon=True)
     thread.start()
     thread.join(2 * timeout + 5)
-    hint = ("; the scheduler's port is usually 8786 (8787 is its dashboard), and the "
-            "address is tcp://host:port")
     if thread.is_alive():
         raise OSError(f"`--scheduler` {scheduler!r}: something listens there but did not "
                       f"answer as a Dask scheduler within {2 * timeout + 5:g} s{hint}")
