@@ -406,3 +406,72 @@ def test_a_refused_scheduler_port_is_said_at_once():
         with cluster(scheduler=f"tcp://127.0.0.1:{port}", timeout=10):
             pass
     assert time.perf_counter() - t0 < 2
+
+
+# --- a budget for what one fit may cost -----------------------------------------------------
+
+@pytest.mark.parametrize("spec, match", [
+    ("sklearn.neural_network.MLPClassifier(hidden_layer_sizes=[10000, 10000, 10000, 10000, "
+     "10000])", "400,000,000 weights between hidden layers"),
+    ("sklearn.neural_network.MLPClassifier(hidden_layer_sizes=[3000] + [3000])",
+     "neither a literal"),
+    ("sklearn.svm.SVC(tol=1e-300)", r"`tol` = 1e-300 in SVC is below 1e-12"),
+])
+def test_the_spec_budget_refuses_before_building_anything_big(spec, match):
+    from calibsim.engine._safe_spec import build_estimator
+    with capped(10), pytest.raises(ValueError, match=match):
+        build_estimator(spec)
+
+
+def _c30(tmp_path):
+    rng = np.random.default_rng(1)
+    p = tmp_path / "c30.csv"
+    rows = [",".join(f"{v:.3f}" for v in rng.random(30)) + f",{'xy'[i % 2]}" for i in range(300)]
+    p.write_text(",".join(f"a{i}" for i in range(30)) + ",class\n" + "\n".join(rows) + "\n")
+    return p
+
+
+@pytest.mark.parametrize("spec, match", [
+    ("sklearn.pipeline.make_pipeline(sklearn.preprocessing.PolynomialFeatures(degree=10), "
+     "sklearn.linear_model.LogisticRegression())", "847,660,528 output features"),
+    ("sklearn.ensemble.RandomForestClassifier(n_estimators=10000)",
+     "1,000,000 over the 100 fits"),
+    ("sklearn.ensemble.HistGradientBoostingClassifier(max_iter=100000)",
+     "100,000 models per fit"),
+    ("sklearn.ensemble.BaggingClassifier(sklearn.ensemble.BaggingClassifier(n_estimators=1000),"
+     " n_estimators=100)", "100,000 models per fit"),
+])
+def test_the_fit_budget_stops_a_comparison_before_any_fit(tmp_path, spec, match, capsys):
+    import calibsim.comparison._scoring as scoring
+    called = []
+    orig = scoring.blocks_for
+    try:
+        scoring.blocks_for = lambda *a, **k: called.append(1) or orig(*a, **k)
+        with capped(30):
+            assert main(["compare", "--data", str(_c30(tmp_path)), "--a", "naive_bayes",
+                         "--b", spec]) == 2
+    finally:
+        scoring.blocks_for = orig
+    assert not called
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and match in err[0] and "before any fit" in err[0], err
+
+
+def test_the_model_budget_is_raised_in_the_environment(monkeypatch):
+    from sklearn.ensemble import RandomForestClassifier
+
+    from calibsim.engine._safe_spec import check_fit_budget
+    est = RandomForestClassifier(n_estimators=10000)
+    with pytest.raises(ValueError, match="CALIBSIM_MAX_MODELS"):
+        check_fit_budget(est, 100, 5, "rf", n_fits=100)
+    monkeypatch.setenv("CALIBSIM_MAX_MODELS", "2000000")
+    check_fit_budget(est, 100, 5, "rf", n_fits=100)
+
+
+def test_the_first_layer_of_an_mlp_counts_the_attributes():
+    from sklearn.neural_network import MLPClassifier
+
+    from calibsim.engine._safe_spec import check_fit_budget
+    with pytest.raises(ValueError, match="5,000 x 10,000 = 50,000,000 input weights"):
+        check_fit_budget(MLPClassifier(hidden_layer_sizes=(10000,)), 100, 5000, "mlp")
+    check_fit_budget(MLPClassifier(hidden_layer_sizes=(100,)), 100, 5000, "mlp")

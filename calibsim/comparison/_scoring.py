@@ -553,6 +553,13 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     check_sample_sizes(codes, d)
+    from ..engine._safe_spec import check_fit_budget
+    n_train = len(codes) - len(codes) // max(d.n_folds, 2) if d.kind == "cv" else len(codes)
+    for lrn in learners:
+        if not lrn.is_builtin:
+            check_fit_budget(lrn.make(), n_train, Xa.shape[1],
+                             lrn.identity() if hasattr(lrn, "identity") else lrn.label,
+                             lrn.label, n_fits=n_repeats * int(np.prod(d.shape)))
     from .._validation import check_memory_estimate
     n, n_splits = len(codes), int(np.prod(d.shape))
     check_memory_estimate(         # fold assignments and test masks of every repeat
