@@ -475,3 +475,29 @@ def test_the_first_layer_of_an_mlp_counts_the_attributes():
     with pytest.raises(ValueError, match="5,000 x 10,000 = 50,000,000 input weights"):
         check_fit_budget(MLPClassifier(hidden_layer_sizes=(10000,)), 100, 5000, "mlp")
     check_fit_budget(MLPClassifier(hidden_layer_sizes=(100,)), 100, 5000, "mlp")
+
+
+def test_a_fit_past_the_memory_cap_fails_in_one_line_naming_the_learner(monkeypatch):
+    import resource
+
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    import calibsim
+    from calibsim.engine.learners import LearnerFailed
+
+    class Hog(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            self.big_ = np.ones(2**32 // 8 * 4)           # 4 GiB
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0])
+
+    monkeypatch.setenv("CALIBSIM_MEMORY_LIMIT", str(2**30))
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    with pytest.raises(LearnerFailed, match=r"'Hog' failed: MemoryError.*at most 1\.0 GiB.*"
+                                            "CALIBSIM_MEMORY_LIMIT.*resumes"):
+        calibsim.compare(Hog(), "naive_bayes", calibsim.load_uci("iris"), design="2x2",
+                         n_jobs=0, progress=False, replicability=None)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before

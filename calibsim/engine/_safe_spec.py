@@ -412,6 +412,11 @@ def _cap(name, value, spec, where):
     if name == "hidden_layer_sizes" and isinstance(value, (list, tuple)) and len(value) > 100:
         raise _refuse(spec, f"`hidden_layer_sizes` in {where} has {len(value)} layers "
                             "(at most 100)")
+    if name == "hidden_layer_sizes" and any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 1
+            for v in (value if isinstance(value, (list, tuple)) else [value])):
+        raise _refuse(spec, f"`hidden_layer_sizes` = {_short(repr(value))} in {where} must "
+                            "be positive integers (one width per hidden layer)")
     if name == "hidden_layer_sizes" and isinstance(value, (list, tuple)) and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
         weights = sum(a * b for a, b in zip(value[:-1], value[1:]))
@@ -461,7 +466,8 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
 
     Walks the estimator and every estimator among its parameters (defaults included):
     parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, a boolean given
-    where scikit-learn declares a number (``C=True``), size-like
+    where scikit-learn declares a number (``C=True``), a value scikit-learn's declared
+    constraints refuse (checked now, not at the first fit), size-like
     parameters above :data:`SIZE_CAPS`, ``n_jobs`` beyond this machine's cores,
     ``cache_size`` (MB) beyond calibsim's memory limit, ensembles whose
     ``n_estimators`` multiply to more than :data:`MAX_FITS`, and a classifier
@@ -529,6 +535,13 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
                                         f"{_kind(type(child))}; a classifier's own "
                                         "estimators must be classifiers")
                 stack.append((child, fits, depth + 1))
+        validate = getattr(node, "_validate_params", None)
+        if callable(validate) and getattr(node, "_parameter_constraints", None):
+            try:                           # scikit-learn's own checks, without fitting
+                validate()
+            except (ValueError, TypeError) as exc:
+                text = " ".join(str(exc).split())
+                raise _refuse(spec, f"{where}: {text[:300].rstrip('.')}") from None
     if classifier:
         from sklearn.base import is_classifier
         try:

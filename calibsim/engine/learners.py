@@ -77,6 +77,12 @@ class LearnerFailed(ValueError):
                     "make_column_transformer((SimpleImputer(), make_column_selector("
                     "dtype_include='number')), (OneHotEncoder(handle_unknown='ignore'), "
                     "make_column_selector(dtype_exclude='number'))), LogisticRegression())\".")
+        if isinstance(reason, MemoryError):
+            from .._validation import memory_limit, size_text
+            hint = (f" A fit may add at most {size_text(memory_limit())} to a process "
+                    "(CALIBSIM_MEMORY_LIMIT in bytes raises it); give the learner smaller "
+                    "parameters. In a study the blocks finished are saved: the same "
+                    "`calibsim run` resumes from them.")
         where = f" on data set {dataset!r}" if dataset else ""
         super().__init__(f"learner {learner!r} failed{where}: {type(reason).__name__}: "
                          f"{text.rstrip('.')}.{hint}")

@@ -100,13 +100,38 @@ def _end_with_parent(parent: int):
     threading.Thread(target=watch, name="calibsim-parent-watch", daemon=True).start()
 
 
+def _cap_memory():
+    """Cap this process's address space at what it has now plus calibsim's memory limit
+    (``CALIBSIM_MEMORY_LIMIT``, else half the machine's memory), so a fit that asks for
+    more fails with ``MemoryError`` instead of exhausting the machine. Returns the
+    previous (soft, hard) limits, or None where the cap cannot be set."""
+    try:
+        import resource
+
+        from .._validation import memory_limit
+        with open("/proc/self/statm") as fh:
+            vm = int(fh.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = vm + memory_limit()
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft != resource.RLIM_INFINITY and soft <= cap:
+            return None                  # a tighter cap is already set: keep it
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        return soft, hard
+    except (ImportError, OSError, ValueError):     # not Linux, or not allowed
+        return None
+
+
 def _worker_init(parent: int | None = None):
     """Each local worker ignores Ctrl-C (the main process handles it, once, and ends them),
-    ends when its parent ``parent`` dies (:func:`_end_with_parent`) and is replaced only
-    when its memory grew by :data:`WORKER_MEMORY_GROWTH`."""
+    ends when its parent ``parent`` dies (:func:`_end_with_parent`), has its memory
+    capped (:func:`_cap_memory`) and is replaced only when its memory grew by
+    :data:`WORKER_MEMORY_GROWTH`."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(os.getppid() if parent is None else parent)
+    _cap_memory()
     from joblib.externals.loky import process_executor
     if hasattr(process_executor, "_MAX_MEMORY_LEAK_SIZE"):   # loky's bound, read per block
         process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
@@ -394,10 +419,22 @@ def map_blocks(func, specs, *, client=None, on_result=None, resumable: bool = Tr
     if not specs:
         return
     if client is None:
-        for spec in specs:
-            result = func(spec)
-            if on_result is not None:
-                on_result(spec, result)
+        previous = _cap_memory()
+        done = 0
+        try:
+            for spec in specs:
+                try:
+                    result = func(spec)
+                except MemoryError:
+                    raise _out_of_memory(spec, done, len(specs), resumable, "this process") \
+                        from None
+                if on_result is not None:
+                    on_result(spec, result)
+                done += 1
+        finally:
+            if previous is not None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_AS, previous)
         return
     if isinstance(client, LocalPool):
         return _map_local(func, specs, client, on_result, resumable)
@@ -408,6 +445,16 @@ def map_blocks(func, specs, *, client=None, on_result=None, resumable: bool = Tr
 def _first_line(exc) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0][:160].rstrip(". ") if lines else "no detail"
+
+
+def _out_of_memory(spec, done, total, resumable, where):
+    """The one line for a block whose fit passed the memory cap."""
+    from .._validation import memory_limit, size_text
+    return ClusterLost(
+        f"block {spec.key} needed more memory in {where} than the cap of "
+        f"{size_text(memory_limit())} (CALIBSIM_MEMORY_LIMIT) after {done} of {total} "
+        f"blocks; a learner's fit asks for too much (smaller parameters, or raise "
+        f"CALIBSIM_MEMORY_LIMIT); {_resume_text(resumable)}")
 
 
 def _resume_text(resumable: bool) -> str:
@@ -428,6 +475,10 @@ def _map_local(func, specs, pool, on_result, resumable):
             if on_result is not None:
                 on_result(futures[future], result)
             done += 1
+    except MemoryError:
+        pool.kill()
+        raise _out_of_memory(futures[future], done, len(specs), resumable,
+                             "a local worker") from None
     except BrokenProcessPool as exc:
         pool.kill()
         raise ClusterLost(
