@@ -501,3 +501,33 @@ def test_a_fit_past_the_memory_cap_fails_in_one_line_naming_the_learner(monkeypa
         calibsim.compare(Hog(), "naive_bayes", calibsim.load_uci("iris"), design="2x2",
                          n_jobs=0, progress=False, replicability=None)
     assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_a_fit_past_its_time_budget_is_stopped_naming_the_learner(monkeypatch):
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    import calibsim
+    from calibsim.engine.learners import LearnerFailed
+
+    class Slow(ClassifierMixin, BaseEstimator):
+        def fit(self, X, y):
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < 30:       # Python-level work: stoppable
+                time.sleep(0.01)
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0])
+
+    monkeypatch.setenv("CALIBSIM_FIT_SECONDS", "0.3")
+    t0 = time.perf_counter()
+    with pytest.raises(LearnerFailed, match=r"'Slow' failed: FitTimeout: one fit took more "
+                                            r"than 0\.3 s.*CALIBSIM_FIT_SECONDS"):
+        calibsim.compare(Slow(), "naive_bayes", calibsim.load_uci("iris"), design="2x2",
+                         n_jobs=0, progress=False, replicability=None)
+    assert time.perf_counter() - t0 < 10
+    monkeypatch.setenv("CALIBSIM_FIT_SECONDS", "-1")
+    with pytest.raises(ValueError, match="CALIBSIM_FIT_SECONDS must be a positive number"):
+        calibsim.compare("naive_bayes", "c45", calibsim.load_uci("iris"), design="2x2",
+                         n_jobs=0, progress=False, replicability=None)

@@ -488,7 +488,8 @@ def check_sample_sizes(codes, d: Design) -> None:
                          f"class sizes {sorted(counts.tolist(), reverse=True)[:10]}.")
     need = max(2.0, k / 2)
     if n / counts.size < need:
-        raise ValueError(f"the data have {counts.size} classes in {n} instances ({n / counts.size:.2g} "
+        raise ValueError(f"the data have {counts.size} classes in {n} instances "
+                         f"({n / counts.size:.2g} "
                          f"per class on average); the design {d.name!r} needs at least "
                          f"{need:g} per class on average (a class column of identifiers or "
                          "of a regression target?); choose another class column or fewer folds.")
