@@ -327,6 +327,63 @@ def cases(files: dict, tmp: str) -> list:
              ("removed", "f.unlink()", 3), ("untouched", "pass", 3)]
     for i, (what, edit, want) in enumerate(edits):
         api(f"store/identity {what}", "ok", store.format(tmp=tmp, i=i, edit=edit, want=want))
+
+    # 7. processes: budgets while fitting, a killed parent's workers, warnings from workers
+    hog = ("import numpy as np, calibsim\nfrom sklearn.base import BaseEstimator, ClassifierMixin\n"
+           "class Hog(ClassifierMixin, BaseEstimator):\n"
+           "    def fit(self, X, y):\n        self.b_ = np.ones({n} // 8); self.classes_ = np.unique(y); return self\n"
+           "    def predict(self, X):\n        return np.full(len(X), self.classes_[0])\n"
+           "import os; os.environ['CALIBSIM_MEMORY_LIMIT'] = str(2**30)\n"
+           "try:\n    calibsim.compare(Hog(), 'naive_bayes', calibsim.load_uci('iris'), design='2x2', "
+           "n_jobs={w}, progress=False, replicability=None)\n"
+           "finally:\n    del os.environ['CALIBSIM_MEMORY_LIMIT']")
+    for n, w, expect in ((16 * 2**30, 0, "refuse"), (2**20, 0, "ok"), (16 * 2**30, 2, "refuse")):
+        api(f"process/memory cap {n >> 20} MiB workers={w}", expect, hog.format(n=n, w=w))
+    slow_child = ("import sys, time, numpy as np\nsys.path.insert(0, {root!r})\nimport calibsim\n"
+                  "from sklearn.base import BaseEstimator, ClassifierMixin\n"
+                  "class Slow(ClassifierMixin, BaseEstimator):\n"
+                  "    def fit(self, X, y):\n        t = time.time()\n"
+                  "        while time.time() - t < {secs}:\n            time.sleep(0.01)\n"
+                  "        self.classes_ = np.unique(y); return self\n"
+                  "    def predict(self, X):\n        return np.full(len(X), self.classes_[0])\n"
+                  "calibsim.compare(Slow(), 'naive_bayes', calibsim.load_uci('iris'), design='2x2', "
+                  "n_jobs=0, progress=False, replicability=None)\n")
+    slow = ("import subprocess, sys, os\ncode = {code!r}\n"
+            "env = dict(os.environ, CALIBSIM_FIT_SECONDS='0.5')\n"
+            "r = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=120)\n"
+            "last = (r.stderr.strip().splitlines() or [''])[-1]\n"
+            "if r.returncode:\n    raise ValueError(last)\n")
+    for secs, expect in ((20, "refuse"), (0.1, "ok")):
+        api(f"process/time budget 0.5 s, fit {secs} s", expect,
+            slow.format(code=slow_child.format(root=str(ROOT), secs=secs)))
+    grand = ("import sys, time; sys.path.insert(0, {root!r})\n"
+             "from calibsim.engine.runner import _worker_init\n_worker_init({{parent}})\n"
+             "print(1, flush=True)\ntime.sleep(60)\n").format(root=str(ROOT))
+    child = ("import os, subprocess, sys, time\n"
+             "g = subprocess.Popen([sys.executable, '-c', {grand!r}.format(parent=os.getpid())], "
+             "stdout=subprocess.PIPE, text=True)\n"
+             "print(g.pid, flush=True)\ng.stdout.readline()\nprint('ready', flush=True)\ntime.sleep(60)\n"
+             ).format(grand=grand)
+    kill = ("import os, signal, subprocess, sys, time\n"
+            f"p = subprocess.Popen([sys.executable, '-c', {child!r}], stdout=subprocess.PIPE, text=True)\n"
+            "w = int(p.stdout.readline()); p.stdout.readline()\n"
+            "os.kill(p.pid, signal.SIGKILL); p.wait(); p.stdout.close(); t = time.time()\n"
+            "def alive():\n    try:\n        return open(f'/proc/{w}/stat').read().split()[2] != 'Z'\n"
+            "    except FileNotFoundError:\n        return False\n"
+            "while alive() and time.time() - t < 5:\n    time.sleep(0.01)\n"
+            "gone = time.time() - t\nprint(f'worker gone {gone:.2f} s after kill -9')\n"
+            "assert gone < 1, f'worker alive {gone:.2f} s after kill -9 of its parent'\n")
+    api("process/kill -9 of a worker's parent", "ok", kill)
+    warn = ("import warnings\nfrom sklearn.exceptions import ConvergenceWarning\n"
+            "from calibsim.engine import learners, runner\nfrom calibsim.cli._main import _warnings_in_one_line\n"
+            "import io, contextlib\nlearners.WORKER_WARNINGS = []\n"
+            "def block(spec):\n    with learners._learner_warnings('mlp'):\n"
+            "        warnings.warn('x', ConvergenceWarning)\n    return spec\n"
+            "try:\n    _, rec = runner._collecting(block, 1)\nfinally:\n    learners.WORKER_WARNINGS = None\n"
+            "err = io.StringIO()\nwith contextlib.redirect_stderr(err):\n"
+            "    with _warnings_in_one_line('run'):\n        runner._repeat_warnings(rec * 5)\n"
+            "assert '5 ConvergenceWarnings from learner mlp' in err.getvalue(), err.getvalue()\n")
+    api("process/warnings from workers summarised", "ok", warn)
     return out
 
 
@@ -415,7 +472,7 @@ def main():
         if proc is None or not proc.is_alive():
             conn, child = ctx.Pipe()
             proc = ctx.Process(target=_child, args=(child, args.timeout,
-                                                    int(args.memory_gb * 2**30)), daemon=True)
+                                                    int(args.memory_gb * 2**30)), daemon=False)
             proc.start()
         conn.send((kind, payload))
         if conn.poll(args.timeout + 30):

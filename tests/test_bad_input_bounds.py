@@ -531,3 +531,30 @@ def test_a_fit_past_its_time_budget_is_stopped_naming_the_learner(monkeypatch):
     with pytest.raises(ValueError, match="CALIBSIM_FIT_SECONDS must be a positive number"):
         calibsim.compare("naive_bayes", "c45", calibsim.load_uci("iris"), design="2x2",
                          n_jobs=0, progress=False, replicability=None)
+
+
+# --- one warnings summary across worker processes ------------------------------------------
+
+def test_workers_warnings_are_summarised_by_category_and_learner(capsys, monkeypatch):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from calibsim.cli._main import _warnings_in_one_line
+    from calibsim.engine import learners, runner
+
+    def block(spec):
+        with learners._learner_warnings("mlp"):
+            warnings.warn("did not converge", ConvergenceWarning)
+        return spec
+
+    monkeypatch.setattr(learners, "WORKER_WARNINGS", [])     # as in a local worker
+    result, records = runner._collecting(block, 7)
+    assert result == 7 and records == [(ConvergenceWarning, "mlp", "did not converge")]
+    for verbose in (False, True):
+        with _warnings_in_one_line("run", verbose):
+            runner._repeat_warnings(records * 3)
+        err = capsys.readouterr().err
+        assert ("calibsim run: 3 ConvergenceWarnings from learner mlp (first: did not "
+                "converge)") in err
+        assert err.count("ConvergenceWarning (mlp): did not converge") == (3 if verbose else 0)

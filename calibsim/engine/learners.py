@@ -92,6 +92,35 @@ def fit_seconds() -> float:
     return value
 
 
+#: Warnings of the learners' fits in this worker process, as (category, learner label,
+#: message) -- filled only in a local worker (:func:`collect_warnings`), where they would
+#: otherwise print raw on the worker's stderr; the main process repeats them.
+WORKER_WARNINGS: list | None = None
+
+
+def collect_warnings() -> None:
+    """Keep the learners' warnings of this process in :data:`WORKER_WARNINGS` (a local
+    worker calls it once, from its initializer)."""
+    global WORKER_WARNINGS
+    WORKER_WARNINGS = []
+
+
+@contextlib.contextmanager
+def _learner_warnings(label: str):
+    """In a worker that collects them, record the fit's warnings under ``label``."""
+    if WORKER_WARNINGS is None:
+        yield
+        return
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for mod in ("numba", "distributed"):
+            warnings.filterwarnings("ignore", module=mod)
+        yield
+    for w in caught:
+        WORKER_WARNINGS.append((w.category, label, str(w.message)))
+
+
 @contextlib.contextmanager
 def _fit_budget():
     """Raise :class:`FitTimeout` in the fit when it passes :func:`fit_seconds`.
@@ -431,7 +460,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
                     rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
             t0 = time.perf_counter()
             try:
-                with _fit_budget():
+                with _fit_budget(), _learner_warnings(lrn.label):
                     shared = isinstance(est, RandomErrors) and est.base == "c45"
                     if shared and "c45" in bases:
                         est._fit_base(bases[est.base], len(ytr))     # the same base model

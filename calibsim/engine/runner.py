@@ -132,9 +132,28 @@ def _worker_init(parent: int | None = None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(os.getppid() if parent is None else parent)
     _cap_memory()
+    from .learners import collect_warnings
+    collect_warnings()
     from joblib.externals.loky import process_executor
     if hasattr(process_executor, "_MAX_MEMORY_LEAK_SIZE"):   # loky's bound, read per block
         process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
+
+
+def _collecting(func, spec):
+    """``func(spec)`` on a local worker, with the learners' warnings it raised."""
+    from . import learners
+    if learners.WORKER_WARNINGS is not None:
+        learners.WORKER_WARNINGS.clear()
+    result = func(spec)
+    return result, list(learners.WORKER_WARNINGS or ())
+
+
+def _repeat_warnings(records) -> None:
+    """The workers' warnings, warned again here (once each) so that this process's
+    handler counts them by category and learner (``filename`` carries the learner)."""
+    import warnings
+    for category, label, text in records:
+        warnings.warn_explicit(text, category, f"learner {label}", 0)
 
 
 #: The variables that set the threads of BLAS, OpenMP and numba's parallel loops (joblib's
@@ -467,11 +486,12 @@ def _map_local(func, specs, pool, on_result, resumable):
     """:func:`map_blocks` on a :class:`LocalPool`."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
-    futures = {pool.submit(func, spec): spec for spec in specs}
+    futures = {pool.submit(_collecting, func, spec): spec for spec in specs}
     done = 0
     try:
         for future in as_completed(futures):
-            result = future.result()
+            result, records = future.result()
+            _repeat_warnings(records)
             if on_result is not None:
                 on_result(futures[future], result)
             done += 1
