@@ -558,3 +558,13 @@ def test_workers_warnings_are_summarised_by_category_and_learner(capsys, monkeyp
         assert ("calibsim run: 3 ConvergenceWarnings from learner mlp (first: did not "
                 "converge)") in err
         assert err.count("ConvergenceWarning (mlp): did not converge") == (3 if verbose else 0)
+
+
+def test_an_mlp_object_of_huge_layers_is_stopped_before_any_fit():
+    from sklearn.neural_network import MLPClassifier
+
+    import calibsim
+    with capped(30), pytest.raises(ValueError, match="400,000,000 weights between hidden "
+                                                     "layers.*nothing was fitted"):
+        calibsim.compare(MLPClassifier(hidden_layer_sizes=[10000] * 5), "naive_bayes",
+                         calibsim.load_uci("sonar"), n_jobs=0, progress=False)

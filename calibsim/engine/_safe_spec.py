@@ -716,10 +716,17 @@ def _budget_node(node, fits, n, width, refuse, check_memory_estimate, MemoryEsti
             raise refuse(str(exc).rstrip(".")) from None
     hidden = params.get("hidden_layer_sizes")
     if where.startswith("MLP") and hidden is not None:
-        first = hidden[0] if isinstance(hidden, (list, tuple)) and hidden else hidden
+        layers = list(hidden) if isinstance(hidden, (list, tuple)) else [hidden]
+        first = layers[0] if layers else None
         if isinstance(first, int) and width * first > MAX_WEIGHTS:
             raise refuse(f"`hidden_layer_sizes` in {where} asks for {width:,} x {first:,} = "
                          f"{width * first:,} input weights, more than {MAX_WEIGHTS:,}")
+        if all(isinstance(v, int) for v in layers):
+            between = sum(a * b for a, b in zip(layers[:-1], layers[1:]))
+            if between > MAX_WEIGHTS:
+                raise refuse(f"`hidden_layer_sizes` = {_short(layers)} in {where} asks for "
+                             f"{between:,} weights between hidden layers, more than the "
+                             f"budget of one fit ({MAX_WEIGHTS:,})")
     models = fits
     n_est = params.get("n_estimators")
     if isinstance(n_est, int) and not isinstance(n_est, bool) and n_est > 0:
