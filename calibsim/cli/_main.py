@@ -571,16 +571,23 @@ def _compile_progress():
 
 
 @contextlib.contextmanager
-def _warnings_in_one_line(command: str):
+def _warnings_in_one_line(command: str, verbose: bool = False):
     """calibsim's own warnings as one line each, at once; the others (e.g. scikit-learn's
-    ConvergenceWarning, repeated on every fold) counted and summarised at the end."""
+    ConvergenceWarning, repeated on every fold), from this process and from the local
+    workers alike, counted by category and learner and summarised at the end (each in
+    full as it comes with ``verbose``)."""
     counts: dict = {}
 
     def show(message, category, filename, lineno, file=None, line=None):
         if category.__module__.startswith("calibsim"):
             print(f"calibsim {command}: warning: {message}", file=sys.stderr)
             return
-        key = (category.__name__, str(message).splitlines()[0][:160])
+        learner = str(filename)[len("learner "):] if str(filename).startswith(
+            "learner ") else ""
+        if verbose:
+            print(f"calibsim {command}: {category.__name__}"
+                  f"{f' ({learner})' if learner else ''}: {message}", file=sys.stderr)
+        key = (category.__name__, learner, str(message).splitlines()[0][:160])
         counts[key] = counts.get(key, 0) + 1
 
     old = warnings.showwarning
@@ -594,12 +601,14 @@ def _warnings_in_one_line(command: str):
     finally:
         warnings.showwarning = old
         by_class: dict = {}
-        for (name, text), n in counts.items():
-            total, first = by_class.get(name, (0, text))
-            by_class[name] = (total + n, first)
-        for name, (n, first) in sorted(by_class.items()):
-            print(f"calibsim {command}: {n} {name}{'s' if n > 1 else ''} from the learners "
-                  f"(first: {first})", file=sys.stderr)
+        for (name, learner, text), n in counts.items():
+            total, first = by_class.get((name, learner), (0, text))
+            by_class[(name, learner)] = (total + n, first)
+        for (name, learner), (n, first) in sorted(by_class.items()):
+            who = f"learner {learner}" if learner else "the learners"
+            print(f"calibsim {command}: {n} {name}{'s' if n > 1 else ''} from {who} "
+                  f"(first: {first}){'' if verbose else '; --verbose shows them all'}",
+                  file=sys.stderr)
 
 
 #: Exit statuses of ``calibsim`` (docs/guide/cli.md): 0 done; 1 a study of a folder run
@@ -681,7 +690,7 @@ def main(argv=None) -> int:
     from ..engine.runner import ClusterLost, show_dask_logs
     show_dask_logs(bool(getattr(args, "verbose", False)))
     try:
-        with _warnings_in_one_line(args.command), \
+        with _warnings_in_one_line(args.command, bool(getattr(args, "verbose", False))), \
                 (_compile_progress() if cold else contextlib.nullcontext()):
             return handler(args)
     except KeyboardInterrupt:

@@ -512,7 +512,8 @@ def check_sample_sizes(codes, d: Design) -> None:
                          f"class sizes {sorted(counts.tolist(), reverse=True)[:10]}.")
     need = max(2.0, k / 2)
     if n / counts.size < need:
-        raise ValueError(f"the data have {counts.size} classes in {n} instances ({n / counts.size:.2g} "
+        raise ValueError(f"the data have {counts.size} classes in {n} instances "
+                         f"({n / counts.size:.2g} "
                          f"per class on average); the design {d.name!r} needs at least "
                          f"{need:g} per class on average (a class column of identifiers or "
                          "of a regression target?); choose another class column or fewer folds.")
@@ -582,6 +583,13 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     check_sample_sizes(codes, d)
+    from ..engine._safe_spec import check_fit_budget
+    n_train = len(codes) - len(codes) // max(d.n_folds, 2) if d.kind == "cv" else len(codes)
+    for lrn in learners:
+        if not lrn.is_builtin:
+            check_fit_budget(lrn.make(), n_train, Xa.shape[1],
+                             lrn.identity() if hasattr(lrn, "identity") else lrn.label,
+                             lrn.label, n_fits=n_repeats * int(np.prod(d.shape)))
     from .._validation import check_memory_estimate
     n, n_splits = len(codes), int(np.prod(d.shape))
     instances = instances and d.kind != "holdout"

@@ -111,7 +111,8 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
         If the class column is unknown or holds a missing value, two columns share a
         header, a value or header holds a NUL character, the file has no attribute
         column or no row, the class column looks like a regression target (see
-        ``class_nominal``), a number is too large for float64, or it is wider than ``max_columns`` or ``max_line_bytes``
+        ``class_nominal``), a number is too large for float64, or it is wider than
+        ``max_columns`` or ``max_line_bytes``
         (the message says how to raise the limit).
 
     Examples

@@ -42,7 +42,8 @@ import sys
 import warnings
 
 __all__ = ["ROOTS", "FACTORIES", "FILE_PARAMETERS", "MAX_DEPTH", "MAX_FITS", "SIZE_CAPS",
-           "allowed", "build_estimator", "check_estimator", "check_params", "parse_spec",
+           "MAX_WEIGHTS", "MAX_WORK", "MIN_TOL", "allowed", "build_estimator",
+           "check_estimator", "check_fit_budget", "check_params", "parse_spec",
            "resolve_class"]
 
 #: Top-level packages whose declared classifiers and transformers a spec may name.
@@ -87,6 +88,25 @@ SIZE_CAPS = {
 #: Most trees or models one fit of a spec may train: the product of ``n_estimators``
 #: down a nesting of ensembles (defaults included).
 MAX_FITS = 100_000
+
+
+#: Most connection weights between an MLP's hidden layers (sum of products of adjacent
+#: widths; ``[10000] * 5`` asks for 400 million, ``[3000] * 100`` for 891 million).
+MAX_WEIGHTS = 20_000_000
+
+#: Most work one fit may ask for, in models x instances x attributes (ensembles
+#: multiplied down, gradient-boosting iterations counted as models): 10,000 trees on
+#: 435 instances of 16 attributes are 7e7; a forest of 10,000 trees on 20,000 x 16, 3e9.
+MAX_WORK = 2_000_000_000
+
+#: Most models one comparison may train, over all its fits (r x k fits of a learner whose
+#: ensembles multiply to m models each count r x k x m): 10x10 cv of a forest of 5,000
+#: trees. Raised with the environment variable ``CALIBSIM_MAX_MODELS``.
+MAX_MODELS = 500_000
+
+#: Smallest stopping tolerance ``tol`` accepted: below it float64 cannot meet the
+#: criterion and the solver runs to its iteration limit (SVC: none).
+MIN_TOL = 1e-12
 
 
 def _refuse(spec: str, rule: str) -> ValueError:
@@ -378,6 +398,9 @@ def _children(value):
 
 
 def _cap(name, value, spec, where):
+    if name == "tol" and isinstance(value, float) and 0 < value < MIN_TOL:
+        raise _refuse(spec, f"`tol` = {value!r} in {where} is below {MIN_TOL:g}: float64 "
+                            "cannot meet it, so the solver would run to its iteration limit")
     cap = SIZE_CAPS.get(name)
     if cap is None:
         return
@@ -389,6 +412,37 @@ def _cap(name, value, spec, where):
     if name == "hidden_layer_sizes" and isinstance(value, (list, tuple)) and len(value) > 100:
         raise _refuse(spec, f"`hidden_layer_sizes` in {where} has {len(value)} layers "
                             "(at most 100)")
+    if name == "hidden_layer_sizes" and any(
+            isinstance(v, bool) or not isinstance(v, int) or v < 1
+            for v in (value if isinstance(value, (list, tuple)) else [value])):
+        raise _refuse(spec, f"`hidden_layer_sizes` = {_short(repr(value))} in {where} must "
+                            "be positive integers (one width per hidden layer)")
+    if name == "hidden_layer_sizes" and isinstance(value, (list, tuple)) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        weights = sum(a * b for a, b in zip(value[:-1], value[1:]))
+        if weights > MAX_WEIGHTS:
+            raise _refuse(spec, f"`hidden_layer_sizes` = {_short(list(value))} in {where} "
+                                f"asks for {weights:,} weights between hidden layers, more "
+                                f"than the budget of one fit ({MAX_WEIGHTS:,})")
+
+
+def _numbers_only(cls, name) -> bool:
+    """True when scikit-learn's declared constraints of ``cls``'s parameter ``name``
+    admit numbers (and perhaps None or option strings) but no boolean: there ``True``
+    would be read silently as 1 (``LogisticRegression(C=True)``)."""
+    import numbers
+
+    from sklearn.utils._param_validation import Interval, StrOptions
+    cons = getattr(cls, "_parameter_constraints", {}).get(name)
+    if not cons:
+        return False
+    numeric = False
+    for c in cons:
+        if isinstance(c, Interval) or c in (numbers.Integral, numbers.Real, int, float):
+            numeric = True
+        elif not (c is None or isinstance(c, StrOptions) or c == "nan"):
+            return False                 # "boolean", "verbose", callable, dict, ...: maybe
+    return numeric
 
 
 #: Parameters of a classifier meta-estimator that hold the estimators it combines.
@@ -411,7 +465,9 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
     """Refuse an estimator built from a spec that touches files or asks for unbounded work.
 
     Walks the estimator and every estimator among its parameters (defaults included):
-    parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, size-like
+    parameters in :data:`FILE_PARAMETERS` and :data:`FILE_VALUES`, a boolean given
+    where scikit-learn declares a number (``C=True``), a value scikit-learn's declared
+    constraints refuse (checked now, not at the first fit), size-like
     parameters above :data:`SIZE_CAPS`, ``n_jobs`` beyond this machine's cores,
     ``cache_size`` (MB) beyond calibsim's memory limit, ensembles whose
     ``n_estimators`` multiply to more than :data:`MAX_FITS`, and a classifier
@@ -455,6 +511,10 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
         for name, value in params.items():
             _check_param(name, value, spec)
             _cap(name, value, spec, where)
+            if isinstance(value, bool) and _numbers_only(type(node), name):
+                raise _refuse(spec, f"`{name}` = {value!r} in {where} is a boolean where a "
+                                    "number is expected (it would be read as "
+                                    f"{int(value)})")
             if name == "n_jobs" and value is not None and not (
                     isinstance(value, int) and not isinstance(value, bool)
                     and 1 <= abs(value) <= cores):
@@ -475,6 +535,13 @@ def check_estimator(est, spec: str, *, classifier: bool = True) -> None:
                                         f"{_kind(type(child))}; a classifier's own "
                                         "estimators must be classifiers")
                 stack.append((child, fits, depth + 1))
+        validate = getattr(node, "_validate_params", None)
+        if callable(validate) and getattr(node, "_parameter_constraints", None):
+            try:                           # scikit-learn's own checks, without fitting
+                validate()
+            except (ValueError, TypeError) as exc:
+                text = " ".join(str(exc).split())
+                raise _refuse(spec, f"{where}: {text[:300].rstrip('.')}") from None
     if classifier:
         from sklearn.base import is_classifier
         try:
@@ -539,3 +606,140 @@ def build_estimator(spec: str):
         est = _build(node, spec)
     check_estimator(est, spec)
     return est
+
+
+def _polynomial_outputs(node, n_features: int) -> int | None:
+    """Output columns of a ``PolynomialFeatures`` on ``n_features`` inputs, else None."""
+    from math import comb
+    if type(node).__name__ != "PolynomialFeatures":
+        return None
+    p = node.get_params(deep=False)
+    degree = p.get("degree")
+    lo, hi = (degree if isinstance(degree, tuple) else (0, degree))
+    if not all(isinstance(v, int) for v in (lo, hi)):
+        return None
+    if p.get("interaction_only"):
+        out = sum(comb(n_features, k) for k in range(max(lo, 1), hi + 1))
+    else:
+        out = comb(n_features + hi, hi) - comb(n_features + max(lo, 1) - 1, max(lo, 1) - 1)
+    return out + (1 if p.get("include_bias", True) else 0)
+
+
+def check_fit_budget(est, n_instances: int, n_features: int, spec: str,
+                     label: str | None = None, n_fits: int = 1) -> None:
+    """Refuse, before any fit, a learner whose one fit on these data exceeds the budget.
+
+    Computed from the parameters and the data's size, nothing fitted: a
+    ``PolynomialFeatures`` output of ``n_instances`` x C(a + degree, degree) float64
+    values beyond calibsim's memory limit (``CALIBSIM_MEMORY_LIMIT``), the MLP's
+    weights from the attributes to its first hidden layer beyond :data:`MAX_WEIGHTS`,
+    and models x instances x attributes beyond :data:`MAX_WORK` (``n_estimators``
+    multiplied down nested ensembles, a gradient-boosting ``max_iter`` counted as
+    models), and over the ``n_fits`` fits of a comparison more than
+    :data:`MAX_MODELS` models (``CALIBSIM_MAX_MODELS``). The attributes seen by a step
+    after a polynomial expansion are its output.
+
+    Parameters
+    ----------
+    est : estimator
+        Built, not fitted (a learner's ``make()``).
+    n_instances, n_features : int
+        Size of the training data of one fit.
+    spec : str
+        The learner as given, for the message.
+    label : str, optional
+        The learner's name in the comparison.
+    n_fits : int, default 1
+        Fits of the learner in the comparison (r x k for r runs of k-fold cv).
+
+    Raises
+    ------
+    ValueError
+        One line naming the learner, the parameter, the size and the limit.
+    """
+    from .._validation import MemoryEstimateError, check_memory_estimate
+    who = f"learner {label!r} ({_short(spec)})" if label else f"learner spec {_short(spec)!r}"
+    width = int(n_features)
+
+    def refuse(rule):
+        return ValueError(f"{who} refused before any fit: {rule}; choose smaller "
+                          "parameters (nothing was fitted).")
+
+    env = os.environ.get("CALIBSIM_MAX_MODELS")
+    try:
+        max_models = int(env) if env else MAX_MODELS
+    except ValueError:
+        raise ValueError(f"the environment variable CALIBSIM_MAX_MODELS must be a positive "
+                         f"integer; got {env!r}.") from None
+    refuse.limits = (max_models, int(n_fits))
+
+    stack = [(est, 1)]
+    while stack:
+        node, fits = stack.pop()
+        steps = getattr(node, "steps", None)
+        if steps and isinstance(steps, list):
+            for _, step in steps:                    # in order: widths flow down the steps
+                if hasattr(step, "get_params"):
+                    _budget_node(step, fits, n_instances, width, refuse,
+                                 check_memory_estimate, MemoryEstimateError)
+                    out = _polynomial_outputs(step, width)
+                    width = out if out is not None else width
+            continue
+        _budget_node(node, fits, n_instances, width, refuse, check_memory_estimate,
+                     MemoryEstimateError)
+        try:
+            params = node.get_params(deep=False)
+        except Exception:                            # noqa: BLE001 - check_estimator says
+            continue
+        n_est = params.get("n_estimators")
+        inner = fits * (n_est if isinstance(n_est, int) and n_est > 0 else 1)
+        for value in params.values():
+            for child in _children(value):
+                stack.append((child, inner))
+
+
+def _budget_node(node, fits, n, width, refuse, check_memory_estimate, MemoryEstimateError):
+    """The budget rules of one estimator (see :func:`check_fit_budget`)."""
+    try:
+        params = node.get_params(deep=False)
+    except Exception:                                # noqa: BLE001
+        return
+    where = type(node).__name__
+    out = _polynomial_outputs(node, width)
+    if out is not None:
+        try:
+            check_memory_estimate([(8.0 * n * out, "degree", params.get("degree"), 1)],
+                                  what=f"{where}(degree={params.get('degree')}) on "
+                                       f"{n:,} instances x {width} attributes ({out:,} "
+                                       "output features)")
+        except MemoryEstimateError as exc:
+            raise refuse(str(exc).rstrip(".")) from None
+    hidden = params.get("hidden_layer_sizes")
+    if where.startswith("MLP") and hidden is not None:
+        layers = list(hidden) if isinstance(hidden, (list, tuple)) else [hidden]
+        first = layers[0] if layers else None
+        if isinstance(first, int) and width * first > MAX_WEIGHTS:
+            raise refuse(f"`hidden_layer_sizes` in {where} asks for {width:,} x {first:,} = "
+                         f"{width * first:,} input weights, more than {MAX_WEIGHTS:,}")
+        if all(isinstance(v, int) for v in layers):
+            between = sum(a * b for a, b in zip(layers[:-1], layers[1:]))
+            if between > MAX_WEIGHTS:
+                raise refuse(f"`hidden_layer_sizes` = {_short(layers)} in {where} asks for "
+                             f"{between:,} weights between hidden layers, more than the "
+                             f"budget of one fit ({MAX_WEIGHTS:,})")
+    models = fits
+    n_est = params.get("n_estimators")
+    if isinstance(n_est, int) and not isinstance(n_est, bool) and n_est > 0:
+        models *= n_est
+    elif "Boosting" in where and isinstance(params.get("max_iter"), int):
+        models *= params["max_iter"]
+    max_models, n_fits = getattr(refuse, "limits", (MAX_MODELS, 1))
+    if models * n_fits > max_models:
+        raise refuse(f"{where} trains {models:,} models per fit, {models * n_fits:,} over the "
+                     f"{n_fits:,} fits of the comparison, more than {max_models:,} (raise "
+                     "with CALIBSIM_MAX_MODELS=N in the environment)")
+    work = float(models) * n * max(width, 1)
+    if models > 1 and work > MAX_WORK:
+        raise refuse(f"{where} fits {models:,} models on {n:,} instances x {width:,} "
+                     f"attributes = {work:.3g} units of work, more than the budget of one "
+                     f"fit ({MAX_WORK:.3g})")

@@ -19,7 +19,9 @@ needs a data set without missing values (or a pipeline of its own).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import time
 from dataclasses import dataclass
 
@@ -59,6 +61,95 @@ def _import(path: str):
     return resolve_class(path)
 
 
+#: Seconds one fit (and its prediction) may take before it is stopped, unless the
+#: environment variable ``CALIBSIM_FIT_SECONDS`` says otherwise.
+FIT_SECONDS = 3600.0
+
+
+class FitTimeout(TimeoutError):
+    """One fit passed its time budget (:data:`FIT_SECONDS`, ``CALIBSIM_FIT_SECONDS``)."""
+
+
+def fit_seconds() -> float:
+    """The time budget of one fit: ``CALIBSIM_FIT_SECONDS`` or :data:`FIT_SECONDS`.
+
+    Raises
+    ------
+    ValueError
+        If the environment variable is set but is not a positive number of seconds.
+    """
+    import math
+    env = os.environ.get("CALIBSIM_FIT_SECONDS")
+    if not env:
+        return FIT_SECONDS
+    try:
+        value = float(env)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or not math.isfinite(value):
+        raise ValueError("the environment variable CALIBSIM_FIT_SECONDS must be a positive "
+                         f"number of seconds; got {env!r}.")
+    return value
+
+
+#: Warnings of the learners' fits in this worker process, as (category, learner label,
+#: message) -- filled only in a local worker (:func:`collect_warnings`), where they would
+#: otherwise print raw on the worker's stderr; the main process repeats them.
+WORKER_WARNINGS: list | None = None
+
+
+def collect_warnings() -> None:
+    """Keep the learners' warnings of this process in :data:`WORKER_WARNINGS` (a local
+    worker calls it once, from its initializer)."""
+    global WORKER_WARNINGS
+    WORKER_WARNINGS = []
+
+
+@contextlib.contextmanager
+def _learner_warnings(label: str):
+    """In a worker that collects them, record the fit's warnings under ``label``."""
+    if WORKER_WARNINGS is None:
+        yield
+        return
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for mod in ("numba", "distributed"):
+            warnings.filterwarnings("ignore", module=mod)
+        yield
+    for w in caught:
+        WORKER_WARNINGS.append((w.category, label, str(w.message)))
+
+
+@contextlib.contextmanager
+def _fit_budget():
+    """Raise :class:`FitTimeout` in the fit when it passes :func:`fit_seconds`.
+
+    A real-time timer (SIGALRM) in the main thread of this process, as in a local
+    worker or with ``--workers 0``; elsewhere (a Dask worker thread), or when a timer
+    is already running (the caller's own), nothing is timed. Python code is stopped
+    at its next bytecode; a fit inside one long C call ends that call first.
+    """
+    import signal
+    import threading
+    seconds = fit_seconds()
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise FitTimeout(f"one fit took more than {seconds:g} s, the time budget of a fit")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 class LearnerFailed(ValueError):
     """A learner could not be fitted or could not predict; names the learner and why.
 
@@ -77,6 +168,16 @@ class LearnerFailed(ValueError):
                     "make_column_transformer((SimpleImputer(), make_column_selector("
                     "dtype_include='number')), (OneHotEncoder(handle_unknown='ignore'), "
                     "make_column_selector(dtype_exclude='number'))), LogisticRegression())\".")
+        if isinstance(reason, FitTimeout):
+            hint = (" Give the learner smaller parameters, or raise the budget with "
+                    "CALIBSIM_FIT_SECONDS=N (seconds) in the environment. In a study the "
+                    "blocks finished are saved: the same `calibsim run` resumes from them.")
+        if isinstance(reason, MemoryError):
+            from .._validation import memory_limit, size_text
+            hint = (f" A fit may add at most {size_text(memory_limit())} to a process "
+                    "(CALIBSIM_MEMORY_LIMIT in bytes raises it); give the learner smaller "
+                    "parameters. In a study the blocks finished are saved: the same "
+                    "`calibsim run` resumes from them.")
         where = f" on data set {dataset!r}" if dataset else ""
         super().__init__(f"learner {learner!r} failed{where}: {type(reason).__name__}: "
                          f"{text.rstrip('.')}.{hint}")
@@ -364,21 +465,22 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
                     rng.entropy, spawn_key=tuple(rng.spawn_key) + (s, i)))
             t0 = time.perf_counter()
             try:
-                shared = isinstance(est, RandomErrors) and est.base == "c45"
-                if shared and "c45" in bases:
-                    est._fit_base(bases[est.base], len(ytr))     # the same base model
-                elif getattr(lrn, "takes_declared", lrn.is_builtin and not lrn.pipeline):
-                    # declared classes, as Weka's header
-                    est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
-                    if shared:
-                        bases["c45"] = est.estimator_
-                else:
-                    est.fit(Xtr, ytr)
-                t1 = time.perf_counter()
-                if isinstance(est, DamagedNN):
-                    nn[i], fit_t[i, s] = est, t1 - t0
-                    continue
-                hit = np.asarray(est.predict(Xte)) == yte
+                with _fit_budget(), _learner_warnings(lrn.label):
+                    shared = isinstance(est, RandomErrors) and est.base == "c45"
+                    if shared and "c45" in bases:
+                        est._fit_base(bases[est.base], len(ytr))     # the same base model
+                    elif getattr(lrn, "takes_declared", lrn.is_builtin and not lrn.pipeline):
+                        # declared classes, as Weka's header
+                        est.fit(Xtr, ytr, n_values=n_values, classes=np.arange(n_classes))
+                        if shared:
+                            bases["c45"] = est.estimator_
+                    else:
+                        est.fit(Xtr, ytr)
+                    t1 = time.perf_counter()
+                    if isinstance(est, DamagedNN):
+                        nn[i], fit_t[i, s] = est, t1 - t0
+                        continue
+                    hit = np.asarray(est.predict(Xte)) == yte
             except Warning:                # a warning turned error by the caller's filter
                 raise
             except Exception as exc:       # any estimator's failure, said with its name

@@ -160,10 +160,14 @@ def analyse_block(spec: AnalysisBlock, *, here: bool = False):
     for name, key in spec.keys.items():
         try:
             arrays[(spec.source, name)] = store.load(key, spec.stop, start=spec.start)
-        except FileNotFoundError as exc:
+        except FileNotFoundError:
+            n = next(s.n_datasets for s in spec.study.sources if s.label == spec.source)
+            have = int(np.count_nonzero(store.available(key) < n))
             raise FileNotFoundError(f"study {spec.study.name!r}: scores of source "
                                     f"{spec.source!r} under scheme {name!r} are missing: "
-                                    f"{exc}") from None
+                                    f"{n - have} of {n} data sets have no saved scores under "
+                                    f"{store.folder(key)}; run the study first "
+                                    "(`calibsim run`).") from None
     return block_summaries(spec.study, spec.analyses, Scores(spec.study, arrays),
                            spec.lookups, sources={spec.source}, centres=spec.centres,
                            null_only=spec.null_only)

@@ -73,14 +73,87 @@ def _quiet_dask():
 WORKER_MEMORY_GROWTH = 2 * 1024 ** 3
 
 
-def _worker_init():
-    """Each local worker ignores Ctrl-C (the main process handles it, once, and ends them)
-    and is replaced only when its memory grew by :data:`WORKER_MEMORY_GROWTH`."""
+#: Seconds between a local worker's checks that the process that started it is alive.
+PARENT_POLL = 0.05
+
+
+def _end_with_parent(parent: int):
+    """End this worker within :data:`PARENT_POLL` seconds of its parent's death (kill -9
+    of ``calibsim run`` would otherwise leave the workers computing, orphaned).
+
+    A daemon thread polls ``os.getppid()``: when the parent is gone the worker is
+    re-parented and the thread ends the process with SIGKILL; ``parent`` is the pid the
+    pool was made in, so a worker whose parent died while it was still starting ends as
+    soon as it has started. (The kernel's parent-death
+    signal, ``prctl(PR_SET_PDEATHSIG)``, fires when the *thread* that started the worker
+    ends, and loky starts workers from its manager thread too, so it is not used.)
+    """
+    import signal
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="calibsim-parent-watch", daemon=True).start()
+
+
+def _cap_memory():
+    """Cap this process's address space at what it has now plus calibsim's memory limit
+    (``CALIBSIM_MEMORY_LIMIT``, else half the machine's memory), so a fit that asks for
+    more fails with ``MemoryError`` instead of exhausting the machine. Returns the
+    previous (soft, hard) limits, or None where the cap cannot be set."""
+    try:
+        import resource
+
+        from .._validation import memory_limit
+        with open("/proc/self/statm") as fh:
+            vm = int(fh.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = vm + memory_limit()
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft != resource.RLIM_INFINITY and soft <= cap:
+            return None                  # a tighter cap is already set: keep it
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        return soft, hard
+    except (ImportError, OSError, ValueError):     # not Linux, or not allowed
+        return None
+
+
+def _worker_init(parent: int | None = None):
+    """Each local worker ignores Ctrl-C (the main process handles it, once, and ends them),
+    ends when its parent ``parent`` dies (:func:`_end_with_parent`), has its memory
+    capped (:func:`_cap_memory`) and is replaced only when its memory grew by
+    :data:`WORKER_MEMORY_GROWTH`."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(os.getppid() if parent is None else parent)
+    _cap_memory()
+    from .learners import collect_warnings
+    collect_warnings()
     from joblib.externals.loky import process_executor
     if hasattr(process_executor, "_MAX_MEMORY_LEAK_SIZE"):   # loky's bound, read per block
         process_executor._MAX_MEMORY_LEAK_SIZE = WORKER_MEMORY_GROWTH
+
+
+def _collecting(func, spec):
+    """``func(spec)`` on a local worker, with the learners' warnings it raised."""
+    from . import learners
+    if learners.WORKER_WARNINGS is not None:
+        learners.WORKER_WARNINGS.clear()
+    result = func(spec)
+    return result, list(learners.WORKER_WARNINGS or ())
+
+
+def _repeat_warnings(records) -> None:
+    """The workers' warnings, warned again here (once each) so that this process's
+    handler counts them by category and learner (``filename`` carries the learner)."""
+    import warnings
+    for category, label, text in records:
+        warnings.warn_explicit(text, category, f"learner {label}", 0)
 
 
 #: The variables that set the threads of BLAS, OpenMP and numba's parallel loops (joblib's
@@ -136,6 +209,7 @@ class LocalPool:
         self.n_workers = int(n_workers)
         self.executor = get_reusable_executor(max_workers=self.n_workers, timeout=300,
                                               initializer=_worker_init,
+                                              initargs=(os.getpid(),),
                                               env=worker_threads_env())
 
     def submit(self, func, *args):
@@ -282,7 +356,24 @@ def _connect(Client, scheduler: str, timeout: float):
     server, whose reply Dask would read as a frame length of exabytes): the client is
     made in a helper thread that is abandoned after ``2 * timeout + 5`` seconds.
     """
+    import socket
     import threading
+    from urllib.parse import urlsplit
+    hint = ("; the scheduler's port is usually 8786 (8787 is its dashboard), and the "
+            "address is tcp://host:port")
+    try:
+        parts = urlsplit(scheduler if "://" in str(scheduler) else f"tcp://{scheduler}")
+        host, port = parts.hostname, parts.port
+    except (TypeError, ValueError):
+        host = port = None
+    if host and port and parts.scheme in ("tcp", "tls"):
+        try:              # a refused port answers at once: no need for Dask's retries
+            socket.create_connection((host, port), timeout=timeout).close()
+        except ConnectionRefusedError:
+            raise OSError(f"`scheduler` (--scheduler) {scheduler!r}: the connection was "
+                          f"refused (nothing listens at {host}:{port}){hint}") from None
+        except OSError:
+            pass          # unresolved or slow: Dask's own attempt below says so
     out = {}
 
     def connect():
@@ -294,8 +385,6 @@ def _connect(Client, scheduler: str, timeout: float):
     thread = threading.Thread(target=connect, name="calibsim-connect", daemon=True)
     thread.start()
     thread.join(2 * timeout + 5)
-    hint = ("; the scheduler's port is usually 8786 (8787 is its dashboard), and the "
-            "address is tcp://host:port")
     if thread.is_alive():
         raise OSError(f"`--scheduler` {scheduler!r}: something listens there but did not "
                       f"answer as a Dask scheduler within {2 * timeout + 5:g} s{hint}")
@@ -349,10 +438,22 @@ def map_blocks(func, specs, *, client=None, on_result=None, resumable: bool = Tr
     if not specs:
         return
     if client is None:
-        for spec in specs:
-            result = func(spec)
-            if on_result is not None:
-                on_result(spec, result)
+        previous = _cap_memory()
+        done = 0
+        try:
+            for spec in specs:
+                try:
+                    result = func(spec)
+                except MemoryError:
+                    raise _out_of_memory(spec, done, len(specs), resumable, "this process") \
+                        from None
+                if on_result is not None:
+                    on_result(spec, result)
+                done += 1
+        finally:
+            if previous is not None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_AS, previous)
         return
     if isinstance(client, LocalPool):
         return _map_local(func, specs, client, on_result, resumable)
@@ -365,6 +466,16 @@ def _first_line(exc) -> str:
     return lines[0][:160].rstrip(". ") if lines else "no detail"
 
 
+def _out_of_memory(spec, done, total, resumable, where):
+    """The one line for a block whose fit passed the memory cap."""
+    from .._validation import memory_limit, size_text
+    return ClusterLost(
+        f"block {spec.key} needed more memory in {where} than the cap of "
+        f"{size_text(memory_limit())} (CALIBSIM_MEMORY_LIMIT) after {done} of {total} "
+        f"blocks; a learner's fit asks for too much (smaller parameters, or raise "
+        f"CALIBSIM_MEMORY_LIMIT); {_resume_text(resumable)}")
+
+
 def _resume_text(resumable: bool) -> str:
     return ("every block finished before that is saved, so the same command run again "
             "resumes from them" if resumable else
@@ -375,14 +486,19 @@ def _map_local(func, specs, pool, on_result, resumable):
     """:func:`map_blocks` on a :class:`LocalPool`."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
-    futures = {pool.submit(func, spec): spec for spec in specs}
+    futures = {pool.submit(_collecting, func, spec): spec for spec in specs}
     done = 0
     try:
         for future in as_completed(futures):
-            result = future.result()
+            result, records = future.result()
+            _repeat_warnings(records)
             if on_result is not None:
                 on_result(futures[future], result)
             done += 1
+    except MemoryError:
+        pool.kill()
+        raise _out_of_memory(futures[future], done, len(specs), resumable,
+                             "a local worker") from None
     except BrokenProcessPool as exc:
         pool.kill()
         raise ClusterLost(

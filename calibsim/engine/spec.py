@@ -114,8 +114,9 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     st = c.table("study", doc["study"])
     c.keys("study", st, _STUDY_KEYS, required=("name", "seed"))
     name = c.value("study.name", st["name"], str)
-    if not name or any(ch in name for ch in "/\\ "):
-        c.fail("study.name", "must be a non-empty name without spaces or slashes", name)
+    if not name or any(ch in name for ch in "/\\ ") or name.startswith("."):
+        c.fail("study.name", "must be a non-empty name without spaces or slashes, not "
+               "starting with '.' (its files would be hidden, '._*')", name)
     seed = c.value("study.seed", st["seed"], int, min_value=0)
     block_size = c.value("study.block_size", st.get("block_size", 20), int, min_value=1)
     costs = c.value("study.costs", st.get("costs", False), bool)

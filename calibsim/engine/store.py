@@ -21,6 +21,10 @@ Rules:
   recomputed: a damaged block is never used;
 - a block records its own key; found in another key's folder (copied or moved
   there) it is moved to ``quarantine/`` and never used for that key;
+- ``identity.json`` must hash to ``K`` (:func:`fingerprint`); one that does not
+  (edited by hand, say seed 7 changed to 9, or copied from another folder) is moved to
+  ``K/quarantine/`` with every block of ``K`` and a one-line warning, and the data
+  sets are recomputed;
 - a block computed by another code version is moved to ``K/stale/`` with a warning
   and recomputed: a kernel or learner change is never mixed silently with older
   blocks (set ``CALIBSIM_CODE_VERSION`` to pin the version, e.g. in tests);
@@ -157,6 +161,7 @@ class Store:
     def __init__(self, root):
         self.root = Path(root)
         self._valid = {}                 # (path, mtime_ns, size, inode) -> meta
+        self._identity_ok = {}           # key -> (mtime_ns, size) of a verified identity.json
 
     def folder(self, key: str) -> Path:
         """The folder of the blocks of ``key``: ``root / key``.
@@ -241,11 +246,55 @@ class Store:
         _fsync_dir(folder)
         return path
 
+    def _check_identity(self, key: str, folder: Path) -> None:
+        """Quarantine the blocks of ``key`` when its ``identity.json`` does not hash to
+        ``key`` (edited by hand, or copied from another key's folder): the folder no
+        longer says truthfully what its blocks hold, so none of them is used."""
+        ident = folder / "identity.json"
+        try:
+            st = ident.stat()
+        except FileNotFoundError:
+            return
+        token = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if self._identity_ok.get(key) == token:
+            return
+        try:
+            ok = fingerprint(json.loads(ident.read_text(encoding="utf-8"))) == key
+        except (OSError, ValueError):
+            ok = False
+        if ok:
+            self._identity_ok[key] = token
+            return
+        dest = folder / "quarantine"
+        dest.mkdir(exist_ok=True)
+        n = 0
+        for p in folder.iterdir():
+            if _BLOCK_NAME.match(p.name) and p.is_file():
+                target, i = dest / p.name, 1
+                while target.exists():
+                    target, i = dest / f"{p.stem}.{i}.npz", i + 1
+                try:
+                    os.replace(p, target)
+                    n += 1
+                except FileNotFoundError:
+                    pass
+        target, i = dest / "identity.json", 1
+        while target.exists():
+            target, i = dest / f"identity.{i}.json", i + 1
+        try:
+            os.replace(ident, target)
+        except FileNotFoundError:
+            return
+        logger.warning("store %s: identity.json does not match its key (edited or copied "
+                       "there?); it and %d block(s) moved to %s, their data sets will be "
+                       "recomputed", folder, n, dest)
+
     def _blocks(self, key):
         """The block files of ``key``, ordered by (start, stop)."""
         folder = self.folder(key)
         if not folder.is_dir():
             return []
+        self._check_identity(key, folder)
         found = []
         for p in folder.iterdir():
             m = _BLOCK_NAME.match(p.name)

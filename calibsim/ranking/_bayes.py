@@ -56,6 +56,10 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
     from ..stats import bayesian_signed_rank_test, hierarchical_bayesian_test
     from ._table import read_scores
     check_random_state("random_state", random_state)
+    if n_samples is not None and (isinstance(n_samples, bool) or not isinstance(
+            n_samples, (int, np.integer)) or not 1 <= n_samples <= 10**7):
+        raise ValueError(f"`n_samples` must be None (the default) or an integer in "
+                         f"[1, 10**7]; got {n_samples!r}.")
     if method not in _METHODS:
         raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
     t = read_scores(table, score=score)

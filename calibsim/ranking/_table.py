@@ -179,7 +179,19 @@ def scores_from_study(scores, *, scheme=None, cost=None) -> pd.DataFrame:
     scheme's order (for 5x2 cv: replication-major, so folds 0-1 are replication 1).
     ``cost`` is ``"fit_time"`` or ``"predict_time"`` (seconds summed over the splits) or
     ``"model_size"`` (mean over the splits).
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not a study's :class:`~calibsim.engine.scores.Scores`.
+    ValueError
+        If ``cost`` or ``scheme`` is not one the study has, or it has fewer than two
+        learners.
     """
+    if not isinstance(getattr(scores, "arrays", None), dict):
+        raise TypeError(f"`scores` must be a study's saved scores (calibsim.engine.Scores, "
+                        f"from calibsim.engine.load_scores(study)); got "
+                        f"{type(scores).__name__} {str(scores)[:60]!r}.")
     if cost not in (None, "fit_time", "predict_time", "model_size"):
         raise ValueError(f"`cost` must be None, 'fit_time', 'predict_time' or 'model_size'; "
                          f"got {cost!r}.")

@@ -116,8 +116,9 @@ class DatasetSource:
                        if isinstance(sklearn, str) and hasattr(skd, sklearn) else "")
                 raise ValueError(f"`sklearn` must name one of scikit-learn's shipped "
                                  f"classification loaders {list(SKLEARN_LOADERS)}; got "
-                                 f"{sklearn!r}{why}" + (f" (did you mean {hit[0]!r}?)." if hit and not why
-                                                        else "."))
+                                 f"{sklearn!r}{why}"
+                                 + (f" (did you mean {hit[0]!r}?)." if hit and not why
+                                    else "."))
             self.dataset = from_sklearn(getattr(skd, sklearn)(),
                                         name=sklearn.removeprefix("load_"))
             self.identity = f"dataset(sklearn={sklearn}, sha256={_digest(self.dataset)})"

@@ -210,10 +210,11 @@ def test_load_reports_missing_data_sets(store, key):
 
 
 def test_load_rejects_blocks_with_different_arrays(store):
-    store.save("k", 0, 2, {"a": np.zeros(2)}, identity={})
-    store.save("k", 2, 4, {"a": np.zeros((2, 3))}, identity={})
+    k = fingerprint({})                  # identity.json must hash to its folder's key
+    store.save(k, 0, 2, {"a": np.zeros(2)}, identity={})
+    store.save(k, 2, 4, {"a": np.zeros((2, 3))}, identity={})
     with pytest.raises(ValueError, match="disagree on their arrays"):
-        store.load("k", 4)
+        store.load(k, 4)
 
 
 def test_validation_is_cached_per_file_state(store, key, monkeypatch):
@@ -229,3 +230,24 @@ def test_validation_is_cached_per_file_state(store, key, monkeypatch):
     _save(store, key, 0, 4)                          # rewritten: validated again
     store.available(key)
     assert calls
+
+
+@pytest.mark.parametrize("edit", [lambda t: t.replace('"seed": 7', '"seed": 9'),
+                                  lambda t: t[:-2], lambda t: "{}"])
+def test_an_identity_that_does_not_hash_to_its_key_is_quarantined(store, edit, caplog):
+    identity = {"seed": 7, "source": "null(n_instances=40)"}
+    key = fingerprint(identity)
+    store.save(key, 0, 4, _arrays(0, 4), identity=identity)
+    store.save(key, 4, 6, _arrays(4, 6), identity=identity)
+    assert store.available(key).tolist() == list(range(6))
+    ident = store.folder(key) / "identity.json"
+    ident.write_text(edit(ident.read_text()))
+    fresh = type(store)(store.root)
+    with caplog.at_level("WARNING"):
+        assert fresh.available(key).size == 0
+    assert [r.getMessage() for r in caplog.records if "identity.json" in r.getMessage()]
+    moved = sorted(p.name for p in (store.folder(key) / "quarantine").iterdir())
+    assert moved == ["00000000-00000004.npz", "00000004-00000006.npz", "identity.json"]
+    fresh.save(key, 0, 4, _arrays(0, 4), identity=identity)     # recomputed: used again
+    assert fresh.available(key).tolist() == [0, 1, 2, 3]
+    assert json.loads(ident.read_text()) == identity
