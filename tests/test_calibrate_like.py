@@ -534,7 +534,7 @@ def test_calibrate_like_names_its_null_prior_and_warns_of_an_unpinned_df(like):
         assert w.startswith("Warning: 40 null data sets do not pin the df down") and w in text
         assert w in md
     with pytest.raises(ValueError, match="`null` must be one of"):
-        calibrate_like("iris", null="damaged", n_datasets=2, n_jobs=0)
+        calibrate_like("iris", null="centred", n_datasets=2, n_jobs=0)
     with pytest.raises(ValueError, match="`max_spread`"):
         calibrate_like("iris", max_spread=0, n_datasets=2, n_jobs=0)
 
