@@ -849,7 +849,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                    rope: float = 0.0, seed: int = 0, results="results", n_jobs=None,
                    scheduler=None, progress=True, on_estimate=None, on_plan=None,
                    class_attribute=None, null="balanced_centred",
-                   max_spread=MAX_SPREAD) -> NullCalibrationResult:
+                   max_spread=MAX_SPREAD, n_instances=None) -> NullCalibrationResult:
     """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
 
     Each of the ``n_datasets`` null data sets is ``data`` with a balanced label vector
@@ -918,6 +918,13 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         How wide the df's 95% interval may be before ``result.warnings`` says N is too
         small: the largest share by which it may move the test's critical value
         (:func:`df_precision`, which also estimates the N needed).
+    n_instances : int, optional
+        With ``null="damaged"`` or ``"both"``: each damaged repeat is a random
+        subsample of this many instances (new data per repeat, as Dietterich drew
+        his), so the Type I error varies the data as well as the partitions. Default:
+        every repeat holds all the data, and the damaged null's rates are conditional on
+        your data set (the corrected t tests, which allow for the variation between
+        data sets, then reject less than α even at the normal limit).
 
     Returns
     -------
@@ -962,6 +969,11 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     n_datasets = check_int("n_datasets", n_datasets, min_value=1)   # not int(True), int(3.5)
     seed = check_int("seed", seed, min_value=0)
     null = check_null(null)
+    if n_instances is not None:
+        n_instances = check_int("n_instances", n_instances, min_value=2)
+        if null == "balanced_centred":
+            raise ValueError("`n_instances` subsamples the damaged null's repeats: it needs "
+                             f"null='damaged' or 'both'; got null={null!r}.")
     if method == "bayes" and null != "balanced_centred":
         raise ValueError(f"`null` must be 'balanced_centred' with method='bayes' (rho is "
                          f"calibrated on the balanced + centred null only); got {null!r}.")
@@ -1031,7 +1043,8 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         try:
             x, info = damaged_differences(dataset, learners, d, seed, n_datasets,
                                           n_jobs=n_jobs, scheduler=scheduler,
-                                          progress=bool(progress), results=results)
+                                          progress=bool(progress), results=results,
+                                          n_instances=n_instances)
         except KeyboardInterrupt:
             raise CalibrationInterrupted(0, n_datasets, str(Path(results).resolve()
                                                             / "calibrate_like_damaged")) \
@@ -1058,7 +1071,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         null_prior=tuple(first["null_prior"]), data_prior=data_prior, warnings=warns,
         nulls=nulls,
         call=_call_text(data, learners, design, tests, alphas, n_datasets, method, rope,
-                        seed, class_attribute, null, max_spread))
+                        seed, class_attribute, null, max_spread, n_instances))
 
 
 _NULL_WORDS = {"balanced_centred": "balanced class labels permuted, per-fold differences "
@@ -1086,7 +1099,8 @@ def check_null(null) -> str:
 
 
 def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, seed,
-               class_attribute, null="balanced_centred", max_spread=MAX_SPREAD) -> str:
+               class_attribute, null="balanced_centred", max_spread=MAX_SPREAD,
+               n_instances=None) -> str:
     from ..reports._words import call_text
     kw = {"design": design, "test": tests if method != "bayes" else None,
           "alphas": list(alphas), "n_datasets": n_datasets, "method": method, "seed": seed}
@@ -1096,6 +1110,8 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
         kw["class_attribute"] = class_attribute
     if null != "balanced_centred":
         kw["null"] = null
+    if n_instances is not None:
+        kw["n_instances"] = n_instances
     if max_spread != MAX_SPREAD and method != "bayes":
         kw["max_spread"] = max_spread
     return call_text("calibrate_like", [repr(data), repr(list(learners))],

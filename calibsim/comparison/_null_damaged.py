@@ -26,12 +26,14 @@ DAMAGED_WORDS = ("damaged learner (Dietterich 1998 §5), your data at your prior
 
 
 def damaged_differences(dataset, learners, design, seed, n_datasets, *, n_jobs=None,
-                        scheduler=None, progress=False, results=None):
+                        scheduler=None, progress=False, results=None, n_instances=None):
     """Per-fold differences A − B on the damaged real-data null, shape ``(N, *shape)``
     (N = ``n_datasets``; shape the design's, e.g. (r, k)), and a dict of what the null
     was: ``labels``, ``damaged``, ``damage_rate``, the damaged accuracies
     ``accuracy_a``, ``accuracy_b`` (means over repeats and splits, in [0, 1]) with their
-    SEs over repeats, ``null_difference`` and its SE.
+    SEs over repeats, ``null_difference`` and its SE. With ``n_instances`` each repeat
+    is a random subsample of that many instances (new data per repeat, as Dietterich
+    drew his); by default every repeat holds all the data (new partitions only).
 
     Raises
     ------
@@ -46,17 +48,18 @@ def damaged_differences(dataset, learners, design, seed, n_datasets, *, n_jobs=N
     if labels[0] == labels[1]:
         labels = [f"{labels[0]}_1", f"{labels[1]}_2"]
     Xa, codes, _, n_classes, _ = prepare_data(dataset, None)
-    m = len(codes)
+    n = len(codes)
+    m = n if n_instances is None else int(n_instances)
     stored = {}
     if results is not None:
         from ..engine.store import Store, fingerprint
         identity = {"what": "calibsim.calibrate_like damaged", "data": _data_hash(Xa, codes),
                     "learners": [f"{lrn!r}|{getattr(lrn, 'estimator', '')!r}" for lrn in lrns],
-                    "seed": str(seed), "design": design.name}
+                    "seed": str(seed), "design": design.name, "n_instances": m}
         stored = {"store": Store(Path(results) / "calibrate_like_damaged"),
                   "key": fingerprint(identity), "identity": identity}
-    seeds, _ = _repeats(seed, "calibrate_like partitions", design.name, n_datasets, m, m)
-    acc, n_test, _ = _repeat_scores(lrns, dataset, None, design, seeds, None, n_jobs=n_jobs,
+    seeds, rows = _repeats(seed, "calibrate_like partitions", design.name, n_datasets, n, m)
+    acc, n_test, _ = _repeat_scores(lrns, dataset, None, design, seeds, rows, n_jobs=n_jobs,
                                     scheduler=scheduler, progress=progress,
                                     what=f"damaged null {design.name}", **stored)
     N = int(n_datasets)
