@@ -559,6 +559,7 @@ def test_cli_calibrate_like_prints_the_precision_warning(like, capsys):
                  "--results", str(root), "--max-spread", "0.05", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     assert res.null_sentence in out
+    assert "Null construction: the balanced + centred null, the default, because" in out
     for w in res.warnings:
         assert w in out
     assert main(["calibrate", "--like", "haberman", "--max-spread", "2", "--workers", "0"]) == 2
@@ -637,3 +638,5 @@ def test_cli_calibrate_like_null_flag(both, capsys):
                  "--null", "both"]) == 0
     out = capsys.readouterr().out
     assert res.null_sentence in out and "[damaged real-data null]" in out
+    assert ("Null construction: both the balanced + centred and the damaged real-data null, "
+            "as asked (--null both).") in out

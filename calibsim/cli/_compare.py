@@ -344,6 +344,9 @@ def cmd_calibrate_like(args, progress) -> int:
                                 f"{exc.store}")
         raise KeyboardInterrupt from None          # main() prints the one line
     print()
+    from ..comparison._calibrate_like import null_choice_sentence
+    print(null_choice_sentence(res.null_construction, args.null != "balanced")
+          .replace(f"null={res.null_construction!r}", f"--null {args.null}"))
     print(res)
     if args.report is not None:
         from dataclasses import replace

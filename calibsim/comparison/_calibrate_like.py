@@ -58,11 +58,23 @@ NULL_CONSTRUCTIONS = {
     "damaged": DAMAGED_WORDS,
 }
 
-#: Why the default null is the default (one clause of the printed sentence).
+#: Why the default null is the default (one clause of the sentence ``calibsim calibrate
+#: --like`` prints): the evidence of ``scripts/null_real_vs_balanced.py``
+#: (docs/guide/calibrate.md).
 DEFAULT_NULL_REASON = (
-    "the default, because it needs no learner to be better than the other and, in the "
-    "comparison of docs/guide/calibrate.md, its df agrees with the damaged real-data "
-    "null's wherever their intervals are pinned down")
+    "the default, because the damaged null on all your data varies only the partitions, "
+    "and on it the corrected t tests stay below α even at the normal limit (df ∞ on all "
+    "ten data sets compared in docs/guide/calibrate.md), so it cannot calibrate their df")
+
+
+def null_choice_sentence(null: str, asked: bool) -> str:
+    """Which null construction was used and why, in one plain sentence."""
+    name = {"balanced_centred": "the balanced + centred null",
+            "damaged": "the damaged real-data null (Dietterich 1998 §5)",
+            "both": "both the balanced + centred and the damaged real-data null"}[null]
+    if asked:
+        return f"Null construction: {name}, as asked (null={null!r})."
+    return f"Null construction: {name}, {DEFAULT_NULL_REASON}."
 
 
 class CalibrationInterrupted(KeyboardInterrupt):
