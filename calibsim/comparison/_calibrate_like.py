@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._like_data import _describe_data, data_source
 from ._null_damaged import DAMAGED_WORDS
 
 __all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted",
@@ -91,27 +92,6 @@ class CalibrationInterrupted(KeyboardInterrupt):
     def __init__(self, saved: int, total: int, store: str):
         super().__init__(f"{saved} of {total} null data sets saved in {store}")
         self.saved, self.total, self.store = saved, total, store
-
-
-def data_source(data: str) -> dict:
-    """A study's dataset-source keys for ``data``: a shipped UCI name, an ARFF path or a
-    scikit-learn loader (``"load_breast_cancer"`` or ``"sklearn:load_breast_cancer"``).
-
-    Raises
-    ------
-    ValueError
-        If ``data`` is none of these (the message lists the shipped names).
-    """
-    from ..datasets import UCI_DATASETS
-    text = str(data)
-    if text in UCI_DATASETS:
-        return {"name": text}
-    if text.startswith("sklearn:") or text.startswith("load_"):
-        return {"sklearn": text.removeprefix("sklearn:")}
-    if Path(text).suffix.lower() in (".arff", ".csv"):
-        return {"path": str(Path(text).resolve())}
-    raise ValueError(f"`data` must be a shipped data set {list(UCI_DATASETS)}, an ARFF or CSV file "
-                     f"or a scikit-learn loader such as 'sklearn:load_iris'; got {data!r}.")
 
 
 def _learners_section(learners) -> dict:
@@ -194,21 +174,6 @@ def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results,
             "sources": {"like": source}, "learners": _learners_section(learners),
             "schemes": {"s": scheme}, "analysis": [analysis],
             "outputs": {"results": str(Path(results).resolve())}}
-
-
-def _describe_data(dataset, label) -> str:
-    """"breast-cancer: 286 instances, 9 attributes (9 nominal), 2 classes (70.3% / 29.7%)"."""
-    y = np.asarray(dataset.y)
-    counts = np.bincount(y, minlength=dataset.n_classes)
-    shares = " / ".join(f"{100 * c / counts.sum():.1f}%" for c in counts)
-    n_num = int(np.sum(dataset.is_numeric))
-    kinds = ", ".join(p for p in (f"{dataset.X.shape[1] - n_num} nominal" if
-                                  dataset.X.shape[1] - n_num else "",
-                                  f"{n_num} numeric" if n_num else "") if p)
-    missing = int(np.isnan(np.asarray(dataset.X, dtype=float)).sum())
-    return (f"{label}: {dataset.X.shape[0]} instances, {dataset.X.shape[1]} attributes "
-            f"({kinds}), {dataset.n_classes} classes (prior {shares})"
-            + (f", {missing} missing values" if missing else ""))
 
 
 from ..reports import Reportable  # noqa: E402
@@ -800,6 +765,39 @@ def df_row(test, alpha, x, func, *, df, df_ci_low, df_ci_high, integer_df, type1
             "verdict": _verdict_df(s_df, type1_shipped, alpha, n_datasets)}
 
 
+def damaged_table(x, design, tests, alphas, max_spread) -> pd.DataFrame:
+    """The frequentist table of :class:`NullCalibrationResult` on the damaged null ``x``
+    (:func:`damaged_differences`): the same columns as the balanced null's, the df
+    calibrated on ``x`` by :func:`calibsim.calibration.calibrate` (Bouckaert's integer
+    rule on df 2..100) and :func:`calibsim.calibration.continuous_calibration` (the
+    continuous df with its distribution-free 95% interval)."""
+    from ..calibration import calibrate, continuous_calibration
+    from ..stats import get_test
+    from ._scoring import run_test
+    rows = []
+    for name in tests:
+        spec = get_test(name)
+
+        def func(data, df, spec=spec):
+            return run_test(spec, data, df, design)
+        func.__name__ = spec.name
+        xt = x
+        integer = calibrate(func, xt, alphas=list(alphas), dfs=np.arange(2, 101))
+        textbook = float(spec.default_df(design.n_runs, design.n_folds))
+        p_text = np.asarray(func(xt, textbook).pvalue, dtype=float)
+        for i, alpha in enumerate(alphas):
+            cont = continuous_calibration(func, xt, float(alpha))
+            rows.append(df_row(
+                spec.name, float(alpha), xt, func, df=float(cont.df),
+                df_ci_low=float(cont.ci_low), df_ci_high=float(cont.ci_high),
+                integer_df=int(integer.calibrated_df[i]),
+                type1_error=float(integer.type1_at_df[i]), textbook_df=textbook,
+                type1_textbook=float(np.mean(p_text <= alpha)), n_runs=int(design.n_runs),
+                n_folds=int(design.n_folds), n_datasets=int(x.shape[0]),
+                max_spread=max_spread))
+    return _with_warnings(pd.DataFrame(rows), max_spread)
+
+
 def _bayes_table(rows, study=None, scores=None) -> pd.DataFrame:
     """The Bayesian table of :class:`NullCalibrationResult`; ``scores`` are the centred
     differences, for the decision rate at the shipped ρ on the check half."""
@@ -1051,7 +1049,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                       "damaged": "", "damage_rate": np.nan,
                       "null_prior": tuple(float(v) for v in balanced / balanced.sum())})
     if null in ("damaged", "both"):
-        from ._null_damaged import damaged_differences, damaged_table
+        from ._null_damaged import damaged_differences
         try:
             x, info = damaged_differences(dataset, learners, d, seed, n_datasets,
                                           n_jobs=n_jobs, scheduler=scheduler,

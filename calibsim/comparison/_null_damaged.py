@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 #: The damaged real-data null in words (the start of ``null_sentence``).
 DAMAGED_WORDS = ("damaged learner (Dietterich 1998 §5), your data at your prior (the better "
@@ -83,37 +82,3 @@ def damaged_differences(dataset, learners, design, seed, n_datasets, *, n_jobs=N
     return x, {"labels": tuple(labels), "damaged": cal.damaged, "damage_rate": cal.rate,
                "accuracy_a": a, "accuracy_a_se": a_se, "accuracy_b": b, "accuracy_b_se": b_se,
                "null_difference": d, "null_difference_se": d_se}
-
-
-def damaged_table(x, design, tests, alphas, max_spread) -> pd.DataFrame:
-    """The frequentist table of :class:`NullCalibrationResult` on the damaged null ``x``
-    (:func:`damaged_differences`): the same columns as the balanced null's, the df
-    calibrated on ``x`` by :func:`calibsim.calibration.calibrate` (Bouckaert's integer
-    rule on df 2..100) and :func:`calibsim.calibration.continuous_calibration` (the
-    continuous df with its distribution-free 95% interval)."""
-    from ..calibration import calibrate, continuous_calibration
-    from ..stats import get_test
-    from ._calibrate_like import _with_warnings, df_row
-    from ._scoring import run_test
-    rows = []
-    for name in tests:
-        spec = get_test(name)
-
-        def func(data, df, spec=spec):
-            return run_test(spec, data, df, design)
-        func.__name__ = spec.name
-        xt = x
-        integer = calibrate(func, xt, alphas=list(alphas), dfs=np.arange(2, 101))
-        textbook = float(spec.default_df(design.n_runs, design.n_folds))
-        p_text = np.asarray(func(xt, textbook).pvalue, dtype=float)
-        for i, alpha in enumerate(alphas):
-            cont = continuous_calibration(func, xt, float(alpha))
-            rows.append(df_row(
-                spec.name, float(alpha), xt, func, df=float(cont.df),
-                df_ci_low=float(cont.ci_low), df_ci_high=float(cont.ci_high),
-                integer_df=int(integer.calibrated_df[i]),
-                type1_error=float(integer.type1_at_df[i]), textbook_df=textbook,
-                type1_textbook=float(np.mean(p_text <= alpha)), n_runs=int(design.n_runs),
-                n_folds=int(design.n_folds), n_datasets=int(x.shape[0]),
-                max_spread=max_spread))
-    return _with_warnings(pd.DataFrame(rows), max_spread)
