@@ -1008,6 +1008,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     balanced[:counts.sum() % n_classes] += 1          # counts differing by at most one
     tables, nulls = [], []
     own = isinstance(progress, bool)
+    show = progress if own else bool(getattr(progress, "enabled", True))   # damaged null's bar
     if own:
         from ..engine.runner import Progress
         progress = Progress(progress, f"calibrate {doc['study']['name']}", delay=3.0,
@@ -1055,7 +1056,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         try:
             x, info = damaged_differences(dataset, learners, d, seed, n_datasets,
                                           n_jobs=n_jobs, scheduler=scheduler,
-                                          progress=bool(progress), results=results,
+                                          progress=show, results=results,
                                           n_instances=n_instances)
         except KeyboardInterrupt:
             raise CalibrationInterrupted(0, n_datasets, str(Path(results).resolve()
