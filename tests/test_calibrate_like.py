@@ -640,3 +640,15 @@ def test_cli_calibrate_like_null_flag(both, capsys):
     assert res.null_sentence in out and "[damaged real-data null]" in out
     assert ("Null construction: both the balanced + centred and the damaged real-data null, "
             "as asked (--null both).") in out
+
+
+def test_damaged_null_on_subsamples_draws_new_data_per_repeat(tmp_path):
+    res = calibrate_like("haberman", design="2x5", test="use_all_data", n_datasets=10,
+                         n_jobs=0, results=tmp_path, null="damaged", n_instances=150,
+                         progress=False)
+    assert "n_instances=150" in res.call and (res.table["n_datasets"] == 10).all()
+    assert res.null_prior == res.data_prior          # the prior named is the data's
+    with pytest.raises(ValueError, match="`n_instances` subsamples the damaged null"):
+        calibrate_like("haberman", n_instances=150, n_datasets=2, n_jobs=0)
+    with pytest.raises(ValueError, match="`n_instances`"):
+        calibrate_like("haberman", null="damaged", n_instances=1, n_datasets=2, n_jobs=0)
