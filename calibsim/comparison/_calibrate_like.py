@@ -26,6 +26,12 @@ zero-variance difference becomes a certain rejection once shifted);
 ``studies/null_construction.toml`` compares the four constructions on seven data sets
 with majority shares from 58% to 89% (``figures/null_construction/``).
 
+A second construction keeps the user's labels and prior: ``null="damaged"`` repeats the
+design on the data (plan's runner) and damages the better learner by random errors until
+both learners have the same expected accuracy (Dietterich 1998, §5;
+:mod:`._null_damaged`); ``null="both"`` puts the two side by side.
+``scripts/null_real_vs_balanced.py`` compares them (docs/guide/calibrate.md).
+
 The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
 ``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
 with the store, resume and Dask of every study.
