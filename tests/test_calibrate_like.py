@@ -534,7 +534,7 @@ def test_calibrate_like_names_its_null_prior_and_warns_of_an_unpinned_df(like):
         assert w.startswith("Warning: 40 null data sets do not pin the df down") and w in text
         assert w in md
     with pytest.raises(ValueError, match="`null` must be one of"):
-        calibrate_like("iris", null="damaged", n_datasets=2, n_jobs=0)
+        calibrate_like("iris", null="centred", n_datasets=2, n_jobs=0)
     with pytest.raises(ValueError, match="`max_spread`"):
         calibrate_like("iris", max_spread=0, n_datasets=2, n_jobs=0)
 
@@ -559,6 +559,7 @@ def test_cli_calibrate_like_prints_the_precision_warning(like, capsys):
                  "--results", str(root), "--max-spread", "0.05", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     assert res.null_sentence in out
+    assert "Null construction: the balanced + centred null, the default, because" in out
     for w in res.warnings:
         assert w in out
     assert main(["calibrate", "--like", "haberman", "--max-spread", "2", "--workers", "0"]) == 2
@@ -568,3 +569,86 @@ def test_cli_calibrate_like_prints_the_precision_warning(like, capsys):
     assert main(["calibrate", "--like", "haberman", "--method", "bayes", "--max-spread",
                  "0.1"]) == 2
     assert "not used with `--method bayes`" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    root = tmp_path_factory.mktemp("both")
+    return root, calibrate_like("haberman", design="2x5",
+                                test=["use_all_data", "corrected_repeated_cv"],
+                                alphas=(0.05,), n_datasets=20, n_jobs=0, results=root,
+                                null="both", progress=False)
+
+
+def test_damaged_null_has_the_balanced_columns_at_the_data_prior(like, both, tmp_path):
+    root, _ = both
+    res = calibrate_like("haberman", design="2x5",
+                         test=["use_all_data", "corrected_repeated_cv"], alphas=(0.05,),
+                         n_datasets=20, n_jobs=0, results=root, null="damaged",
+                         progress=False)       # resumes from the store of ``both``
+    assert list(res.table.columns) == list(like[1].table.columns)
+    assert (res.table["null"] == "damaged").all() and res.null_construction == "damaged"
+    assert res.null_prior == res.data_prior and res.data_prior[0] == pytest.approx(
+        225 / 306)
+    t = res.to_frame()
+    assert (t["df_ci_low"] <= t["df"]).all() and (t["df"] <= t["df_ci_high"]).all()
+    # the damage makes the learners equally good in expectation on the real labels
+    assert abs(res.null_difference) < 4 * res.null_difference_se
+    assert res.accuracy_a > 0.6 and res.accuracy_b > 0.6          # not at chance
+    sentence = res.null_sentence
+    assert sentence.startswith("The null is damaged learner (Dietterich 1998 §5), your data "
+                               "at your prior") and "not yours" not in sentence
+    assert sentence in str(res) and "damaged at random-error rate" in str(res)
+    assert "Damaged learner (Dietterich 1998, §5)" in res.report("markdown")
+    assert "null='damaged'" in res.call
+
+
+def test_both_nulls_side_by_side_in_one_table(both):
+    _, res = both
+    t = res.to_frame()
+    assert list(t["null"]) == ["balanced_centred"] * 2 + ["damaged"] * 2
+    assert list(t["test"]) == ["use_all_data", "corrected_repeated_cv"] * 2
+    assert list(res.nulls["null"]) == ["balanced_centred", "damaged"]
+    assert res.nulls.iloc[0]["null_prior"] == pytest.approx((0.5, 0.5))
+    assert res.nulls.iloc[1]["null_prior"] == pytest.approx(res.data_prior)
+    assert res.null_sentence.startswith("Both nulls were used")
+    md = res.report("markdown")
+    assert "| balanced + centred | use all data |" in md and \
+        "| damaged real-data | use all data |" in md
+
+
+def test_bad_null_is_refused_in_one_line(capsys):
+    for bad in ("damage", None, 3):
+        with pytest.raises(ValueError, match=r"^`null` must be one of 'balanced' "
+                           r"\('balanced_centred'\), 'damaged' or 'both'; got") as e:
+            calibrate_like("iris", null=bad, n_datasets=2, n_jobs=0)
+        assert "\n" not in str(e.value)
+    with pytest.raises(ValueError, match="`null` must be 'balanced_centred' with "
+                                         "method='bayes'"):
+        calibrate_like("iris", null="damaged", method="bayes", n_datasets=2, n_jobs=0)
+    assert main(["calibrate", "--test", "use_all_data", "--null", "damaged"]) == 2
+    assert "`--null` needs `--like`" in capsys.readouterr().err
+
+
+def test_cli_calibrate_like_null_flag(both, capsys):
+    root, res = both
+    assert main(["calibrate", "--like", "haberman", "--design", "2x5", "--test",
+                 "use_all_data", "--test", "corrected_repeated_cv", "--n-datasets", "20",
+                 "--workers", "0", "--no-progress", "--results", str(root), "--seed", "0",
+                 "--null", "both"]) == 0
+    out = capsys.readouterr().out
+    assert res.null_sentence in out and "[damaged real-data null]" in out
+    assert ("Null construction: both the balanced + centred and the damaged real-data null, "
+            "as asked (--null both).") in out
+
+
+def test_damaged_null_on_subsamples_draws_new_data_per_repeat(tmp_path):
+    res = calibrate_like("haberman", design="2x5", test="use_all_data", n_datasets=10,
+                         n_jobs=0, results=tmp_path, null="damaged", n_instances=150,
+                         progress=False)
+    assert "n_instances=150" in res.call and (res.table["n_datasets"] == 10).all()
+    assert res.null_prior == res.data_prior          # the prior named is the data's
+    with pytest.raises(ValueError, match="`n_instances` subsamples the damaged null"):
+        calibrate_like("haberman", n_instances=150, n_datasets=2, n_jobs=0)
+    with pytest.raises(ValueError, match="`n_instances`"):
+        calibrate_like("haberman", null="damaged", n_instances=1, n_datasets=2, n_jobs=0)

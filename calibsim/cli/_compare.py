@@ -281,6 +281,10 @@ def _wrote(paths) -> None:
     print("wrote " + ", ".join(str(p) for p in paths))
 
 
+#: ``calibsim calibrate --null`` -> ``calibrate_like(null=...)``
+_NULL_OF_FLAG = {"balanced": "balanced_centred", "damaged": "damaged", "both": "both"}
+
+
 def cmd_calibrate_like(args, progress) -> int:
     """``calibsim calibrate --like DATA``: say what will run, run it, say what came out."""
     from ..comparison._calibrate_like import CalibrationInterrupted, calibrate_like
@@ -332,6 +336,7 @@ def cmd_calibrate_like(args, progress) -> int:
                                  scheduler=args.scheduler, progress=progress,
                                  on_estimate=estimate, on_plan=plan,
                                  class_attribute=args.class_attribute,
+                                 null=_NULL_OF_FLAG[args.null],
                                  **({} if args.max_spread is None
                                     else {"max_spread": args.max_spread}))
     except CalibrationInterrupted as exc:
@@ -339,6 +344,9 @@ def cmd_calibrate_like(args, progress) -> int:
                                 f"{exc.store}")
         raise KeyboardInterrupt from None          # main() prints the one line
     print()
+    from ..comparison._calibrate_like import null_choice_sentence
+    print(null_choice_sentence(res.null_construction, args.null != "balanced")
+          .replace(f"null={res.null_construction!r}", f"--null {args.null}"))
     print(res)
     if args.report is not None:
         from dataclasses import replace

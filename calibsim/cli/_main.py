@@ -95,6 +95,12 @@ def _parser():
                           "permuted per data set, the differences centred): a shipped name, "
                           "an ARFF or CSV file (class = last column unless "
                           "--class-attribute) or sklearn:load_*; with --learner")
+    cal.add_argument("--null", choices=("balanced", "damaged", "both"), default="balanced",
+                     help="with --like: the null construction; 'balanced' (default): a "
+                          "balanced label vector, the differences centred, at a balanced "
+                          "class prior; 'damaged': Dietterich's (1998, section 5) damaged "
+                          "learner on your own data, labels and prior; 'both': both side by "
+                          "side in one table")
     cal.add_argument("--class-attribute", default=None,
                      help="with --like and an ARFF or CSV file: the class column "
                           "(default: the last)")
@@ -350,7 +356,8 @@ def _cmd_calibrate(args):
     for flag, value in (("--learner", args.learner), ("--design", args.design),
                         ("--class-attribute", args.class_attribute),
                         ("--threshold", args.threshold), ("--report", args.report),
-                        ("--max-spread", args.max_spread)):
+                        ("--max-spread", args.max_spread),
+                        ("--null", None if args.null == "balanced" else args.null)):
         if value:
             raise ValueError(f"`{flag}` needs `--like` (the simulated null data is calibrated "
                              "for naive Bayes vs C4.5 on its own design flags).")

@@ -26,6 +26,12 @@ zero-variance difference becomes a certain rejection once shifted);
 ``studies/null_construction.toml`` compares the four constructions on seven data sets
 with majority shares from 58% to 89% (``figures/null_construction/``).
 
+A second construction keeps the user's labels and prior: ``null="damaged"`` repeats the
+design on the data (plan's runner) and damages the better learner by random errors until
+both learners have the same expected accuracy (Dietterich 1998, §5;
+:mod:`._null_damaged`); ``null="both"`` puts the two side by side.
+``scripts/null_real_vs_balanced.py`` compares them (docs/guide/calibrate.md).
+
 The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
 ``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
 with the store, resume and Dask of every study.
@@ -40,19 +46,44 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._like_data import _describe_data, data_source
+from ._null_damaged import DAMAGED_WORDS
+
 __all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted",
            "NULL_CONSTRUCTIONS", "df_precision"]
 
 #: The null constructions :func:`calibrate_like` knows, by the name its ``null`` argument
 #: and :attr:`NullCalibrationResult.null_construction` take, with what each is in words
-#: (the start of ``NullCalibrationResult.null_sentence``). A construction on the user's
-#: own labels (e.g. Dietterich's damaged learner, issue 42) is added here by its name.
+#: (the start of ``NullCalibrationResult.null_sentence``): the balanced + centred null
+#: (at a balanced class prior) and Dietterich's (1998, §5) damaged learner on the user's
+#: own data, labels and prior. ``null="both"`` runs both; ``"balanced"`` names the first.
 NULL_CONSTRUCTIONS = {
     "balanced_centred": (
         "balanced + centred (your attributes with a balanced label vector permuted over "
         "the instances, new partitions each, and every per-fold difference A − B centred "
         "on its mean over the null data sets)"),
+    "damaged": DAMAGED_WORDS,
 }
+
+#: Why the default null is the default (one clause of the sentence ``calibsim calibrate
+#: --like`` prints): the evidence of ``scripts/null_real_vs_balanced.py``
+#: (docs/guide/calibrate.md).
+DEFAULT_NULL_REASON = (
+    "the default, because the damaged null on all your data varies only the partitions, "
+    "so its df answers a narrower question (on the ten data sets compared in "
+    "docs/guide/calibrate.md the corrected repeated cv t stayed below α there even at the "
+    "normal limit, and use all data's df was 95 to 296 against 7 to 13 on the balanced "
+    "null)")
+
+
+def null_choice_sentence(null: str, asked: bool) -> str:
+    """Which null construction was used and why, in one plain sentence."""
+    name = {"balanced_centred": "the balanced + centred null",
+            "damaged": "the damaged real-data null (Dietterich 1998 §5)",
+            "both": "both the balanced + centred and the damaged real-data null"}[null]
+    if asked:
+        return f"Null construction: {name}, as asked (null={null!r})."
+    return f"Null construction: {name}, {DEFAULT_NULL_REASON}."
 
 
 class CalibrationInterrupted(KeyboardInterrupt):
@@ -69,27 +100,6 @@ class CalibrationInterrupted(KeyboardInterrupt):
     def __init__(self, saved: int, total: int, store: str):
         super().__init__(f"{saved} of {total} null data sets saved in {store}")
         self.saved, self.total, self.store = saved, total, store
-
-
-def data_source(data: str) -> dict:
-    """A study's dataset-source keys for ``data``: a shipped UCI name, an ARFF path or a
-    scikit-learn loader (``"load_breast_cancer"`` or ``"sklearn:load_breast_cancer"``).
-
-    Raises
-    ------
-    ValueError
-        If ``data`` is none of these (the message lists the shipped names).
-    """
-    from ..datasets import UCI_DATASETS
-    text = str(data)
-    if text in UCI_DATASETS:
-        return {"name": text}
-    if text.startswith("sklearn:") or text.startswith("load_"):
-        return {"sklearn": text.removeprefix("sklearn:")}
-    if Path(text).suffix.lower() in (".arff", ".csv"):
-        return {"path": str(Path(text).resolve())}
-    raise ValueError(f"`data` must be a shipped data set {list(UCI_DATASETS)}, an ARFF or CSV file "
-                     f"or a scikit-learn loader such as 'sklearn:load_iris'; got {data!r}.")
 
 
 def _learners_section(learners) -> dict:
@@ -174,21 +184,6 @@ def _study_doc(data, learners, design, tests, alphas, n_datasets, seed, results,
             "outputs": {"results": str(Path(results).resolve())}}
 
 
-def _describe_data(dataset, label) -> str:
-    """"breast-cancer: 286 instances, 9 attributes (9 nominal), 2 classes (70.3% / 29.7%)"."""
-    y = np.asarray(dataset.y)
-    counts = np.bincount(y, minlength=dataset.n_classes)
-    shares = " / ".join(f"{100 * c / counts.sum():.1f}%" for c in counts)
-    n_num = int(np.sum(dataset.is_numeric))
-    kinds = ", ".join(p for p in (f"{dataset.X.shape[1] - n_num} nominal" if
-                                  dataset.X.shape[1] - n_num else "",
-                                  f"{n_num} numeric" if n_num else "") if p)
-    missing = int(np.isnan(np.asarray(dataset.X, dtype=float)).sum())
-    return (f"{label}: {dataset.X.shape[0]} instances, {dataset.X.shape[1]} attributes "
-            f"({kinds}), {dataset.n_classes} classes (prior {shares})"
-            + (f", {missing} missing values" if missing else ""))
-
-
 from ..reports import Reportable  # noqa: E402
 
 
@@ -270,13 +265,18 @@ class NullCalibrationResult(Reportable):
     null_prior: tuple = ()
     data_prior: tuple = ()
     warnings: tuple = ()
+    nulls: pd.DataFrame = field(default=None, repr=False, compare=False)
 
     @property
     def null_sentence(self) -> str:
         """Which null was used and at what prior, and the data's prior when it differs,
-        in one plain sentence (printed, and in the report)."""
+        in one plain sentence (printed, and in the report); with ``null="both"`` both
+        constructions in one sentence."""
+        what = "ρ" if self.method == "bayes" else "df"
+        if self.null_construction == "both":
+            return _both_sentence(self.nulls, self.data_prior)
         return _null_sentence(self.null_construction, self.null_prior, self.data_prior,
-                              "ρ" if self.method == "bayes" else "df")
+                              what)
 
     def to_frame(self) -> pd.DataFrame:
         """The calibration table (a copy): one row per test and α."""
@@ -290,19 +290,54 @@ class NullCalibrationResult(Reportable):
 
     def __str__(self) -> str:
         a, b = self.learners
-        lines = [self.null_sentence,
-                 f"null accuracy (mean over the {self.n_datasets} null data sets, ± SE): "
-                 f"{a} {100 * self.accuracy_a:.2f}% ± {100 * self.accuracy_a_se:.2f}, "
-                 f"{b} {100 * self.accuracy_b:.2f}% ± {100 * self.accuracy_b_se:.2f}",
-                 f"  difference {a} − {b} on the balanced labels: "
-                 f"{100 * self.null_difference:+.2f} ± {100 * self.null_difference_se:.2f} "
-                 "points; removed from every per-fold difference (centred null), so the "
-                 "learners are equally good on average"]
+        lines = [self.null_sentence]
+        for _, n in self._nulls().iterrows():
+            damaged = n["null"] == "damaged"
+            lines += [
+                f"null accuracy{' (damaged null)' if damaged else ''} (mean over the "
+                f"{self.n_datasets} null data sets, ± SE): "
+                f"{a} {100 * n['accuracy_a']:.2f}% ± {100 * n['accuracy_a_se']:.2f}, "
+                f"{b} {100 * n['accuracy_b']:.2f}% ± {100 * n['accuracy_b_se']:.2f}",
+                f"  difference {a} − {b} "
+                + (f"with {n['damaged']} damaged at random-error rate "
+                   f"{n['damage_rate']:.4f}: {100 * n['null_difference']:+.2f} ± "
+                   f"{100 * n['null_difference_se']:.2f} points; the learners are equally "
+                   "good in expectation by the damage (not centred)" if damaged else
+                   f"on the balanced labels: {100 * n['null_difference']:+.2f} ± "
+                   f"{100 * n['null_difference_se']:.2f} points; removed from every "
+                   "per-fold difference (centred null), so the learners are equally good "
+                   "on average")]
         for _, r in self.table.iterrows():
             lines.append("")
+            if self.null_construction == "both":
+                lines.append(f"[{_NULL_SHORT[r['null']]} null]")
             lines += (_bayes_lines(r, self.design) if self.method == "bayes"
                       else _df_lines(r, self.design))
         return "\n".join(lines)
+
+    def _nulls(self) -> pd.DataFrame:
+        if self.nulls is not None:
+            return self.nulls
+        return pd.DataFrame([{"null": self.null_construction, "accuracy_a": self.accuracy_a,
+                              "accuracy_a_se": self.accuracy_a_se,
+                              "accuracy_b": self.accuracy_b,
+                              "accuracy_b_se": self.accuracy_b_se,
+                              "null_difference": self.null_difference,
+                              "null_difference_se": self.null_difference_se,
+                              "damaged": "", "damage_rate": np.nan,
+                              "null_prior": self.null_prior}])
+
+
+#: Short names of the constructions (the table of ``null="both"``).
+_NULL_SHORT = {"balanced_centred": "balanced + centred", "damaged": "damaged real-data"}
+
+
+def _both_sentence(nulls, data_prior) -> str:
+    """Both constructions in one sentence."""
+    parts = [f"{_NULL_SHORT[n['null']]} at a class prior of {_shares(n['null_prior'])}"
+             for _, n in nulls.iterrows()]
+    return ("Both nulls were used, side by side (the table's column null): "
+            + " and ".join(parts) + f"; your data's prior is {_shares(data_prior)}.")
 
 
 def _shares(prior) -> str:
@@ -342,21 +377,38 @@ def _null_report(res):
                   f"{res.data.split(':')[0]} with design {res.design}?"),
         Heading("Data, learners and design"),
         Paragraph(f"{res.data}. Learners: {a} (A) and {b} (B); design {res.design}."),
-        Heading("The null"),
-        Paragraph(f"{res.n_datasets} null data sets, each the data with a balanced label "
-                  "vector permuted over its instances (new partitions each), so the class "
-                  "depends on nothing and no learner gains by falling back on a majority "
-                  "class; every per-fold difference A − B is then centred on its mean over "
-                  "the null data sets, x' = x − (1/N) Σ mean(x), so that A and B are equally "
-                  "good on average by construction (studies/null_construction.toml). "
-                  + res.null_sentence),
-        Table(pd.DataFrame({"learner": [a, b],
-                            "null accuracy (%)": [100 * res.accuracy_a, 100 * res.accuracy_b],
-                            "SE (%)": [100 * res.accuracy_a_se, 100 * res.accuracy_b_se]}),
-              caption=f"Mean accuracy over the {res.n_datasets} null data sets before "
-                      f"centring (1/C is chance); the difference removed: "
-                      f"{100 * res.null_difference:+.2f} "
-                      f"± {100 * res.null_difference_se:.2f} points.",
+        Heading("The null")]
+    nulls = res._nulls()
+    if (nulls["null"] == "balanced_centred").any():
+        parts.append(Paragraph(
+            f"Balanced + centred: {res.n_datasets} null data sets, each the data with a "
+            "balanced label vector permuted over its instances (new partitions each), so "
+            "the class depends on nothing and no learner gains by falling back on a majority "
+            "class; every per-fold difference A − B is then centred on its mean over "
+            "the null data sets, x' = x − (1/N) Σ mean(x), so that A and B are equally "
+            "good on average by construction (studies/null_construction.toml)."))
+    if (nulls["null"] == "damaged").any():
+        parts.append(Paragraph(
+            f"Damaged learner (Dietterich 1998, §5): {res.n_datasets} repeats of the design "
+            "on your own data, labels and prior (new partitions each); the better learner "
+            "makes random classification errors at the rate that gives both learners the "
+            "same expected accuracy at the design's training-set size (calibsim."
+            "calibrate_damage at Δ = 0, calibrated on the repeats as calibsim.plan does)."))
+    parts += [
+        Paragraph(res.null_sentence),
+        Table(pd.DataFrame({
+            "null": [_NULL_SHORT[v] for v in nulls["null"] for _ in (0, 1)],
+            "learner": [v for _ in range(len(nulls)) for v in (a, b)],
+            "null accuracy (%)": [100 * v for _, n in nulls.iterrows()
+                                  for v in (n["accuracy_a"], n["accuracy_b"])],
+            "SE (%)": [100 * v for _, n in nulls.iterrows()
+                       for v in (n["accuracy_a_se"], n["accuracy_b_se"])]}),
+              caption=f"Mean accuracy over the {res.n_datasets} null data sets (balanced: "
+                      "before centring, 1/C is chance; damaged: after the damage); the "
+                      "difference A − B: " + "; ".join(
+                          f"{_NULL_SHORT[n['null']]} {100 * n['null_difference']:+.2f} ± "
+                          f"{100 * n['null_difference_se']:.2f} points"
+                          for _, n in nulls.iterrows()) + ".",
               formats={"null accuracy (%)": ".2f", "SE (%)": ".2f"}),
         Heading("Results")]
     t = res.table
@@ -375,6 +427,8 @@ def _null_report(res):
                    "at the shipped ρ (%)": ".1f", "Monte Carlo SE (%)": ".1f"}
     else:
         frame = pd.DataFrame({
+            **({"null": [_NULL_SHORT[v] for v in t["null"]]}
+               if res.null_construction == "both" else {}),
             "test": t["label"], "α": t["alpha"], "calibrated df": [_df_words(v) for v in t["df"]],
             "95% interval": [f"{_df_short(lo)} – {_df_short(hi)}" for lo, hi in
                              zip(t["df_ci_low"], t["df_ci_high"])],
@@ -396,7 +450,8 @@ def _null_report(res):
         parts.append(Paragraph(INFINITE_DF))
     parts += [*[Paragraph(w) for w in res.warnings],
               Heading("In words"),
-              Paragraph(" ".join(f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
+              Paragraph(" ".join(f"{_NULL_SHORT[r['null']] + ' null, ' if res.null_construction == 'both' else ''}"
+                                 f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
                                  f"{'' if bayes else ', α = ' + format(r['alpha'], 'g')}: "
                                  f"{r['verdict']}" for _, r in t.iterrows()))]
     parts += reproducibility({"seed": res.seed, "call": res.call, "command": res.command})
@@ -661,49 +716,94 @@ def _frequentist_table(study, analysis, scores, rows, max_spread=MAX_SPREAD) -> 
     """The table of :class:`NullCalibrationResult` from the calibrate analysis's ``rows``;
     ``scores`` are the centred differences (for the Type I error at the shipped df and
     at the normal limit, which :func:`df_precision` needs)."""
-    from ..calibration import lookup_df
     from ..engine.analyses import test_callable, test_data
-    from ..stats import get_test
     out = []
     for _, r in rows.iterrows():
-        try:
-            e = lookup_df(r["test"], alpha=float(r["alpha"]), n_folds=int(r["n_folds"]),
-                          n_runs=int(r["n_runs"]))
-            s_df, s_lo, s_hi = e.df, e.ci_low, e.ci_high
-        except ValueError:
-            e, s_df, s_lo, s_hi = None, np.nan, np.nan, np.nan
-        type1_shipped = np.nan
         pair = (r["pair_a"], r["pair_b"])
         x = test_data(scores, r["source"], r["scheme"], r["test"], pair, int(r["n_runs"]))
         func = test_callable(r["test"], study, study.source(r["source"]), r["scheme"])
-        if e is not None:
-            at = s_df if np.isfinite(s_df) else 1e6
-            p = np.asarray(func(x, at).pvalue, dtype=float)
-            type1_shipped = float(np.mean(p <= r["alpha"]))
-        # the normal limit: the threshold search's upper bound (calibsim.calibration)
-        p_normal = float(np.mean(np.asarray(func(x, 1e6).pvalue, dtype=float) <= r["alpha"]))
-        prec = df_precision(float(r["df_continuous"]), float(r["df_ci_low"]),
-                            float(r["df_ci_high"]), float(r["alpha"]), int(r["n_datasets"]),
-                            p_normal, max_spread=max_spread)
-        out.append({"test": r["test"], "label": get_test(r["test"]).label,
-                    "alpha": float(r["alpha"]), "df": float(r["df_continuous"]),
-                    "df_ci_low": float(r["df_ci_low"]), "df_ci_high": float(r["df_ci_high"]),
-                    "integer_df": int(r["calibrated_df"]),
-                    "type1_error": float(r["type1_error"]),
-                    "textbook_df": float(r["default_df"]),
-                    "type1_textbook": float(r["type1_default"]),
-                    "shipped_df": s_df, "shipped_ci_low": s_lo, "shipped_ci_high": s_hi,
-                    "type1_at_shipped": type1_shipped,
-                    "n_runs": int(r["n_runs"]), "n_folds": int(r["n_folds"]),
-                    "n_datasets": int(r["n_datasets"]),
-                    "type1_normal_limit": p_normal, "critical_spread": prec["spread"],
-                    "too_wide": prec["too_wide"], "n_datasets_needed": prec["n_needed"],
-                    "verdict": _verdict_df(s_df, type1_shipped, float(r["alpha"]),
-                                           int(r["n_datasets"]))})
-    table = pd.DataFrame(out)
+        out.append(df_row(
+            r["test"], float(r["alpha"]), x, func, df=float(r["df_continuous"]),
+            df_ci_low=float(r["df_ci_low"]), df_ci_high=float(r["df_ci_high"]),
+            integer_df=int(r["calibrated_df"]), type1_error=float(r["type1_error"]),
+            textbook_df=float(r["default_df"]), type1_textbook=float(r["type1_default"]),
+            n_runs=int(r["n_runs"]), n_folds=int(r["n_folds"]),
+            n_datasets=int(r["n_datasets"]), max_spread=max_spread))
+    return _with_warnings(pd.DataFrame(out), max_spread)
+
+
+def _with_warnings(table, max_spread) -> pd.DataFrame:
     table["precision_warning"] = [_precision_warning(r, int(r["n_datasets"]), max_spread)
                                   for _, r in table.iterrows()]
     return table
+
+
+def df_row(test, alpha, x, func, *, df, df_ci_low, df_ci_high, integer_df, type1_error,
+           textbook_df, type1_textbook, n_runs, n_folds, n_datasets,
+           max_spread=MAX_SPREAD) -> dict:
+    """One frequentist row of :class:`NullCalibrationResult`'s table, whatever the null:
+    the calibration's numbers beside the shipped table's df, the Type I error at it and
+    at the normal limit on the null data ``x`` (``func(x, df)`` runs the test), the
+    precision of the df (:func:`df_precision`) and the verdict."""
+    from ..calibration import lookup_df
+    from ..stats import get_test
+    try:
+        e = lookup_df(test, alpha=alpha, n_folds=n_folds, n_runs=n_runs)
+        s_df, s_lo, s_hi = e.df, e.ci_low, e.ci_high
+    except ValueError:
+        e, s_df, s_lo, s_hi = None, np.nan, np.nan, np.nan
+    type1_shipped = np.nan
+    if e is not None:
+        at = s_df if np.isfinite(s_df) else 1e6
+        p = np.asarray(func(x, at).pvalue, dtype=float)
+        type1_shipped = float(np.mean(p <= alpha))
+    # the normal limit: the threshold search's upper bound (calibsim.calibration)
+    p_normal = float(np.mean(np.asarray(func(x, 1e6).pvalue, dtype=float) <= alpha))
+    prec = df_precision(df, df_ci_low, df_ci_high, alpha, n_datasets, p_normal,
+                        max_spread=max_spread)
+    return {"test": test, "label": get_test(test).label, "alpha": alpha, "df": df,
+            "df_ci_low": df_ci_low, "df_ci_high": df_ci_high, "integer_df": integer_df,
+            "type1_error": type1_error, "textbook_df": textbook_df,
+            "type1_textbook": type1_textbook,
+            "shipped_df": s_df, "shipped_ci_low": s_lo, "shipped_ci_high": s_hi,
+            "type1_at_shipped": type1_shipped, "n_runs": n_runs, "n_folds": n_folds,
+            "n_datasets": n_datasets, "type1_normal_limit": p_normal,
+            "critical_spread": prec["spread"], "too_wide": prec["too_wide"],
+            "n_datasets_needed": prec["n_needed"],
+            "verdict": _verdict_df(s_df, type1_shipped, alpha, n_datasets)}
+
+
+def damaged_table(x, design, tests, alphas, max_spread) -> pd.DataFrame:
+    """The frequentist table of :class:`NullCalibrationResult` on the damaged null ``x``
+    (:func:`damaged_differences`): the same columns as the balanced null's, the df
+    calibrated on ``x`` by :func:`calibsim.calibration.calibrate` (Bouckaert's integer
+    rule on df 2..100) and :func:`calibsim.calibration.continuous_calibration` (the
+    continuous df with its distribution-free 95% interval)."""
+    from ..calibration import calibrate, continuous_calibration
+    from ..stats import get_test
+    from ._scoring import run_test
+    rows = []
+    for name in tests:
+        spec = get_test(name)
+
+        def func(data, df, spec=spec):
+            return run_test(spec, data, df, design)
+        func.__name__ = spec.name
+        xt = x
+        integer = calibrate(func, xt, alphas=list(alphas), dfs=np.arange(2, 101))
+        textbook = float(spec.default_df(design.n_runs, design.n_folds))
+        p_text = np.asarray(func(xt, textbook).pvalue, dtype=float)
+        for i, alpha in enumerate(alphas):
+            cont = continuous_calibration(func, xt, float(alpha))
+            rows.append(df_row(
+                spec.name, float(alpha), xt, func, df=float(cont.df),
+                df_ci_low=float(cont.ci_low), df_ci_high=float(cont.ci_high),
+                integer_df=int(integer.calibrated_df[i]),
+                type1_error=float(integer.type1_at_df[i]), textbook_df=textbook,
+                type1_textbook=float(np.mean(p_text <= alpha)), n_runs=int(design.n_runs),
+                n_folds=int(design.n_folds), n_datasets=int(x.shape[0]),
+                max_spread=max_spread))
+    return _with_warnings(pd.DataFrame(rows), max_spread)
 
 
 def _bayes_table(rows, study=None, scores=None) -> pd.DataFrame:
@@ -758,7 +858,8 @@ def plan_text(data_line, learners, design, tests, alphas, n_datasets, method, ro
         f"learners: {learners[0]} (A) vs {learners[1]} (B)",
         f"design: {d.name} ({how})",
         f"calibrating: {what}",
-        f"null: {n_datasets} data sets, {NULL_CONSTRUCTIONS[null]}"])
+        *(f"null: {n_datasets} data sets, {NULL_CONSTRUCTIONS[n]}" for n in
+          (("balanced_centred", "damaged") if null == "both" else (null,)))])
 
 
 def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", test=None,
@@ -766,7 +867,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                    rope: float = 0.0, seed: int = 0, results="results", n_jobs=None,
                    scheduler=None, progress=True, on_estimate=None, on_plan=None,
                    class_attribute=None, null="balanced_centred",
-                   max_spread=MAX_SPREAD) -> NullCalibrationResult:
+                   max_spread=MAX_SPREAD, n_instances=None) -> NullCalibrationResult:
     """Calibrate a test's df, or the correlated Bayesian t's ρ, on null data like ``data``.
 
     Each of the ``n_datasets`` null data sets is ``data`` with a balanced label vector
@@ -820,14 +921,28 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         Called with :func:`plan_text` (what is about to run) before any fitting.
     class_attribute : str, optional
         Class column of an ARFF or CSV file (default: the last).
-    null : {"balanced_centred"}, default "balanced_centred"
-        The null construction (:data:`NULL_CONSTRUCTIONS`): today the balanced label
-        vector with centred differences, which calibrates at a balanced class prior
-        whatever the data's; the result's ``null_sentence`` says so.
+    null : {"balanced_centred", "balanced", "damaged", "both"}, default "balanced_centred"
+        The null construction (:data:`NULL_CONSTRUCTIONS`). ``"balanced_centred"`` (or
+        ``"balanced"``): the balanced label vector with centred differences, which
+        calibrates at a balanced class prior whatever the data's. ``"damaged"``:
+        Dietterich's (1998, §5) damaged learner on your own data, labels and prior:
+        N repeats of the design with new partitions, fitted by :func:`calibsim.plan`'s
+        runner, the better learner given random errors at the rate of
+        :func:`calibsim.calibrate_damage` at Δ = 0 (``null_prior`` is then the data's
+        prior; frequentist only). ``"both"``: both, side by side in one table whose
+        column ``null`` names the construction. The result's ``null_sentence`` says
+        which was used.
     max_spread : float, default 0.05
         How wide the df's 95% interval may be before ``result.warnings`` says N is too
         small: the largest share by which it may move the test's critical value
         (:func:`df_precision`, which also estimates the N needed).
+    n_instances : int, optional
+        With ``null="damaged"`` or ``"both"``: each damaged repeat is a random
+        subsample of this many instances (new data per repeat, as Dietterich drew
+        his), so the Type I error varies the data as well as the partitions. Default:
+        every repeat holds all the data, and the damaged null's rates are conditional on
+        your data set (the corrected t tests, which allow for the variation between
+        data sets, then reject less than α even at the normal limit).
 
     Returns
     -------
@@ -837,7 +952,8 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     ------
     ValueError
         For unknown data, learners, design or test, a test that does not fit the
-        design, or ``method="bayes"`` with a design that is not r x k cv.
+        design, ``method="bayes"`` with a design that is not r x k cv or with a
+        ``null`` other than the balanced one, or an unknown ``null``.
     CalibrationInterrupted
         On Ctrl-C while the null data sets are scored (a ``KeyboardInterrupt`` that says
         how many are saved; calling again with the same arguments resumes).
@@ -870,8 +986,15 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     from .._validation import check_int
     n_datasets = check_int("n_datasets", n_datasets, min_value=1)   # not int(True), int(3.5)
     seed = check_int("seed", seed, min_value=0)
-    if null not in NULL_CONSTRUCTIONS:
-        raise ValueError(f"`null` must be one of {list(NULL_CONSTRUCTIONS)}; got {null!r}.")
+    null = check_null(null)
+    if n_instances is not None:
+        n_instances = check_int("n_instances", n_instances, min_value=2)
+        if null == "balanced_centred":
+            raise ValueError("`n_instances` subsamples the damaged null's repeats: it needs "
+                             f"null='damaged' or 'both'; got null={null!r}.")
+    if method == "bayes" and null != "balanced_centred":
+        raise ValueError(f"`null` must be 'balanced_centred' with method='bayes' (rho is "
+                         f"calibrated on the balanced + centred null only); got {null!r}.")
     df_precision(9.0, 9.0, 9.0, 0.05, 1, 0.0, max_spread=max_spread)   # checks max_spread
     d = parse_design(design)
     tests = _tests_of(test, d, method)
@@ -879,69 +1002,124 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                      rope, class_attribute)
     study = study_from_dict(doc, Path.cwd() / f"{doc['study']['name']}.toml")
     src = study.sources[0]
+    dataset = src.build().dataset
     if on_plan is not None:
-        on_plan(plan_text(_describe_data(src.build().dataset, str(data)),
+        on_plan(plan_text(_describe_data(dataset, str(data)),
                           [lrn.label for lrn in study.learners], d, tests, alphas,
                           n_datasets, method, rope, null))
+    n_classes = int(dataset.n_classes)
+    counts = np.bincount(np.asarray(dataset.y), minlength=n_classes)
+    data_prior = tuple(float(v) for v in counts / counts.sum())
+    balanced = np.full(n_classes, counts.sum() // n_classes)
+    balanced[:counts.sum() % n_classes] += 1          # counts differing by at most one
+    tables, nulls = [], []
     own = isinstance(progress, bool)
+    show = progress if own else bool(getattr(progress, "enabled", True))   # damaged null's bar
     if own:
         from ..engine.runner import Progress
         progress = Progress(progress, f"calibrate {doc['study']['name']}", delay=3.0,
                             notebook=True)
-    try:
-        if on_estimate is not None:
-            warm_up()                          # numba compiles (or loads) outside the timing
-            cell = CellSpec(src, study.learners, study.schemes, 0, 1)
-            run_cell(cell)                     # this data's own kernels compile here ...
-            t0 = time.perf_counter()
-            run_cell(cell)                     # ... so this one is timed without compiling
-            per = time.perf_counter() - t0
-            workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
-            on_estimate(per, per * n_datasets / max(1, workers))
-        with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
-            scores = compute_scores(study, client=client, progress=progress)
-    except KeyboardInterrupt:
-        from ..engine.run import _plan, store_of
-        store = store_of(study)
-        _, missing = _plan(study, store)
-        raise CalibrationInterrupted(n_datasets - missing, n_datasets, str(store.root)) \
-            from None
-    finally:
-        if own:
-            progress.close()
-    analysis = study.analyses[0]
-    summaries = block_summaries(study, [analysis], scores, null_only=True)
-    centred = _SameDifferences(scores, null_centres(study, [analysis], summaries))
-    if method == "bayes":
-        rows = _rho_rows(study, analysis, scores)
-        table = _bayes_table(rows, study, centred)
-    else:
-        rows = calibration_rows(study, analysis, scores)
-        table = _frequentist_table(study, analysis, centred, rows, max_spread)
-    r = rows.iloc[0]                 # the null's accuracies are the same on every row
-    dataset = src.build().dataset
-    n_classes = int(dataset.n_classes)
-    counts = np.bincount(np.asarray(dataset.y), minlength=n_classes)
-    balanced = np.full(n_classes, counts.sum() // n_classes)
-    balanced[:counts.sum() % n_classes] += 1          # counts differing by at most one
+    if null in ("balanced_centred", "both"):
+        try:
+            if on_estimate is not None:
+                warm_up()                      # numba compiles (or loads) outside the timing
+                cell = CellSpec(src, study.learners, study.schemes, 0, 1)
+                run_cell(cell)                 # this data's own kernels compile here ...
+                t0 = time.perf_counter()
+                run_cell(cell)                 # ... so this one is timed without compiling
+                per = time.perf_counter() - t0
+                workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
+                factor = 2 if null == "both" else 1        # the damaged null: as many fits
+                on_estimate(per, factor * per * n_datasets / max(1, workers))
+            with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
+                scores = compute_scores(study, client=client, progress=progress)
+        except KeyboardInterrupt:
+            from ..engine.run import _plan, store_of
+            store = store_of(study)
+            _, missing = _plan(study, store)
+            raise CalibrationInterrupted(n_datasets - missing, n_datasets,
+                                         str(store.root)) from None
+        finally:
+            if own and null != "both":
+                progress.close()
+        analysis = study.analyses[0]
+        summaries = block_summaries(study, [analysis], scores, null_only=True)
+        centred = _SameDifferences(scores, null_centres(study, [analysis], summaries))
+        if method == "bayes":
+            rows = _rho_rows(study, analysis, scores)
+            table = _bayes_table(rows, study, centred)
+        else:
+            rows = calibration_rows(study, analysis, scores)
+            table = _frequentist_table(study, analysis, centred, rows, max_spread)
+        r = rows.iloc[0]                 # the null's accuracies are the same on every row
+        tables.append(table)
+        nulls.append({"null": "balanced_centred",
+                      **{k: float(r[k]) for k in _NULL_NUMBERS},
+                      "damaged": "", "damage_rate": np.nan,
+                      "null_prior": tuple(float(v) for v in balanced / balanced.sum())})
+    if null in ("damaged", "both"):
+        from ._null_damaged import damaged_differences
+        try:
+            x, info = damaged_differences(dataset, learners, d, seed, n_datasets,
+                                          n_jobs=n_jobs, scheduler=scheduler,
+                                          progress=show, results=results,
+                                          n_instances=n_instances)
+        except KeyboardInterrupt:
+            raise CalibrationInterrupted(0, n_datasets, str(Path(results).resolve()
+                                                            / "calibrate_like_damaged")) \
+                from None
+        finally:
+            if own:
+                progress.close()
+        tables.append(damaged_table(x, d, tests, alphas, max_spread))
+        nulls.append({"null": "damaged", **{k: info[k] for k in _NULL_NUMBERS},
+                      "damaged": info["damaged"], "damage_rate": info["damage_rate"],
+                      "null_prior": data_prior})
+    for t, n in zip(tables, nulls):
+        t.insert(0, "null", n["null"])
+    table = pd.concat(tables, ignore_index=True)
+    nulls = pd.DataFrame(nulls)
+    first = nulls.iloc[0]
     warns = tuple(w for w in table.get("precision_warning", pd.Series(dtype=str)) if w)
     return NullCalibrationResult(
-        data=_describe_data(src.build().dataset, str(data)),
+        data=_describe_data(dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
-        n_datasets=int(n_datasets), null="balanced class labels permuted, per-fold "
-        "differences centred on their null mean", accuracy_a=float(r["accuracy_a"]),
-        accuracy_a_se=float(r["accuracy_a_se"]), accuracy_b=float(r["accuracy_b"]),
-        accuracy_b_se=float(r["accuracy_b_se"]), null_difference=float(r["null_difference"]),
-        null_difference_se=float(r["null_difference_se"]), table=table, seed=int(seed),
+        n_datasets=int(n_datasets), null=_NULL_WORDS[null],
+        **{k: float(first[k]) for k in _NULL_NUMBERS}, table=table, seed=int(seed),
         seconds=time.perf_counter() - t_start, null_construction=null,
-        null_prior=tuple(float(v) for v in balanced / balanced.sum()),
-        data_prior=tuple(float(v) for v in counts / counts.sum()), warnings=warns,
+        null_prior=tuple(first["null_prior"]), data_prior=data_prior, warnings=warns,
+        nulls=nulls,
         call=_call_text(data, learners, design, tests, alphas, n_datasets, method, rope,
-                        seed, class_attribute, null, max_spread))
+                        seed, class_attribute, null, max_spread, n_instances))
+
+
+_NULL_WORDS = {"balanced_centred": "balanced class labels permuted, per-fold differences "
+                                   "centred on their null mean",
+               "damaged": "your data and labels, the better learner damaged by random "
+                          "errors to the other's expected accuracy",
+               "both": "both: balanced + centred, and the damaged real-data null"}
+
+_NULL_NUMBERS = ("accuracy_a", "accuracy_a_se", "accuracy_b", "accuracy_b_se",
+                 "null_difference", "null_difference_se")
+
+#: What ``null`` takes: the constructions' names, "both", and "balanced" for the first.
+NULL_CHOICES = ("balanced_centred", "damaged", "both")
+
+
+def check_null(null) -> str:
+    """``null`` checked: a name of :data:`NULL_CONSTRUCTIONS`, ``"both"`` or
+    ``"balanced"`` (short for ``"balanced_centred"``); one-line ValueError otherwise."""
+    if null == "balanced":
+        return "balanced_centred"
+    if not isinstance(null, str) or null not in NULL_CHOICES:
+        raise ValueError(f"`null` must be one of 'balanced' ('balanced_centred'), 'damaged' "
+                         f"or 'both'; got {null!r}.")
+    return null
 
 
 def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, seed,
-               class_attribute, null="balanced_centred", max_spread=MAX_SPREAD) -> str:
+               class_attribute, null="balanced_centred", max_spread=MAX_SPREAD,
+               n_instances=None) -> str:
     from ..reports._words import call_text
     kw = {"design": design, "test": tests if method != "bayes" else None,
           "alphas": list(alphas), "n_datasets": n_datasets, "method": method, "seed": seed}
@@ -951,6 +1129,8 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
         kw["class_attribute"] = class_attribute
     if null != "balanced_centred":
         kw["null"] = null
+    if n_instances is not None:
+        kw["n_instances"] = n_instances
     if max_spread != MAX_SPREAD and method != "bayes":
         kw["max_spread"] = max_spread
     return call_text("calibrate_like", [repr(data), repr(list(learners))],

@@ -51,7 +51,7 @@ def resolve_data(X, y=None):
             raise ValueError("`y` must be None when `X` names a data set (it holds its class).")
         from ..datasets import load_csv
         from ..sources import DatasetSource
-        from ._calibrate_like import data_source
+        from ._like_data import data_source
         if Path(str(X)).suffix.lower() == ".csv":
             return load_csv(str(X)), None
         return DatasetSource(**data_source(str(X))).dataset, None

@@ -308,7 +308,7 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
     ['difference', 'design', 'test', 'power', 'replicability', 'fits', 'statement']
     """
     from .._validation import check_int, check_probability
-    from ._calibrate_like import _describe_data
+    from ._like_data import _describe_data
     from ._damage import (check_damage, check_difference, resolve_data, solve,
                           thin_correctness, thin_counts)
     from ._scoring import (Design, holdout_counts, parse_design, parse_learner, prepare_data,
