@@ -231,6 +231,12 @@ def _calibrate_like_numbers(res):
     return out
 
 
+def _plan_numbers(res):
+    n, t = res.null.iloc[0], res.table.iloc[0]
+    return [(f"| {n['design']} | {n['n_train']:.0f} | {n['damaged']} |", n["damage_rate"]),
+            (f"| {t['design']} | {t['label']} | {t['fits']} |", t["df"])]
+
+
 CASES = (
     [_compare_scores_case(t) for t in list(TESTS) + list(BAYES_TESTS)]
     + [Case("compare_scores", "corrected_repeated_cv@3x4,df=textbook",
@@ -271,6 +277,22 @@ CASES = (
         progress=False), lambda res: ["corrected repeated cv", "Type I error", "2x2",
                                       "David & Nagaraja 2003", "20 null data sets"],
         _calibrate_like_numbers)]
+    + [Case("calibrate --like", f"corrected_repeated_cv, null={null}",
+            lambda tmp, null=null: calibsim.calibrate_like(
+                "breast-cancer", design="2x3", n_datasets=10, n_jobs=0, null=null,
+                results=tmp / "results", progress=False),
+            lambda res: ["corrected repeated cv", "Type I error", "2x3",
+                         "Dietterich 1998", res.null_sentence.split(",")[0]],
+            _calibrate_like_numbers) for null in ("damaged", "both")]
+    + [Case("compare", test, lambda tmp, test=test, design=design: calibsim.compare(
+        "naive_bayes", "c45", _data(1), design=design, test=test, progress=False),
+        _compare_words, _compare_numbers)
+       for test, design in (("bayle_cv_clt", "2x3"), ("ncv", "ncv:2x3"))]
+    + [Case("plan", "damaged null, 2x3, Δ = 5", lambda tmp: calibsim.plan(
+        "naive_bayes", "c45", "breast-cancer", differences=(0.05,), designs=("2x3",),
+        n_datasets=10, progress=False),
+        lambda res: ["Dietterich 1998, §5", "Bouckaert & Frank", "α = 0.05",
+                     "Monte Carlo SE", "corrected repeated cv"], _plan_numbers)]
 )
 
 #: The hierarchical test compiles its sampler (NumPyro, ~20 s of CPU): a slow cell.
@@ -449,7 +471,7 @@ def test_latex_compiles_or_says_why_not():
 def test_every_door_and_method_is_in_the_matrix():
     doors = {c.door for c in CASES}
     assert doors >= {"compare", "compare --scores-in", "compare_scores", "compare_all",
-                     "rank", "rank (CLI)", "compare_datasets", "calibrate --like"}
+                     "rank", "rank (CLI)", "compare_datasets", "calibrate --like", "plan"}
     methods = {c.method.split("@")[0] for c in CASES if c.door == "compare_scores"}
     assert methods >= set(TESTS) | set(BAYES_TESTS)
     assert {c.method for c in CASES if c.door == "rank"} >= {
