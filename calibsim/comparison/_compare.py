@@ -105,13 +105,14 @@ class CompareResult(Reportable):
         or ``"sklearn.model_selection.RepeatedStratifiedKFold(n_repeats=3, n_splits=5,
         random_state=0)"``; for given scores, what the caller said of them.
     detectable_difference : float
-        The smallest true difference |A − B| in mean accuracy, in [0, 1] (0.01 = one
-        percentage point), that this design and test would detect with 80% power at α:
-        the *shift* estimate of :func:`detectable_difference` from the test's own
-        standard error and df. It is what a non-significant verdict can speak to: a
-        difference below it could easily have gone unseen, and "no significant
-        difference" is not evidence that the learners are equally good (that takes the
-        correlated Bayesian t test's ROPE, ``method="bayes"`` with ``rope``). NaN for
+        The smallest true difference in mean accuracy (A ahead or behind), in
+        [0, 1] (0.01 = one percentage point), that this design and test would detect
+        with 80% power at α: the *shift* estimate of :func:`detectable_difference`
+        from the test's own standard error and df. It is what a non-significant
+        verdict can speak to: a difference below it could easily have gone unseen, and
+        "no significant difference" is not evidence that the learners are equally
+        good (that takes the correlated Bayesian t test's ROPE, ``method="bayes"``
+        with ``rope``). NaN for
         the tests without a standard error of the difference (the averaged-T tests, the
         5x2cv F test, McNemar's and the proportions test, the Bayesian tests) and with
         a zero standard error.
@@ -296,9 +297,9 @@ def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> flo
     statistic moves by δ while its variance estimate, and hence its standard error,
     stays as it is. With the test's standard error σ and df ν the statistic under
     that shift is noncentral t, T ~ t'(ν, δ/σ) (the normal N(δ/σ, 1) when ν = ∞), and
-    the test rejects when |T| > t_{1−α/2}(ν). The result is the δ > 0 at which
+    the test rejects when abs(T) > t_{1−α/2}(ν). The result is the δ > 0 at which
 
-        P(|T| > t_{1−α/2}(ν)) = power,
+        P(abs(T) > t_{1−α/2}(ν)) = power,
 
     solved with :func:`scipy.optimize.brentq` on the noncentral t of
     :data:`scipy.stats.nct`. It is a sensitivity analysis of the design, not the
