@@ -492,7 +492,7 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
     correctness ``{"correct": (N, 2, m) bool, "masks": (N, m) bool}`` (else None).
 
     The blocks are :func:`calibsim.compare`'s (:func:`~._scoring.blocks_for`,
-    :func:`~._scoring.score_block`), all repeats in one :func:`map_blocks` call, here,
+    :func:`~._scoring.score_block`), all repeats in one :func:`~._scoring.run_blocks` call, here,
     on a local pool or on a Dask cluster. With a ``store`` (:class:`calibsim.engine.store.Store`)
     each repeat is saved under ``key`` as soon as its blocks are in, and the repeats
     already there are not refitted: an interrupted plan resumes.
@@ -500,8 +500,8 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
     from dataclasses import replace
 
     from ..datasets import Dataset
-    from ..engine.runner import Progress, check_n_workers, cluster, map_blocks
-    from ._scoring import _n_workers, blocks_for, prepare_data, score_block
+    from ..engine.runner import check_n_workers
+    from ._scoring import blocks_for, prepare_data, run_blocks
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
@@ -544,15 +544,9 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
             if correct is not None:
                 arrays.update(correct=correct[r:r + 1], masks=masks_hold[r:r + 1])
             store.save(key, r, r + 1, arrays, identity=identity)
-        bar.advance(1)
 
-    workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
-    with Progress(bool(progress), what, unit="block", delay=3.0, estimate=True,
-                  notebook=True) as bar, \
-            cluster(scheduler=scheduler, n_workers=workers) as client:
-        bar.start(len(blocks), workers=_n_workers(client, workers))
-        map_blocks(score_block, blocks, client=client, on_result=keep,
-                   resumable=store is not None)
+    run_blocks(blocks, keep, what=what, progress=progress, n_jobs=n_jobs,
+               scheduler=scheduler, resumable=store is not None)
     if store is not None:
         saved = store.load(key, N)
         acc, n_test = saved["acc"], saved["n_test"]

@@ -579,7 +579,7 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     few seconds, with one estimate of the time left measured after the first blocks
     (so numba's compiling and the workers' start are not extrapolated); False: silent.
     """
-    from ..engine.runner import Progress, check_n_workers, cluster, map_blocks
+    from ..engine.runner import check_n_workers
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     check_sample_sizes(codes, d)
@@ -625,14 +625,9 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
             res, corr = res
             correct[rep] = corr[:, 0]
         out[rep, :, start:start + res.shape[1]] = res
-        bar.advance(1)
 
-    workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
-    with Progress(bool(progress), what, unit="block", delay=3.0, estimate=True,
-                  notebook=True) as bar, \
-            cluster(scheduler=scheduler, n_workers=workers) as client:
-        bar.start(len(blocks), workers=_n_workers(client, workers))
-        map_blocks(score_block, blocks, client=client, on_result=keep, resumable=False)
+    run_blocks(blocks, keep, what=what, progress=progress, n_jobs=n_jobs,
+               scheduler=scheduler)
     if not return_masks:
         return out
     holdout = None if correct is None else {
@@ -640,6 +635,28 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     if instances:
         holdout = {"instances": each, "masks": np.stack(masks)}
     return out, masks[0], holdout
+
+
+def run_blocks(blocks, on_result, *, what, progress, n_jobs=None, scheduler=None,
+               resumable=False) -> None:
+    """Score ``blocks`` (:func:`score_block`) here, on local workers or on a Dask cluster,
+    with one progress bar: the one loop of :func:`score_design` and :func:`calibsim.plan`.
+
+    ``on_result(block, result)`` receives each block's result as it arrives (in any
+    order); ``n_jobs`` None with no ``scheduler`` scores in this process;
+    ``resumable`` as :func:`calibsim.engine.runner.map_blocks`.
+    """
+    from ..engine.runner import Progress, cluster, map_blocks
+    workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
+    with Progress(bool(progress), what, unit="block", delay=3.0, estimate=True,
+                  notebook=True) as bar, \
+            cluster(scheduler=scheduler, n_workers=workers) as client:
+        bar.start(len(blocks), workers=_n_workers(client, workers))
+
+        def keep(block, res):
+            on_result(block, res)
+            bar.advance(1)
+        map_blocks(score_block, blocks, client=client, on_result=keep, resumable=resumable)
 
 
 def _n_workers(client, workers) -> int:
