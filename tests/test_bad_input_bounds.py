@@ -14,6 +14,7 @@ from calibsim.datasets import from_sklearn, load_arff, load_csv
 from calibsim.sources import DatasetSource
 
 from _caps import capped
+from _studies import tiny_study
 
 
 def _wide_csv(path, n_cols, n_rows=3):
@@ -215,26 +216,7 @@ def test_scores_in_recognises_percentages_and_refuses_off_scale(tmp_path, capsys
 
 # --- the store checks its identity --------------------------------------------------------
 
-TINY = """
-[study]
-name = "tiny"
-seed = 7
-block_size = 4
-
-[sources.null]
-kind = "null"
-n_instances = 40
-n_datasets = 8
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 5
-n_runs = 2
-
-[[analysis]]
+TINY = tiny_study('tiny', seed=7, block_size=4, n_instances=40, n_datasets=8, n_runs=2) + """[[analysis]]
 kind = "rejection_rate"
 name = "rate"
 tests = ["corrected_repeated_cv"]

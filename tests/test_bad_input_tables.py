@@ -18,6 +18,7 @@ from calibsim.engine.spec import StudyFileError, study_from_dict
 
 
 from _caps import capped  # noqa: E402  (tests/ is on sys.path: no __init__.py)
+from _studies import tiny_study  # noqa: E402
 
 
 # --- study files: every key of a small study x values it must refuse ---------------------
@@ -497,21 +498,8 @@ def test_the_allow_list_is_what_scikit_learn_and_calibsim_declare():
 
 def test_a_study_file_with_a_file_parameter_is_refused(tmp_path, capsys):
     study = tmp_path / "s.toml"
-    study.write_text(f"""
-[study]
-name = "s"
-seed = 1
-[sources.null]
-kind = "null"
-n_datasets = 2
-n_instances = 40
-n_attributes = 3
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 2
-n_runs = 2
-[learners]
-names = ["naive_bayes", "x"]
+    study.write_text(tiny_study("s", seed=1, n_datasets=2, n_instances=40, n_attributes=3,
+                                n_folds=2, n_runs=2, learners=("naive_bayes", "x")) + f"""
 [learners.x]
 estimator = "sklearn.ensemble.RandomForestClassifier"
 n_estimators = 5

@@ -20,6 +20,7 @@ import pytest
 import calibsim
 from calibsim.cli import main
 from calibsim.datasets import load_uci
+from _studies import tiny_study
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -463,26 +464,7 @@ def test_rank_says_which_friedman_to_report_and_what_an_order_without_costs_is()
 
 # --------------------------------------------------------------------------- reduced studies
 
-SMALL = """
-[study]
-name = "tiny"
-seed = 7
-block_size = 4
-
-[sources.null]
-kind = "null"
-n_instances = 60
-n_datasets = 6
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 5
-n_runs = 4
-
-[[analysis]]
+SMALL = tiny_study('tiny', seed=7, block_size=4, n_datasets=6) + """[[analysis]]
 kind = "calibrate"
 tests = ["use_all_data"]
 runs = [2]

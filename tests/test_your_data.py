@@ -12,6 +12,7 @@ from calibsim.cli import main
 from calibsim.datasets import load_uci
 from calibsim.engine._safe_spec import build_estimator
 from calibsim.schemes import RandomSubsampling, StratifiedRepeatedCV
+from _studies import tiny_study
 
 
 @pytest.fixture(scope="module")
@@ -158,19 +159,8 @@ def test_a_spec_that_is_not_an_estimator_is_refused_and_nothing_runs(tmp_path, s
 def test_a_study_file_naming_subprocess_is_refused_before_anything_runs(tmp_path, capsys):
     marker = tmp_path / "pwned"
     study = tmp_path / "evil.toml"
-    study.write_text(f"""
-[study]
-name = "evil"
-seed = 1
-[sources.null]
-kind = "null"
-n_datasets = 2
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 2
-n_runs = 2
-[learners]
-names = ["naive_bayes", "evil"]
+    study.write_text(tiny_study("evil", seed=1, n_datasets=2, n_folds=2, n_runs=2,
+                                learners=("naive_bayes", "evil")) + f"""
 [learners.evil]
 estimator = "subprocess.run"
 args = ["touch", "{marker}"]

@@ -8,29 +8,11 @@ import pytest
 
 from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.spec import StudyFileError
+from _studies import tiny_study
 
 pytest.importorskip("numpyro")
 
-STUDY = """
-[study]
-name = "bayes_datasets_small"
-seed = 11
-block_size = {block}
-
-[sources.null]
-kind = "null"
-n_instances = 60
-n_datasets = 20
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 5
-n_runs = 4
-
-[[analysis]]
+STUDY = tiny_study('bayes_datasets_small', seed=11, block_size='{block}', n_datasets=20) + """[[analysis]]
 kind = "bayes_datasets"
 name = "over"
 datasets = [10]

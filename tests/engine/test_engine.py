@@ -12,29 +12,11 @@ from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.pipeline import run_study_file
 from calibsim.engine.run import store_key
 from calibsim.engine.runner import cluster
+from _studies import tiny_study
 
 REPO = Path(__file__).resolve().parents[2]
 
-SMALL = """
-[study]
-name = "small"
-seed = 7
-block_size = 4
-
-[sources.null]
-kind = "null"
-n_instances = 60
-n_datasets = 10
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 5
-n_runs = 4
-
-[schemes.subsampling]
+SMALL = tiny_study('small', seed=7, block_size=4, n_datasets=10) + """[schemes.subsampling]
 kind = "subsampling"
 n_runs = 4
 test_fraction = 0.2

@@ -9,28 +9,9 @@ import pytest
 from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.analyses import test_data as engine_test_data
 from calibsim.stats import cv_clt_test, nested_cv_test
+from _studies import tiny_study
 
-TINY = """
-[study]
-name = "tiny_instances"
-seed = 11
-block_size = 4
-
-[sources.null]
-kind = "null"
-n_instances = 30
-n_datasets = 6
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 3
-n_runs = 2
-correctness = true
-
-[schemes.ncv]
+TINY = tiny_study('tiny_instances', seed=11, block_size=4, n_instances=30, n_datasets=6, n_folds=3, n_runs=2, cv_extra='correctness = true') + """[schemes.ncv]
 kind = "nested"
 n_folds = 3
 n_runs = 2

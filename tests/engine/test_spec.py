@@ -6,29 +6,12 @@ from pathlib import Path
 import pytest
 
 from calibsim.engine.spec import StudyFileError, load_study
+from _studies import tiny_study
 
 REPO = Path(__file__).resolve().parents[2]
 STUDIES = sorted((REPO / "studies").glob("*.toml"))
 
-BASE = """
-[study]
-name = "s"
-seed = 1
-
-[sources.null]
-kind = "null"
-n_instances = 60
-n_datasets = 5
-
-[learners]
-names = ["naive_bayes", "c45"]
-
-[schemes.cv]
-kind = "repeated_kfold"
-n_folds = 5
-n_runs = 4
-
-[[analysis]]
+BASE = tiny_study('s', seed=1, n_datasets=5) + """[[analysis]]
 kind = "calibrate"
 tests = ["use_all_data"]
 runs = [2, 4]
