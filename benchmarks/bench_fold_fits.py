@@ -159,7 +159,8 @@ class Weka:
     def __init__(self, sets, tmp):
         tmp = Path(tmp)
         subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(tmp),
-                        str(ROOT / "benchmarks" / "java" / "WekaFoldTiming.java")],
+                        str(ROOT / "benchmarks" / "java" / "WekaFoldTiming.java"),
+                        str(ROOT / "scripts" / "java" / "WekaIO.java")],
                        check=True, capture_output=True)
         lines = []
         for d, (X, y, masks) in enumerate(sets):

@@ -54,44 +54,8 @@ EXAMPLES = "/usr/share/doc/weka/examples"
 FIXTURE_UCI = ("weather.numeric", "iris", "labor", "glass", "breast-cancer", "vote",
                "contact-lenses", "diabetes")
 
-JAVA_DRIVER = r"""
-import java.io.*;
-import weka.core.Instances;
-import weka.classifiers.trees.J48;
-
-/** For each line "train.arff test.arff out.txt": fit J48 (defaults), write size, leaves,
- *  and per test instance the predicted class and the class distribution. */
-public class WekaGeneralFolds {
-  static Instances load(String path) throws Exception {
-    BufferedReader r = new BufferedReader(new FileReader(path));
-    Instances d = new Instances(r);
-    r.close();
-    d.setClassIndex(d.numAttributes() - 1);
-    return d;
-  }
-  public static void main(String[] args) throws Exception {
-    BufferedReader list = new BufferedReader(new FileReader(args[0]));
-    String line;
-    while ((line = list.readLine()) != null) {
-      String[] p = line.trim().split("\\s+");
-      Instances train = load(p[0]);
-      Instances test = load(p[1]);
-      J48 tree = new J48();
-      tree.buildClassifier(train);
-      PrintWriter out = new PrintWriter(new FileWriter(p[2]));
-      out.println((int) tree.measureTreeSize() + " " + (int) tree.measureNumLeaves());
-      for (int i = 0; i < test.numInstances(); i++) {
-        StringBuilder sb = new StringBuilder();
-        sb.append((int) tree.classifyInstance(test.instance(i)));
-        double[] d = tree.distributionForInstance(test.instance(i));
-        for (int c = 0; c < d.length; c++) sb.append(" ").append(Double.toString(d[c]));
-        out.println(sb.toString());
-      }
-      out.close();
-    }
-  }
-}
-"""
+JAVA_DIR = pathlib.Path(__file__).resolve().parent / "java"
+JAVA_DRIVER = [JAVA_DIR / "WekaGeneralFolds.java", JAVA_DIR / "WekaIO.java"]
 
 
 # --------------------------------------------------------------------------
@@ -188,9 +152,7 @@ def write_arff(path, X, y, nv, n_cls):
 
 
 def compile_driver(tmp):
-    src = tmp / "WekaGeneralFolds.java"
-    src.write_text(JAVA_DRIVER)
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(src)],
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), *map(str, JAVA_DRIVER)],
                    check=True, capture_output=True)
 
 

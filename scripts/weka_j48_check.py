@@ -43,49 +43,8 @@ from calibsim.learners._kernels_nb import _nb_fit, _nb_predict  # noqa: E402
 
 WEKA_JAR = "/usr/share/java/weka.jar"
 
-JAVA_DRIVER = r"""
-import java.io.*;
-import weka.core.Instances;
-import weka.core.Utils;
-import weka.classifiers.trees.J48;
-import weka.classifiers.bayes.NaiveBayes;
-
-/** For each line "train.arff test.arff out.txt": fit J48 and NaiveBayes, write answers. */
-public class WekaFoldRunner {
-  static Instances load(String path) throws Exception {
-    BufferedReader r = new BufferedReader(new FileReader(path));
-    Instances d = new Instances(r);
-    r.close();
-    d.setClassIndex(d.numAttributes() - 1);
-    return d;
-  }
-  public static void main(String[] args) throws Exception {
-    BufferedReader list = new BufferedReader(new FileReader(args[0]));
-    String line;
-    while ((line = list.readLine()) != null) {
-      String[] p = line.trim().split("\\s+");
-      Instances train = load(p[0]);
-      Instances test = load(p[1]);
-      J48 tree = new J48();
-      tree.setConfidenceFactor(Float.parseFloat(args[1]));
-      tree.setMinNumObj(Integer.parseInt(args[2]));
-      tree.buildClassifier(train);
-      NaiveBayes nb = new NaiveBayes();
-      nb.buildClassifier(train);
-      PrintWriter out = new PrintWriter(new FileWriter(p[2]));
-      out.println((int) tree.measureTreeSize() + " " + (int) tree.measureNumLeaves());
-      for (int i = 0; i < test.numInstances(); i++) {
-        double[] dj = tree.distributionForInstance(test.instance(i));
-        double[] dn = nb.distributionForInstance(test.instance(i));
-        out.println((int) tree.classifyInstance(test.instance(i)) + " " + Utils.maxIndex(dj) + " "
-                    + (int) nb.classifyInstance(test.instance(i)) + " " + Utils.maxIndex(dn) + " "
-                    + dj[0] + " " + dn[0]);
-      }
-      out.close();
-    }
-  }
-}
-"""
+JAVA_DIR = pathlib.Path(__file__).resolve().parent / "java"
+JAVA_DRIVER = [JAVA_DIR / "WekaFoldRunner.java", JAVA_DIR / "WekaIO.java"]
 
 
 def make_data(rng, n, n_vals, n_cls=2, signal=0.0):
@@ -136,9 +95,7 @@ def write_arff(path, X, y, n_vals, n_cls=2):
 
 
 def compile_driver(tmp):
-    src = tmp / "WekaFoldRunner.java"
-    src.write_text(JAVA_DRIVER)
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(src)],
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), *map(str, JAVA_DRIVER)],
                    check=True, capture_output=True)
 
 

@@ -204,9 +204,17 @@ def ours(X, y, n_values, n_classes, fold, *, with_j48=True):
 # Weka's side
 # --------------------------------------------------------------------------
 
+def shipped_arff(name):
+    """The shipped ARFF file of a UCI set (``.arff.gz`` for the large ones, read as is by
+    WekaIO.java)."""
+    path = REPO / "calibsim" / "data" / "uci" / f"{name}.arff"
+    return path if path.exists() else path.with_name(f"{name}.arff.gz")
+
+
 def run_weka(jobs, tmp):
     """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC)],
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC),
+                    str(JAVA_SRC.with_name("WekaIO.java"))],
                    check=True, capture_output=True)
     lines = []
     for i, (arff, fold) in enumerate(jobs):
@@ -269,7 +277,8 @@ def missing_class_splits(name, y, u):
 
 def run_weka_distributions(jobs, tmp, n_classes):
     """jobs: (arff, [test index arrays]); returns per job a dict of Weka's answers."""
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(DIST_SRC)],
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(DIST_SRC),
+                    str(DIST_SRC.with_name("WekaIO.java"))],
                    check=True, capture_output=True)
     lines = []
     for i, (arff, tests) in enumerate(jobs):
@@ -307,7 +316,7 @@ def missing_class_main(write):
         ds = load_uci(name)
         sets.append((name, ds, missing_class_splits(name, ds.y, u)))
     with tempfile.TemporaryDirectory() as tmpname:
-        jobs = [(REPO / "calibsim" / "data" / "uci" / f"{name}.arff", tests)
+        jobs = [(shipped_arff(name), tests)
                 for name, _, tests in sets]
         weka = run_weka_distributions(jobs, pathlib.Path(tmpname),
                                       [ds.n_classes for _, ds, _ in sets])
@@ -372,7 +381,7 @@ def tan_vp_numeric_main(runs, write):
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmpname:
         weka = run_weka_distributions(
-            [(REPO / "calibsim" / "data" / "uci" / f"{name}.arff", tests)
+            [(shipped_arff(name), tests)
              for name, _, _, tests in sets],
             pathlib.Path(tmpname), [ds.n_classes for _, ds, _, _ in sets])
     print(f"Weka: {time.perf_counter() - t0:.0f} s")
@@ -468,7 +477,7 @@ def main(argv=None):
         fold = StratifiedRepeatedCV(n_runs=args.uci_runs).fold_of(ds.y, rng=split_ss)
         sets.append(dict(X=np.asarray(ds.X), y=np.asarray(ds.y), n_values=np.asarray(ds.n_values),
                          n_classes=ds.n_classes, fold=fold, name=name,
-                         arff=REPO / "calibsim" / "data" / "uci" / f"{name}.arff"))
+                         arff=shipped_arff(name)))
     groups["uci"] = sets
     del root
 

@@ -102,7 +102,8 @@ def run_weka(jobs, tmp):
 
     Returns per job (tan, vp (R, n), parents (R, k, a)).
     """
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC)],
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC),
+                    str(JAVA_SRC.with_name("WekaIO.java"))],
                    check=True, capture_output=True)
     lines = []
     for i, (arff, fold, _) in enumerate(jobs):

@@ -1,5 +1,4 @@
 import java.io.BufferedReader;
-import java.io.FileReader;
 import java.io.InputStreamReader;
 import java.util.ArrayList;
 
@@ -16,17 +15,10 @@ import weka.core.Instances;
  * commands from standard input, one per line, so that a caller can interleave its
  * rounds with other timings: "warmup" fits and predicts every split once (for the JIT)
  * and prints "ok"; "time" does the same, timed, and prints "pairs seconds checksum";
- * "quit" ends. Written for calibsim's benchmark; it uses only Weka's public API.
+ * "quit" ends. Compiled with scripts/java/WekaIO.java. Written for calibsim's
+ * benchmark; it uses only Weka's public API.
  */
 public class WekaFoldTiming {
-  static Instances load(String path) throws Exception {
-    BufferedReader r = new BufferedReader(new FileReader(path));
-    Instances d = new Instances(r);
-    r.close();
-    d.setClassIndex(d.numAttributes() - 1);
-    return d;
-  }
-
   static long fitAll(ArrayList<Instances[]> splits) throws Exception {
     long checksum = 0;
     for (Instances[] s : splits) {
@@ -44,25 +36,7 @@ public class WekaFoldTiming {
 
   public static void main(String[] args) throws Exception {
     ArrayList<Instances[]> splits = new ArrayList<Instances[]>();
-    BufferedReader list = new BufferedReader(new FileReader(args[0]));
-    String line;
-    while ((line = list.readLine()) != null) {
-      String[] p = line.trim().split("\\s+");
-      Instances data = load(p[0]);
-      BufferedReader folds = new BufferedReader(new FileReader(p[1]));
-      String f;
-      while ((f = folds.readLine()) != null) {
-        boolean[] isTest = new boolean[data.numInstances()];
-        for (String s : f.trim().split("\\s+")) isTest[Integer.parseInt(s)] = true;
-        Instances train = new Instances(data, 0), test = new Instances(data, 0);
-        for (int i = 0; i < data.numInstances(); i++) {
-          (isTest[i] ? test : train).add(data.instance(i));
-        }
-        splits.add(new Instances[] {train, test});
-      }
-      folds.close();
-    }
-    list.close();
+    WekaIO.eachLine(args[0], p -> splits.addAll(WekaIO.readSplits(WekaIO.load(p[0]), p[1])));
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
     String cmd;
     while ((cmd = in.readLine()) != null) {
