@@ -30,7 +30,8 @@ A second construction keeps the user's labels and prior: ``null="damaged"`` repe
 design on the data (plan's runner) and damages the better learner by random errors until
 both learners have the same expected accuracy (Dietterich 1998, §5;
 :mod:`._null_damaged`); ``null="both"`` puts the two side by side.
-``scripts/null_real_vs_balanced.py`` compares them (docs/guide/calibrate.md).
+``studies/null_real_vs_balanced.toml`` compares them on ten data sets
+(``figures/null_real_vs_balanced/``, docs/guide/calibrate.md).
 
 The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
 ``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
@@ -66,8 +67,8 @@ NULL_CONSTRUCTIONS = {
 }
 
 #: Why the default null is the default (one clause of the sentence ``calibsim calibrate
-#: --like`` prints): the evidence of ``scripts/null_real_vs_balanced.py``
-#: (docs/guide/calibrate.md).
+#: --like`` prints): the evidence of ``studies/null_real_vs_balanced.toml``
+#: (``figures/null_real_vs_balanced/``, docs/guide/calibrate.md).
 DEFAULT_NULL_REASON = (
     "the default, because the damaged null on all your data varies only the partitions, "
     "so its df answers a narrower question (on the ten data sets compared in "
