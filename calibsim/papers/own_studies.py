@@ -581,7 +581,10 @@ def _null_real_vs_balanced(*, study, tables, scores, folder, wall=None, calibrat
     order = [get_test(x).label for x in tables["balanced_centred"]["test"].drop_duplicates()]
     paths["df.png"] = _save(_figure_real_vs_balanced(t, 0.05, n, study.reduced, order),
                             folder / f"{name}_df.png")
-    lines = [f"# {study.title}\n\n", _real_vs_balanced_summary(t), "\n\n",
+    banner = (f"> **Reduced run**: {n} null data sets per data set and construction; numbers "
+              "and sentences below are this run's, with its larger Monte Carlo error.\n\n"
+              if study.reduced else "")
+    lines = [f"# {study.title}\n\n", banner, _real_vs_balanced_summary(t), "\n\n",
              f"{n} null data sets per data set and construction (seed {study.seed}); 10 runs "
              "of stratified 10-fold cv; naive Bayes (A) against C4.5 (B). df are continuous "
              "calibrated df with their 95% distribution-free interval; ∞ is the normal limit "
