@@ -6,7 +6,9 @@ the six default designs (10x10, 5x10, 10x5, 5x2cv, 1x10, holdout: 442 fits per r
 three differences (1, 2 and 5 points; the null is added) and N repeats per design, and
 extrapolates linearly in N to the issue's N = 500 (every repeat costs the same fits; the
 tests on the scores take well under 1% of the time). The target is 10 minutes on 2
-cores. Run in this process (no --workers) it also prints the CPU time per fit, which
+cores. It also prints the time estimate ``plan`` printed before the work
+(:func:`calibsim.comparison._plan.estimate_seconds`, ``PlanResult.estimated_seconds``)
+beside the time that work took (``PlanResult.work_seconds``) and their ratio. Run in this process (no --workers) it also prints the CPU time per fit, which
 does not depend on the machine's load.
 
     python benchmarks/bench_plan.py --n-datasets 20 --workers 2
@@ -46,6 +48,9 @@ def main(argv=None):
           f"N = {args.n_datasets}: {fits:,} fits in {wall:.1f} s wall ({cpu:.1f} s CPU in "
           f"this process), {1000 * wall / fits:.2f} ms per fit; workers {args.workers}; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(f"time estimate before the work {res.estimated_seconds:.1f} s, the work took "
+          f"{res.work_seconds:.1f} s: estimate / actual = "
+          f"{res.estimated_seconds / res.work_seconds:.2f}")
     print(f"extrapolated to N = {args.target}: {per_n * args.target / 60:.1f} min wall at "
           f"this load and these workers (target 10 min on 2 cores)")
     if args.workers is None:

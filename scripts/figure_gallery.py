@@ -36,6 +36,7 @@ FOLDERS = {
     "scheffer_herbrich1997": ("scheffer_herbrich1997", "Scheffer & Herbrich (1997)"),
     "bayes": (None, "Bayesian comparisons"),
     "null_construction": (None, "Calibrate for your data: how the null is made"),
+    "null_real_vs_balanced": (None, "Calibrate for your data: the damaged real-data null"),
     "examples": (None, "Example studies"),
 }
 
@@ -52,6 +53,11 @@ CAPTIONS = {
         "—", "Calibrated df at α = 5% on null data like each data set, by how the null is "
         "made (permuted or balanced labels, as is or centred), beside the shipped df.",
         "null_construction/null_construction.csv"),
+    "null_real_vs_balanced/null_real_vs_balanced_df.png": (
+        "—", "Calibrated df at α = 5% per data set, by majority-class share: the balanced + "
+        "centred null of `calibrate --like` beside Dietterich's damaged null on the data's "
+        "own labels (all the data, or a random half per repeat).",
+        "null_real_vs_balanced/null_real_vs_balanced.csv"),
     "bouckaert2003/bouckaert2003_figure2.png": (
         "Figure 2", "Calibrated df of the 13 tests against the number of runs of 10-fold cv "
         "(top, one column per group of tests) and the Type I error at that df (bottom), "

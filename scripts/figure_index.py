@@ -34,7 +34,17 @@ PAPERS = {
     "null_construction": "Null data like yours (`calibsim calibrate --like`): permuted, "
                          "centred and balanced labels compared (calibsim's own study; see "
                          "docs/guide/calibrate.md).",
+    "null_real_vs_balanced": "Dietterich's (1998, §5) damaged real-data null beside the "
+                             "balanced + centred null of `calibsim calibrate --like`: the "
+                             "calibrated df per data set, test and α (calibsim's own study; "
+                             "see docs/guide/calibrate.md).",
 }
+#: Files a maintainer's script writes beside a study's outputs: name -> what it shows.
+WRITTEN_BY_SCRIPT = {
+    "null_real_vs_balanced_damage.csv": "table (CSV): the damage rates of the study file, "
+                                        "as scripts/calibrate_null_damage.py calibrated them "
+                                        "(undamaged accuracies ± SE, the rate, the difference "
+                                        "achieved on fresh check runs ± SE)"}
 KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error at it",
         "rejection_rate": "rejection rate (Type I error on null data, power otherwise; "
                           "decision rate for the Bayesian tests), %, with its 95% interval",
@@ -103,6 +113,9 @@ def main() -> None:
             kinds = {a.name: a.kind for a in st.analyses}
             for p in mine:
                 rest = p.stem[len(stem) + 1:] if p.stem.startswith(stem + "_") else ""
+                if p.name in WRITTEN_BY_SCRIPT:
+                    lines.append(f"| [{p.name}]({p.name}) | {WRITTEN_BY_SCRIPT[p.name]} |")
+                    continue
                 if p.name.endswith("_report.md"):
                     what = "our numbers beside the paper's, each claim with its rule and verdict"
                 elif rest in kinds:

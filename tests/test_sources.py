@@ -51,3 +51,31 @@ def test_bad_parameters(kw, match):
 def test_bad_type():
     with pytest.raises(TypeError, match="`n_instances` must be an integer"):
         NullSource(n_instances=300.0)
+
+
+def test_a_dataset_source_takes_one_class_against_the_rest_and_subsamples():
+    """``positive_class`` (one vs rest, in the identity) and ``subsample`` (a new random
+    subsample of floor(share x n) instances per index, drawn from the index's rng)."""
+    import numpy as np
+
+    from calibsim.sources import DatasetSource
+    src = DatasetSource("glass", positive_class="headlamps")
+    assert src.n_classes == 2 and src.dataset.class_values == ("headlamps", "rest")
+    assert np.bincount(src.dataset.y).tolist() == [29, 185]
+    assert "positive_class=headlamps" in src.identity
+    half = DatasetSource("glass", positive_class="headlamps", subsample=0.5)
+    X1, y1 = half.sample(np.random.SeedSequence(7))
+    X2, y2 = half.sample(np.random.SeedSequence(7))
+    X3, _ = half.sample(np.random.SeedSequence(8))
+    assert X1.shape == (107, 9) and (X1 == X2).all() and (y1 == y2).all()
+    assert not (X1 == X3).all()
+    rows = [np.flatnonzero((src.dataset.X == x).all(1))[0] for x in X1[:5]]
+    assert rows == sorted(rows)                 # kept in the data set's order
+    assert half.identity != src.identity and "subsample=0.5" in half.identity
+    assert DatasetSource("glass", subsample=1.0).identity == DatasetSource("glass").identity
+    with pytest.raises(ValueError, match="`rng` is required"):
+        half.sample()
+    with pytest.raises(ValueError, match=r"`subsample` must be a share .* got 0"):
+        DatasetSource("glass", subsample=0)
+    with pytest.raises(ValueError, match="did you mean 'headlamps'"):
+        DatasetSource("glass", positive_class="headlamp")

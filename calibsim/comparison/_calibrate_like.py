@@ -30,7 +30,8 @@ A second construction keeps the user's labels and prior: ``null="damaged"`` repe
 design on the data (plan's runner) and damages the better learner by random errors until
 both learners have the same expected accuracy (Dietterich 1998, §5;
 :mod:`._null_damaged`); ``null="both"`` puts the two side by side.
-``scripts/null_real_vs_balanced.py`` compares them (docs/guide/calibrate.md).
+``studies/null_real_vs_balanced.toml`` compares them on ten data sets
+(``figures/null_real_vs_balanced/``, docs/guide/calibrate.md).
 
 The calibration itself is the engine's ``calibrate`` (Bouckaert 2003) or
 ``calibrate_rho`` analysis with ``null = "centred"``, run as a study built in memory,
@@ -66,14 +67,14 @@ NULL_CONSTRUCTIONS = {
 }
 
 #: Why the default null is the default (one clause of the sentence ``calibsim calibrate
-#: --like`` prints): the evidence of ``scripts/null_real_vs_balanced.py``
-#: (docs/guide/calibrate.md).
+#: --like`` prints): the evidence of ``studies/null_real_vs_balanced.toml``
+#: (``figures/null_real_vs_balanced/``, docs/guide/calibrate.md).
 DEFAULT_NULL_REASON = (
     "the default, because the damaged null on all your data varies only the partitions, "
-    "so its df answers a narrower question (on the ten data sets compared in "
-    "docs/guide/calibrate.md the corrected repeated cv t stayed below α there even at the "
-    "normal limit, and use all data's df was 95 to 296 against 7 to 13 on the balanced "
-    "null)")
+    "so its df answers a narrower question (on the ten data sets of "
+    "studies/null_real_vs_balanced.toml the corrected repeated cv t stayed below α there "
+    "even at the normal limit, and use all data's df was 109 to 335 against 6 to 12 on the "
+    "balanced null)")
 
 
 def null_choice_sentence(null: str, asked: bool) -> str:

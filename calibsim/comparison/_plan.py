@@ -83,6 +83,12 @@ class PlanResult(Reportable):
         (``design`` and ``test`` None when none does), and a ``statement``.
     seconds : float
         Wall time.
+    estimated_seconds : float
+        The time estimate printed before the repeats (:func:`estimate_seconds`; NaN
+        without ``progress``), for the work after it (``work_seconds``).
+    work_seconds : float
+        Wall time of the repeats, calibrations and tests (``seconds`` less the data's
+        preparation and the estimate's pilot).
     """
 
     data: str
@@ -98,6 +104,8 @@ class PlanResult(Reportable):
     recommendation: pd.DataFrame = field(repr=False)
     seed: object = 0
     seconds: float = float("nan")
+    estimated_seconds: float = float("nan")
+    work_seconds: float = float("nan")
 
     def to_frame(self) -> pd.DataFrame:
         """The table (a copy): one row per design, test and Δ."""
@@ -364,19 +372,10 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
 
     fits = {d.name: 2 * int(np.prod(d.shape)) for d in ds}
     total = n_datasets * sum(fits.values())
-    if progress:       # a time estimate before the work: one partition of the first design
-        pilot = ds[0] if ds[0].kind not in ("cv", "cv5x2") else parse_design(
-            f"1x{ds[0].n_folds}")
-        seeds, rows = _repeats(random_state, "plan pilot", pilot.name, 4, n, m)
-        _repeat_scores(learners, X, y, pilot, seeds[:1], None if rows is None else rows[:1],
-                       progress=False, what="pilot", **common)      # loads the kernels
-        t_pilot = time.perf_counter()
-        _repeat_scores(learners, X, y, pilot, seeds[1:], None if rows is None else rows[1:],
-                       progress=False, what="pilot", **common)
-        per_fit = (time.perf_counter() - t_pilot) / (6 * int(np.prod(pilot.shape)))
-        print(f"plan: {len(ds)} designs × {n_datasets} repeats = {total:,} fits; about "
-              f"{_duration(per_fit * total)} at {1000 * per_fit:.1f} ms per fit (timed on "
-              f"three partitions of {pilot.name})", file=sys.stderr, flush=True)
+    estimated = float("nan")
+    if progress:       # a time estimate before the work: partitions of the first design
+        estimated = _pilot_estimate(learners, X, y, ds, n, m, random_state, total, common)
+    t_work = time.perf_counter()
 
     rows_out, null_rows = [], []
     for d in ds:
@@ -454,7 +453,8 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         differences=tuple(deltas), alpha=alpha, power=power, replicability=replicability,
         n_datasets=int(n_datasets), table=table, null=pd.DataFrame(null_rows),
         recommendation=_recommend(table, deltas, alpha, power, replicability, n_datasets),
-        seed=random_state, seconds=time.perf_counter() - t0)
+        seed=random_state, seconds=time.perf_counter() - t0,
+        estimated_seconds=estimated, work_seconds=time.perf_counter() - t_work)
 
 
 def _data_hash(Xa, codes) -> str:
@@ -603,6 +603,85 @@ def _recommend(table, deltas, alpha, power, replicability, n) -> pd.DataFrame:
                         f" at α = {alpha:g}.")})
     return pd.DataFrame(out, columns=["difference", "design", "test", "power", "replicability",
                                       "fits", "statement"])
+
+
+def estimate_seconds(timings, total_fits: int, n_calls: int) -> tuple:
+    """Seconds a plan's repeats will take, from timed pilot calls of the scoring.
+
+    Each call of the scoring (one per design) costs a fixed start (dispatching blocks to
+    the workers, a progress bar) plus a time per fit; a pilot of a few partitions is
+    mostly the start, so its time per fit overstates the run's (on credit-g 5.3 ms per
+    fit from three partitions against 0.72 ms taken). Two or more pilot calls of
+    different sizes, each after the workers have loaded their kernels, separate the two
+    by least squares: ``seconds = start + per_fit x fits``.
+
+    Parameters
+    ----------
+    timings : sequence of (int, float)
+        ``(fits, seconds)`` of each timed pilot call; at least two different sizes.
+    total_fits : int
+        Fits of the whole plan (all designs and repeats).
+    n_calls : int
+        Scoring calls of the plan (its designs).
+
+    Returns
+    -------
+    (float, float, float)
+        The estimate, the time per fit and the start per call, in seconds. A start
+        below 0 (noise) is taken as 0 and the time per fit then as the pilot's mean;
+        a time per fit at or below 0 as the largest pilot's seconds per fit.
+
+    Raises
+    ------
+    ValueError
+        If ``timings`` holds fewer than two different sizes.
+
+    Examples
+    --------
+    >>> est, per_fit, start = estimate_seconds([(40, 0.5), (120, 0.6)], 10_000, 2)
+    >>> round(per_fit * 1000, 3), round(start, 3), round(est, 2)
+    (1.25, 0.45, 13.4)
+    """
+    f = np.asarray([t[0] for t in timings], float)
+    s = np.asarray([t[1] for t in timings], float)
+    if np.unique(f).size < 2:
+        raise ValueError("`timings` must hold pilot calls of at least two different sizes; "
+                         f"got {list(timings)!r}.")
+    per_fit, start = np.polyfit(f, s, 1)
+    if per_fit <= 0:
+        per_fit, start = float(s[np.argmax(f)] / f.max()), 0.0
+    elif start < 0:
+        per_fit, start = float(s.sum() / f.sum()), 0.0
+    return float(n_calls * start + per_fit * total_fits), float(per_fit), float(start)
+
+
+def _pilot_estimate(learners, X, y, ds, n, m, random_state, total, common) -> float:
+    """Time the scoring on partitions of the first design and print the estimate
+    (:func:`estimate_seconds`): one call of one partition per worker loads every
+    worker's kernels, then calls of one and of three partitions per worker are timed."""
+    from ._scoring import parse_design
+    d = ds[0]
+    pilot = d if d.kind not in ("cv", "cv5x2") else parse_design(f"1x{d.n_folds}")
+    jobs = common.get("n_jobs")
+    w = int(jobs) if isinstance(jobs, int) and jobs > 0 and common.get("scheduler") is None \
+        else 1
+    sizes = (w, w, 3 * w)             # warm-up, then two timed sizes
+    seeds, rows = _repeats(random_state, "plan pilot", pilot.name, sum(sizes), n, m)
+    timings, at = [], 0
+    for i, k in enumerate(sizes):
+        t = time.perf_counter()
+        _repeat_scores(learners, X, y, pilot, seeds[at:at + k],
+                       None if rows is None else rows[at:at + k], progress=False,
+                       what="pilot", **common)
+        if i:
+            timings.append((2 * k * int(np.prod(pilot.shape)), time.perf_counter() - t))
+        at += k
+    est, per_fit, start = estimate_seconds(timings, total, len(ds))
+    print(f"plan: {len(ds)} designs, {total:,} fits; about {_duration(est)} at "
+          f"{1000 * per_fit:.2f} ms per fit and {start:.1f} s to start each design (timed "
+          f"on {w} and {3 * w} partitions of {pilot.name} after a warm-up)",
+          file=sys.stderr, flush=True)
+    return est
 
 
 def _duration(seconds: float) -> str:

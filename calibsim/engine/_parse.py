@@ -85,12 +85,13 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
             expanded = expand_grid(params, set(params) - _NOT_GRID, zip_keys=kind in _ZIPPED)
         except ValueError as exc:
             c.fail(key, str(exc), show_value=False)
+        own = _source_learners(c, key, sec["learners"]) if "learners" in sec else ()
         for p, grid in expanded:
             label = group if not grid else group + "[" + ", ".join(
                 f"{k}={Path(v).stem if k in ('network', 'path') else v}"
                 for k, v in grid.items()) + "]"
             spec = SourceSpec(label, group, kind, tuple(sorted(p.items())), n, src_seed,
-                              runs_on, tuple(grid.items()))
+                              runs_on, tuple(grid.items()), own)
             try:
                 built = spec.build()
             except (TypeError, ValueError) as exc:
@@ -248,6 +249,56 @@ _BUILTIN = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron",
 def _frozen(v):
     """TOML arrays as tuples, so a learner's parameters stay hashable literals."""
     return tuple(_frozen(e) for e in v) if isinstance(v, list) else v
+
+
+def _source_learners(c, key, table) -> tuple:
+    """A source's own learner definitions (``[<key>.learners.<label>]``, each a table as
+    ``[learners.<label>]`` takes, untuned); :func:`check_source_learners` later checks
+    their labels against ``learners.names``."""
+    from .learners import LearnerSpec
+    table = c.table(f"{key}.learners", table)
+    out = []
+    for label, sec in table.items():
+        lk = f"{key}.learners.{label}"
+        sec = c.table(lk, sec)
+        if ("kind" in sec) == ("estimator" in sec):
+            c.fail(lk, "must give exactly one of `kind` (a built-in learner: "
+                   f"{list(_BUILTIN)}) or `estimator` (an import path)", sorted(sec))
+        if "grid" in sec:
+            c.fail(f"{lk}.grid", "is not taken in a source's own learner (tune it in "
+                   "[learners])", sec["grid"])
+        params = tuple(sorted((k, _frozen(v)) for k, v in sec.items()
+                              if k not in ("kind", "estimator", "pipeline")))
+        steps = tuple(c.values(f"{lk}.pipeline", sec["pipeline"], str, allow_scalar=False)
+                      ) if "pipeline" in sec else ()
+        if "kind" in sec:
+            spec = LearnerSpec(label, c.value(f"{lk}.kind", sec["kind"], str,
+                                              choices=_BUILTIN), None, params, steps)
+        else:
+            spec = LearnerSpec(label, "estimator", c.value(f"{lk}.estimator", sec["estimator"],
+                                                           str), params, steps)
+        from ._safe_spec import check_estimator, check_params
+        try:
+            check_params(dict(spec.params), spec.identity())
+            check_estimator(spec.make(), spec.identity(), classifier=spec.kind == "estimator")
+        except (TypeError, ValueError, ImportError) as exc:
+            c.fail(lk, f"cannot be made: {exc}", show_value=False)
+        out.append(spec)
+    return tuple(out)
+
+
+def check_source_learners(c, sources, learners) -> None:
+    """Every source's own learner is one of the study's (``learners.names``), untuned."""
+    known = {lrn.label: lrn for lrn in learners}
+    for src in sources:
+        for lrn in src.learners:
+            if lrn.label not in known:
+                c.fail(f"sources.{src.group}.learners.{lrn.label}", "must name a learner of "
+                       f"`learners.names` {sorted(known)}{closest(lrn.label, list(known))}",
+                       lrn.label)
+            if known[lrn.label].tuning:
+                c.fail(f"sources.{src.group}.learners.{lrn.label}", "cannot replace a tuned "
+                       "learner", lrn.label)
 
 
 def _learners(c, table):

@@ -32,9 +32,14 @@ SOURCE_KINDS = {
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
                 "balance_class": (bool, {}),
-                "format": (_S, {"choices": ("arff", "csv")}), "class_nominal": (bool, {})},
+                "format": (_S, {"choices": ("arff", "csv")}), "class_nominal": (bool, {}),
+                "positive_class": (_S, {}),
+                "subsample": (_F, {"min_value": 0, "max_value": 1, "open_low": True})},
 }
-_SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes"}
+#: ``learners``: this source's own definition of some of the study's learners (a table
+#: ``[sources.<name>.learners.<label>]`` like ``[learners.<label>]``), e.g. a damage rate
+#: calibrated for this data set (``studies/null_real_vs_balanced.toml``).
+_SOURCE_COMMON = {"kind", "n_datasets", "seed", "schemes", "learners"}
 _NOT_GRID = {"beta_schemes"}
 #: Sources whose parameters given as equal-length lists go together (zip), not crossed.
 _ZIPPED = {"epsilon_point"}
@@ -104,6 +109,10 @@ class SourceSpec:
         Names of the schemes run on it.
     grid : tuple of (str, object)
         The grid values of this source (empty when nothing was expanded).
+    learners : tuple of calibsim.engine.learners.LearnerSpec
+        This source's own definitions of some of the study's learners, by label (the
+        ``[sources.<name>.learners.<label>]`` tables): on this source they replace the
+        ``[learners]`` definitions of the same label (:meth:`Study.learners_of`).
     """
 
     label: str
@@ -114,6 +123,7 @@ class SourceSpec:
     seed: int
     schemes: tuple
     grid: tuple = ()
+    learners: tuple = ()
 
     def build(self):
         """The source object (``NullSource``, ``BANSource``, ``EpsilonPointSource``, ``DatasetSource``)."""
@@ -307,6 +317,12 @@ class Study:
                 return s
         raise KeyError(label)
 
+    def learners_of(self, source) -> tuple:
+        """The learners scored on ``source`` (a :class:`SourceSpec`): the study's, each
+        replaced by the source's own definition of its label where it gives one."""
+        own = {lrn.label: lrn for lrn in getattr(source, "learners", ())}
+        return tuple(own.get(lrn.label, lrn) for lrn in self.learners)
+
     def analysis(self, name: str) -> AnalysisSpec:
         for a in self.analyses:
             if a.name == name:
@@ -326,14 +342,16 @@ class Study:
     def with_n_datasets(self, n: int) -> Study:
         """The same study reduced to ``n`` data sets: ``n`` per simulated source, and the
         first ``n`` real data sets of each group of real data sets (a source per data set,
-        as a ``name = [...]`` grid declares them); analyses keep the sources that remain."""
+        as a ``name = [...]`` grid declares them), each with at most ``n`` repeats;
+        analyses keep the sources that remain."""
         n = int(n)
         kept, seen = [], {}
         for s in self.sources:
-            if s.kind == "dataset" and not dict(s.params).get("permute_class"):
+            p = dict(s.params)
+            if s.kind == "dataset" and not p.get("permute_class"):
                 seen[s.group] = seen.get(s.group, 0) + 1
-                if seen[s.group] <= n:
-                    kept.append(s)
+                if seen[s.group] <= n:       # repeats of a real data set: at most n too
+                    kept.append(replace(s, n_datasets=min(s.n_datasets, n)))
             else:
                 kept.append(replace(s, n_datasets=n))
         labels = {s.label for s in kept}

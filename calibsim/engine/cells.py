@@ -107,7 +107,7 @@ def run_cell(spec: CellSpec) -> dict:
         seeds = dataset_seeds(spec.source.seed, key, index)
         X, y = src.sample(seeds["data"])
         if fast and X.dtype.kind == "f":
-            X = src.X_int()
+            X = src.X_int(X)
         for s in spec.schemes:
             Xs, ys, o = X, y, out[s.name]
             if s.kind == "test_set":

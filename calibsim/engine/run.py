@@ -31,7 +31,7 @@ def store_of(study) -> Store:
 def _learner_ids(study, source):
     if source.simulated_scores:
         return ["A", "B"]
-    return [lrn.identity() for lrn in study.learners]
+    return [lrn.identity() for lrn in study.learners_of(source)]
 
 
 def store_key(study, source, scheme) -> tuple[str, dict]:
@@ -61,7 +61,8 @@ def _plan(study, store):
             todo = tuple(study.scheme(name) for name in src.schemes
                          if not np.isin(block, have[name]).all())
             if todo:
-                cells.append(CellSpec(src, study.learners, todo, start, stop, study.costs))
+                cells.append(CellSpec(src, study.learners_of(src), todo, start, stop,
+                                      study.costs))
                 n_missing += stop - start
     # the largest cells first (Dask starts tasks in submission order): a big data set
     # left for last would keep one worker busy while the others idle

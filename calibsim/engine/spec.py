@@ -146,6 +146,9 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     else:
         c.fail("learners", "is required (a [learners] section with `names`) unless every "
                "source is an ε-point source", show_value=False)
+    if any(s.learners for s in sources):
+        from ._parse import check_source_learners
+        check_source_learners(c, sources, learners)
     if simulated and "learners" in doc:
         c.fail("learners", "must be left out when every source is an ε-point source (it "
                "simulates its two learners A and B)", show_value=False)

@@ -9,6 +9,13 @@ the Type I error of the shipped df on the centred null; the df calibrated on one
 of the null data sets checked on the other half; and, on Bouckaert's own simulated
 null, the df with and without centring beside the shipped table.
 
+``null_real_vs_balanced`` (``studies/null_real_vs_balanced.toml``): the df calibrated on
+Dietterich's (1998, §5) damaged real-data null (the data's own labels and prior, the
+better learner given calibrated random errors; on all the data and on a random half per
+repeat) beside the balanced + centred null's, per data set, test and α, with intervals,
+whether they overlap, and the damaged null's accuracies (that the damage equalised the
+learners).
+
 ``bayesian_hierarchical`` (``studies/bayesian_hierarchical.toml``): the hierarchical and
 Bayesian signed-rank tests' decision rates and replicability over comparisons of q data
 sets, and the effect of ρ, as tables people read (the tidy table and the figure are the
@@ -341,6 +348,261 @@ def _null_construction(*, study, tables, scores, folder, wall=None, calibrations
 
 
 # ---------------------------------------------------------------------------
+# null_real_vs_balanced: the damaged real-data null beside the balanced + centred null
+
+#: The constructions of the null_real_vs_balanced study: key -> words (table order).
+_NULLS = {"balanced": "balanced + centred", "damaged": "damaged, all data",
+          "half": "damaged, random half per repeat"}
+
+
+def _dataset_label(study, source) -> str:
+    """A dataset source in words: ``"glass (headlamps vs rest)"``, ``"bupa"``."""
+    p = dict(study.source(source).params)
+    return (f"{p['name']} ({p['positive_class']} vs rest)" if p.get("positive_class")
+            else str(p.get("name", source)))
+
+
+def _damage_of(study, source) -> tuple:
+    """(damaged learner, rate) at the training-set size of 10-fold cv on a dataset
+    source's instances (all of them, or its subsample), from its own learners."""
+    from ..learners._damaged import damage_at
+    src = study.source(source)
+    built = src.build()
+    m = int(np.floor(built.subsample * built.n_instances))
+    n_train = m - m / 10
+    for lrn in src.learners:
+        rate = damage_at(dict(lrn.params)["curve"], n_train)
+        if rate > 0:
+            return lrn.label, rate
+    return "", 0.0
+
+
+def _overlap(a_lo, a_hi, b_lo, b_hi) -> bool:
+    return bool(a_lo <= b_hi and b_lo <= a_hi)
+
+
+def _real_vs_balanced(study, tables) -> pd.DataFrame:
+    """One row per data set x test x α: the df of each null with its interval, the
+    overlaps, the damaged nulls' accuracies and damage."""
+    bal = tables["balanced_centred"].copy()
+    dam = tables["damaged"].copy()
+    bal["data set"] = [_dataset_label(study, s) for s in bal["source"]]
+    dam["data set"] = [_dataset_label(study, s) for s in dam["source"]]
+    dam["variant"] = np.where(dam["subsample"] < 1, "half", "damaged")
+    rows = []
+    key = ["data set", "test", "alpha"]
+    by = {v: g.set_index(key) for v, g in dam.groupby("variant")}
+    for _, b in bal.iterrows():
+        k = (b["data set"], b["test"], b["alpha"])
+        share, n_classes = _prior(study, b["source"])
+        row = {"data set": b["data set"], "majority share": share, "classes": n_classes,
+               "instances": study.source(b["source"]).build().n_instances,
+               "test": b["label"], "alpha": b["alpha"], "n_datasets": int(b["n_datasets"])}
+        parts = {"balanced": b, **{v: by[v].loc[k] for v in ("damaged", "half") if v in by}}
+        for v, t in parts.items():
+            row[f"df {v}"] = t["df_continuous"]
+            row[f"df {v} low"] = t["df_ci_low"]
+            row[f"df {v} high"] = t["df_ci_high"]
+            row[f"Type I at textbook df, {v}"] = t["type1_default"]
+        for v in ("damaged", "half"):
+            if v not in parts:
+                continue
+            t = parts[v]
+            row[f"overlap {v}"] = _overlap(row["df balanced low"], row["df balanced high"],
+                                           row[f"df {v} low"], row[f"df {v} high"])
+            learner, rate = _damage_of(study, t["source"])
+            row[f"{v}: damaged learner"] = learner
+            row[f"{v}: damage rate"] = rate
+            row[f"{v}: naive Bayes accuracy"] = t["accuracy_a"]
+            row[f"{v}: C4.5 accuracy"] = t["accuracy_b"]
+            row[f"{v}: difference"] = t["null_difference"]
+            row[f"{v}: difference SE"] = t["null_difference_se"]
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    order = {label: i for i, label in enumerate(dict.fromkeys(out["test"]))}
+    return out.sort_values(["test", "alpha", "majority share"], kind="stable",
+                           key=lambda c: c.map(order) if c.name == "test" else c,
+                           ignore_index=True)
+
+
+def _real_vs_balanced_markdown(t: pd.DataFrame) -> str:
+    """The table as people read it: df with intervals, overlap, the damage."""
+    out = pd.DataFrame({"data set": t["data set"],
+                        "majority %": (100 * t["majority share"]).map("{:.1f}".format)})
+    for v, words in _NULLS.items():
+        if f"df {v}" not in t:
+            continue
+        out[f"{words}: df [95%]"] = [_df_text(d, lo, hi) for d, lo, hi in
+                                     zip(t[f"df {v}"], t[f"df {v} low"], t[f"df {v} high"])]
+        if v != "balanced":
+            out[f"{words}: overlap"] = t[f"overlap {v}"].map({True: "yes", False: "no"})
+            out[f"{words}: damaged (rate)"] = [
+                f"{lrn or 'none'} ({r:.4f})" for lrn, r in
+                zip(t[f"{v}: damaged learner"], t[f"{v}: damage rate"])]
+            out[f"{words}: NB − C4.5, points (SE)"] = [
+                f"{100 * d:+.2f} ({100 * s:.2f})" for d, s in
+                zip(t[f"{v}: difference"], t[f"{v}: difference SE"])]
+    return out.to_markdown(index=False)
+
+
+def _span(values) -> str:
+    """``"7.14 to 11.72"``, or ``"∞ on every data set"``."""
+    lo, hi = values.min(), values.max()
+    return f"{_df_text(lo)} on every data set" if lo == hi else f"{_df_text(lo)} to {_df_text(hi)}"
+
+
+def _real_vs_balanced_summary(t: pd.DataFrame) -> str:
+    """Where the nulls agree and where they do not, in sentences computed from ``t``."""
+    parts = []
+    for label, g in t[np.isclose(t["alpha"], 0.05)].groupby("test", sort=False):
+        n = len(g)
+        s = [f"**{label}, α = 0.05:**"]
+        b = g["df balanced"]
+        s.append(f"balanced + centred df {_span(b)};")
+        for v in ("damaged", "half"):
+            if f"df {v}" not in g:
+                continue
+            d = g[f"df {v}"]
+            hit = g[g[f"overlap {v}"]]["data set"].tolist()
+            high = int((g[f"df {v} low"] > g["df balanced high"]).sum())
+            low = int((g[f"df {v} high"] < g["df balanced low"]).sum())
+            s.append(f"{_NULLS[v]} {_span(d)}, intervals "
+                     f"overlapping the balanced one on {len(hit)} of {n} data sets"
+                     + (f" ({', '.join(hit)})" if 0 < len(hit) < n else "")
+                     + f", above it on {high}, below it on {low};")
+        parts.append(" ".join(s)[:-1] + ".")
+    for alpha, g in t.groupby("alpha"):
+        cols = [c for c in g.columns if c.startswith("df ") and c.endswith(" low")]
+        open_low = int((g[cols] <= 0.0100001).to_numpy().sum())
+        if open_low:
+            parts.append(f"At α = {alpha:g}, {open_low} of {g[cols].size} intervals reach the "
+                         f"lowest df searched (unbounded below: {int(g['n_datasets'].max())} "
+                         f"null data sets expect about {alpha * g['n_datasets'].max():.0f} "
+                         "rejections at α), so an overlap there says little.")
+    one = t.drop_duplicates("data set")
+    for v in ("damaged", "half"):
+        if f"{v}: difference" in one:
+            z = (one[f"{v}: difference"] / one[f"{v}: difference SE"]).abs()
+            parts.append(f"The damage left naive Bayes − C4.5 within 2 SE of 0 on "
+                         f"{int((z <= 2).sum())} of {len(one)} data sets for the {_NULLS[v]} "
+                         f"null (largest {100 * one[f'{v}: difference'].abs().max():.2f} "
+                         f"points, {z.max():.1f} SE).")
+    big = t[(t["majority share"] >= 0.85) & np.isclose(t["alpha"], 0.05)]
+    if len(big) and "overlap half" in t:
+        parts.append(f"On the {big['data set'].nunique()} data sets with a majority share of "
+                     f"85% or more the half-data damaged null overlaps the balanced one in "
+                     f"{int(big['overlap half'].sum())} of {len(big)} rows (tests at α = "
+                     f"0.05), against {int(t[np.isclose(t['alpha'], 0.05)]['overlap half'].sum())}"
+                     f" of {int(np.isclose(t['alpha'], 0.05).sum())} over all data sets.")
+    return "\n\n".join(parts)
+
+
+def _figure_real_vs_balanced(t, alpha, n_datasets, reduced, test_order):
+    """df per data set (by majority share) under each null at one α, with intervals."""
+    import matplotlib.pyplot as plt
+
+    from ..plotting._style import MARKERS, PALETTE
+    sub = t[np.isclose(t["alpha"], alpha)]
+    tests = list(dict.fromkeys(test_order))
+    fig, axes = plt.subplots(1, len(tests), figsize=(6.0 * len(tests), 4.4),
+                             layout="constrained", squeeze=False)
+    for ax, test in zip(axes[0], tests):
+        g = sub[sub["test"] == test].sort_values("majority share", kind="stable")
+        x = np.arange(len(g))
+        keys = [v for v in _NULLS if f"df {v}" in g]
+        finite, open_top = [], []
+        for i, key in enumerate(keys):
+            off = (i - (len(keys) - 1) / 2) * 0.22
+            d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
+                         g[f"df {key} high"].to_numpy())
+            none = d <= 0.0100001
+            shown = np.isfinite(d) & ~none
+            lo = np.where(lo <= 0.0100001, d, lo)
+            finite += [v for v in np.r_[d[shown], lo[shown], hi[shown]] if np.isfinite(v)]
+            ax.errorbar(x[shown] + off, d[shown],
+                        yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
+                              - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
+                        capsize=2, label=_NULLS[key])
+            open_top += [(xi + off, di, PALETTE[i]) for xi, di, h in
+                         zip(x[shown], d[shown], hi[shown]) if not np.isfinite(h)]
+            for xi in x[~shown & ~none]:
+                ax.annotate("∞", (xi + off, 1.0), xycoords=("data", "axes fraction"),
+                            ha="center", va="top", color=PALETTE[i], fontsize=7)
+            for xi in x[none]:
+                ax.annotate("none", (xi + off, 0.0), xycoords=("data", "axes fraction"),
+                            ha="center", va="bottom", color=PALETTE[i], fontsize=6,
+                            rotation=90)
+        if finite and max(finite) / max(min(finite), 1e-9) > 20:
+            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.yaxis.set_minor_formatter(NullFormatter())
+        if open_top:                     # an interval open to ∞: dotted up to the top
+            top = ax.get_ylim()[1]
+            for xi, di, col in open_top:
+                ax.vlines(xi, di, top, colors=col, linestyles=":", lw=1.2)
+            ax.set_ylim(top=top)
+        ax.set_xticks(x, [f"{n.replace(' vs rest', '')} {100 * s:.0f}%" for n, s in
+                          zip(g["data set"], g["majority share"])], fontsize=7, rotation=35,
+                      ha="right", rotation_mode="anchor")
+        ax.set_title(test, fontsize=10)
+        ax.set_xlabel("data set and its majority-class share")
+        ax.set_ylabel("calibrated df (95% interval)")
+        ax.grid(axis="y", lw=0.3, alpha=0.5)
+    axes[0][-1].legend(fontsize=7, frameon=False, loc="upper left",
+                       bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle(f"Calibrated df (α = {alpha:g}) on the balanced + centred null and on "
+                 f"Dietterich's damaged null of each data set: {n_datasets} null data sets "
+                 "each\n∞ (at the top): the normal limit; dotted: an interval open to ∞; "
+                 "'none' (at the bottom): no df keeps the Type I error at α"
+                 + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
+                 fontsize=10)
+    return fig
+
+
+def _null_real_vs_balanced(*, study, tables, scores, folder, wall=None, calibrations=None):
+    """Tables, figure and report of ``studies/null_real_vs_balanced.toml``."""
+    need = {"balanced_centred", "damaged"}
+    missing = need - set(tables)
+    if missing:
+        raise ValueError(f"study {study.name!r}: the null_real_vs_balanced layout needs the "
+                         f"calibrate analyses {sorted(need)}; missing {sorted(missing)}.")
+    from ..stats import get_test
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    t = _real_vs_balanced(study, tables)
+    n = int(t["n_datasets"].max())
+    name = study.name
+    paths = {}
+    csv = folder / f"{name}.csv"
+    t.to_csv(csv, index=False, float_format="%.6g")
+    paths[f"{name}.csv"] = csv
+    order = [get_test(x).label for x in tables["balanced_centred"]["test"].drop_duplicates()]
+    paths["df.png"] = _save(_figure_real_vs_balanced(t, 0.05, n, study.reduced, order),
+                            folder / f"{name}_df.png")
+    banner = (f"> **Reduced run**: {n} null data sets per data set and construction; numbers "
+              "and sentences below are this run's, with its larger Monte Carlo error.\n\n"
+              if study.reduced else "")
+    lines = [f"# {study.title}\n\n", banner, _real_vs_balanced_summary(t), "\n\n",
+             f"{n} null data sets per data set and construction (seed {study.seed}); 10 runs "
+             "of stratified 10-fold cv; naive Bayes (A) against C4.5 (B). df are continuous "
+             "calibrated df with their 95% distribution-free interval; ∞ is the normal limit "
+             "(the test never exceeds α), 0.01 the lowest df searched. 'overlap': the damaged "
+             "null's interval meets the balanced one. The damaged nulls keep the data's "
+             "labels and prior; the learner named errs at random at the rate given (from the "
+             "study file's calibrated curve at 10-fold cv's training-set size), and NB − "
+             "C4.5 is the mean difference of the damaged null in points with its SE over the "
+             "null data sets (near 0 when the damage equalised the learners).\n"]
+    for (label, alpha), g in t.groupby(["test", "alpha"], sort=False):
+        lines += [f"\n## {label}, α = {alpha:g}\n\n", _real_vs_balanced_markdown(g), "\n"]
+    md = folder / f"{name}.md"
+    md.write_text("".join(lines), encoding="utf-8")
+    paths[f"{name}.md"] = md
+    return paths
+
+
+# ---------------------------------------------------------------------------
 # bayesian_hierarchical: the hierarchical and signed-rank tests over data sets
 
 def _rate_text(rate, se, n) -> str:
@@ -499,4 +761,5 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
 
 
 LAYOUTS = {"null_construction": _null_construction,
+           "null_real_vs_balanced": _null_real_vs_balanced,
            "bayesian_hierarchical": _bayesian_hierarchical}

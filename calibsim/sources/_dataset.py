@@ -22,6 +22,32 @@ def _digest(dataset) -> str:
     return h.hexdigest()[:12]
 
 
+def _one_vs_rest(dataset, positive):
+    """``dataset`` with class ``positive`` (a label of its ``class_values``) as class 0
+    and every other class as class 1, ``"rest"``."""
+    from dataclasses import replace
+    values = tuple(str(v) for v in dataset.class_values)
+    if not isinstance(positive, str) or positive not in values:
+        hit = difflib.get_close_matches(str(positive), values, n=1)
+        raise ValueError(f"`positive_class` must be one of the data set's classes {list(values)}; "
+                         f"got {positive!r}" + (f" (did you mean {hit[0]!r}?)." if hit else "."))
+    k = values.index(positive)
+    y = np.where(np.asarray(dataset.y) == k, 0, 1).astype(np.int64)
+    rest = "rest" if positive != "rest" else "other"
+    return replace(dataset, name=f"{dataset.name}-{positive}-vs-rest", y=y,
+                   class_values=(positive, rest))
+
+
+def _check_subsample(value, n: int) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not 0 < value <= 1:
+        raise ValueError(f"`subsample` must be a share of the instances in (0, 1]; got {value!r}.")
+    if value < 1 and int(np.floor(value * n)) < 2:
+        raise ValueError(f"`subsample` {value!r} of {n} instances leaves fewer than 2; give a "
+                         "larger share.")
+    return float(value)
+
+
 class DatasetSource:
     """A fixed classification data set: shipped UCI file, ARFF file or scikit-learn loader.
 
@@ -67,12 +93,25 @@ class DatasetSource:
         accuracy under stratified cross-validation is 1/C whatever it predicts
         (the class prior is then not the data's). Compared with the other
         constructions in ``studies/null_construction.toml``.
+    positive_class : str, optional
+        One class against the rest: the named class label (one of the data set's
+        ``class_values``) becomes class 0, every other class class 1 (labelled
+        ``"rest"``), e.g. ``name = "glass"``, ``positive_class = "headlamps"``. Part of
+        the source's identity.
+    subsample : float, default 1
+        Share of the instances in each data set, in (0, 1]: below 1 every index draws
+        its own random subsample of ``floor(subsample * n)`` instances without
+        replacement from its ``rng`` (new data per repeat, as Dietterich 1998, §5,
+        drew his data sets of 300 from a larger pool); 1 keeps all the data in every
+        repeat. Part of the source's identity when below 1.
+
     Raises
     ------
     ValueError
         If not exactly one of ``name``, ``path``, ``sklearn`` is given, or the name or
         loader is unknown or not a classification loader (the message names the
-        closest known one).
+        closest known one); if ``positive_class`` is not a class of the data set; if
+        ``subsample`` is outside (0, 1] or leaves fewer than 2 instances.
     FileNotFoundError
         If ``path`` does not exist.
 
@@ -84,7 +123,8 @@ class DatasetSource:
     """
 
     def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
-                 permute_class=False, balance_class=False, format=None, class_nominal=False):
+                 permute_class=False, balance_class=False, format=None, class_nominal=False,
+                 positive_class=None, subsample=1.0):
         given = [k for k, v in (("name", name), ("path", path), ("sklearn", sklearn))
                  if v is not None]
         if len(given) != 1:
@@ -126,6 +166,12 @@ class DatasetSource:
             self.identity = self.identity[:-1] + f", class_attribute={class_attribute})"
         if class_nominal:
             self.identity = self.identity[:-1] + ", class_nominal=True)"
+        if positive_class is not None:
+            self.dataset = _one_vs_rest(self.dataset, positive_class)
+            self.identity = self.identity[:-1] + f", positive_class={positive_class})"
+        self.subsample = _check_subsample(subsample, self.dataset.X.shape[0])
+        if self.subsample < 1.0:
+            self.identity = self.identity[:-1] + f", subsample={self.subsample:g})"
         self.permute_class = bool(permute_class)
         self.balance_class = bool(balance_class)
         if self.balance_class and not self.permute_class:
@@ -144,20 +190,32 @@ class DatasetSource:
         """True when every attribute is nominal and nothing is missing (the fast path)."""
         return bool((self.n_values > 0).all() and not self.dataset.has_missing)
 
-    def X_int(self) -> np.ndarray:
-        """The attributes as int64 codes (only when :attr:`is_nominal_codes`)."""
+    def X_int(self, X=None) -> np.ndarray:
+        """The attributes as int64 codes (only when :attr:`is_nominal_codes`): of the
+        whole data set, or of ``X`` (rows :meth:`sample` returned, e.g. a subsample)."""
+        if X is not None:
+            return np.asarray(X).astype(np.int64)
         return self.dataset.nominal_codes()
 
     def sample(self, rng=None):
         """The data ``(X, y)``: float64 (n, a) and int64 (n,).
 
-        The same for every ``rng`` unless ``permute_class``; then ``y`` is a random
-        permutation of the class labels drawn from ``rng`` (a Generator, SeedSequence
-        or seed, required): of the data's own labels, or with ``balance_class`` of
-        n labels with class counts differing by at most one (the first n mod C
-        classes one more).
+        The same for every ``rng`` unless ``subsample`` or ``permute_class``. With
+        ``subsample`` below 1, ``rng`` (a Generator, SeedSequence or seed, required)
+        first draws ``floor(subsample * n)`` instances without replacement (kept in
+        their order in the data set). With ``permute_class`` ``y`` is then a random
+        permutation of the class labels drawn from ``rng``: of the data's own labels,
+        or with ``balance_class`` of n labels with class counts differing by at most
+        one (the first n mod C classes one more).
         """
-        y = np.array(self.dataset.y)
+        X, y = np.array(self.dataset.X), np.array(self.dataset.y)
+        if self.subsample < 1.0:
+            if rng is None:
+                raise ValueError("`rng` is required to draw a subsample of the instances.")
+            rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
+            m = int(np.floor(self.subsample * y.size))
+            rows = np.sort(rng.choice(y.size, size=m, replace=False))
+            X, y = X[rows], y[rows]
         if self.permute_class:
             if rng is None:
                 raise ValueError("`rng` is required to permute the class labels.")
@@ -165,7 +223,7 @@ class DatasetSource:
                 y = (np.arange(y.size) % self.n_classes).astype(y.dtype)
             y = np.random.default_rng(
                 check_random_state("rng", rng, generator=True)).permutation(y)
-        return np.array(self.dataset.X), y
+        return X, y
 
     def __eq__(self, other):
         return isinstance(other, DatasetSource) and other.identity == self.identity

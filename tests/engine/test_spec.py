@@ -253,3 +253,88 @@ def test_a_study_without_sources_must_name_a_paper_and_nothing_else(tmp_path, ex
 def test_missing_file():
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_study("no/such/study.toml")
+
+
+REAL = """
+[study]
+name = "r"
+seed = 1
+
+[sources.flare]
+kind = "dataset"
+name = "flare"
+subsample = [1.0, 0.5]
+n_datasets = 30
+
+[sources.flare.learners.c45]
+kind = "random_errors"
+base = "c45"
+curve = [[140, 0.04], [290, 0.03]]
+
+[sources.glass]
+kind = "dataset"
+name = "glass"
+positive_class = "headlamps"
+n_datasets = 30
+
+[learners]
+names = ["naive_bayes", "c45"]
+
+[schemes.cv]
+kind = "repeated_kfold"
+
+[[analysis]]
+kind = "calibrate"
+tests = ["use_all_data"]
+"""
+
+
+def test_a_source_defines_its_own_learner_and_only_it_is_scored_so(tmp_path):
+    """Per-source learner parameters (a damage rate calibrated per data set): the source's
+    learners, its store key and its cells use them; the other sources keep the study's."""
+    from calibsim.engine.run import _plan, store_key, store_of
+    study = load_study(_write(tmp_path, REAL))
+    flare, half, glass = study.sources
+    assert [s.label for s in study.sources] == ["flare[subsample=1.0]", "flare[subsample=0.5]",
+                                                "glass"]
+    assert [lrn.label for lrn in study.learners_of(flare)] == ["naive_bayes", "c45"]
+    assert study.learners_of(flare)[1].kind == "random_errors"
+    assert study.learners_of(glass) == study.learners
+    cv = study.scheme("cv")
+    assert "random_errors" in str(store_key(study, flare, cv)[1]["learners"])
+    assert "random_errors" not in str(store_key(study, glass, cv)[1]["learners"])
+    cells = _plan(study, store_of(study))[0]
+    assert {c.source.label: c.learners[1].kind for c in cells} == {
+        "flare[subsample=1.0]": "random_errors", "flare[subsample=0.5]": "random_errors",
+        "glass": "c45"}
+
+
+def test_a_reduced_run_cuts_the_repeats_of_a_real_data_set(tmp_path):
+    study = load_study(_write(tmp_path, REAL), n_datasets=4)
+    assert [s.n_datasets for s in study.sources] == [4, 4, 4] and study.reduced
+
+
+def test_bad_source_learners_and_options_are_refused_naming_the_key(tmp_path):
+    for old, new, match in [
+            ('[sources.flare.learners.c45]', '[sources.flare.learners.c4]',
+             r"sources.flare.learners.c4.*must name a learner of `learners.names`"),
+            ('base = "c45"\ncurve', 'base = "c45"\nwrong = 1\ncurve',
+             r"sources.flare.learners.c45.*cannot be made"),
+            ('positive_class = "headlamps"', 'positive_class = "headlamp"',
+             r"`positive_class` must be one of the data set's classes.*'headlamps'"),
+            ('subsample = [1.0, 0.5]', 'subsample = [1.0, 1.5]', r"sources.flare.subsample")]:
+        assert old in REAL
+        with pytest.raises(StudyFileError, match=match):
+            load_study(_write(tmp_path, REAL.replace(old, new)))
+
+
+def test_a_subsampled_nominal_data_set_is_scored_on_its_subsample_by_the_fast_path(tmp_path):
+    from calibsim.engine.cells import CellSpec, run_cell
+    text = REAL.replace('[sources.flare.learners.c45]\nkind = "random_errors"\nbase = "c45"\n'
+                        'curve = [[140, 0.04], [290, 0.03]]\n', "")
+    study = load_study(_write(tmp_path, text))
+    half = study.sources[1]
+    assert half.label == "flare[subsample=0.5]" and half.build().is_nominal_codes
+    out = run_cell(CellSpec(half, study.learners_of(half), study.schemes, 0, 2))["cv"]
+    assert (out["n_test"].sum(axis=-1) == 161).all()           # floor(323 / 2) per run
+    assert ((out["correct"] > 0) & (out["correct"] <= out["n_test"][:, None])).all()
