@@ -37,6 +37,7 @@ FOLDERS = {
     "bayes": (None, "Bayesian comparisons"),
     "null_construction": (None, "Calibrate for your data: how the null is made"),
     "null_real_vs_balanced": (None, "Calibrate for your data: the damaged real-data null"),
+    "cv_inference": (None, "The newer cv inference against its sources"),
     "examples": (None, "Example studies"),
 }
 
@@ -44,6 +45,12 @@ FOLDERS = {
 #: from when not ``<stem>.csv``).
 CAPTIONS = {
     # Bouckaert (2003)
+    # calibsim's own study: the newer cv inference against its sources (issue 43)
+    "cv_inference/cv_inference_validation_bayle_rates.png": (
+        "—", "Rejection rate at α = 5% of Bayle et al.'s cv CLT test, the k-fold cv t and "
+        "the 5x2cv t, logistic regression against the majority rule at n = 200, 800 and "
+        "3200: Type I error on the null (s = 0), power on the alternative (s = 0.3).",
+        "cv_inference/cv_inference_validation_bayle_rates.csv"),
     # calibsim's own study: the null of `calibrate --like`
     "null_construction/null_construction_accuracy.png": (
         "—", "Naive Bayes and C4.5's mean accuracy on permuted labels of 7 UCI data sets, by "

@@ -31,6 +31,10 @@ PAPERS = {
     "examples": "Example studies declared only in files (no paper).",
     "bayes": "Bayesian comparisons (Corani & Benavoli 2015; Benavoli et al. 2014, 2017), "
              "measured on calibsim's null and BAN sources.",
+    "cv_inference": "The newer cv inference against its sources (issue 43): Bates, Hastie & "
+                    "Tibshirani's (2023) coverage and Bayle et al.'s (2020) Type I error and "
+                    "power, reduced, with the register of differences in "
+                    "cv_inference_validation_comparison.md.",
     "null_construction": "Null data like yours (`calibsim calibrate --like`): permuted, "
                          "centred and balanced labels compared (calibsim's own study; see "
                          "docs/guide/calibrate.md).",
@@ -54,7 +58,9 @@ KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error
                          "decision rates at the default and the calibrated ρ on fresh data",
         "bayes_datasets": "decision rate (%) of the hierarchical and signed-rank tests over "
                           "comparisons of q data sets, per ROPE, threshold and ρ, with "
-                          "replicability"}
+                          "replicability",
+        "coverage": "coverage (%) of a test's interval of an error or a difference, against "
+                    "the study file's truth, with its Monte Carlo SE"}
 EXT = {".md": "table", ".csv": "table (CSV)", ".png": "figure", ".pdf": "figure (PDF)"}
 
 

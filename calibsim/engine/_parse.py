@@ -142,8 +142,10 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             if "tests" not in sec:
                 c.fail(f"{key}.tests", "is required but missing", show_value=False)
             # the tests on per-instance outcomes have no df: rates, not calibration
+            from .analyses import interval_tests
             tests = tuple(c.values(f"{key}.tests", sec["tests"], str,
                                    choices=tuple(BAYES_TESTS) if kind == "calibrate_rho"
+                                   else interval_tests() if kind == "coverage"
                                    else tuple(TESTS) + tuple(BAYES_TESTS) + (
                                        tuple(INSTANCE_TESTS) if kind in (
                                            "rejection_rate", "replicability") else ())))
@@ -174,6 +176,11 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             kw["pairs"] = _pairs(c, f"{key}.pairs", sec["pairs"], pairs)
         else:
             kw["pairs"] = pairs
+        for k in ("target", "learner", "truth"):
+            if k in sec and kind != "coverage":
+                c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
+        if kind == "coverage":
+            kw.update(_coverage_keys(c, key, sec, kw, sources, pairs))
         if "runs" in sec:
             kw["runs"] = tuple(c.values(f"{key}.runs", sec["runs"], int, min_value=1))
         kw["repeats"] = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
@@ -416,6 +423,53 @@ def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
             "thresholds": tuple(c.values(f"{key}.thresholds", sec.get("thresholds", [0.95]),
                                          float, min_value=0.5, max_value=1, open_low=True,
                                          open_high=True))}
+
+
+def _coverage_keys(c, key, sec, kw, sources, pairs) -> dict:
+    """The keys of a ``coverage`` analysis: ``target``, the learner or the one pair it is
+    about, and ``truth``, a number for every source it covers (by label or group)."""
+    from .analyses import COVERAGE_TARGETS
+    target = c.value(f"{key}.target", sec.get("target", "difference"), str,
+                     choices=COVERAGE_TARGETS)
+    out = {"target": target}
+    if target == "error":
+        if "learner" not in sec:
+            c.fail(f"{key}.learner", "is required for target = 'error' (whose error the "
+                   "intervals are of)", show_value=False)
+        if "pairs" in sec:
+            c.fail(f"{key}.pairs", "does not apply to target = 'error' (name the "
+                   "`learner`)", sec["pairs"])
+        names = sorted({x for p in pairs for x in p})
+        learner = c.value(f"{key}.learner", sec["learner"], str, choices=names)
+        out["pairs"] = ((learner, ""),)
+    else:
+        if "learner" in sec:
+            c.fail(f"{key}.learner", "applies only to target = 'error' (a difference is "
+                   "of a pair: give `pairs`)", sec["learner"])
+        if len(kw["pairs"]) != 1:
+            c.fail(f"{key}.pairs", "must hold exactly one pair [a, b] for a coverage "
+                   "analysis (its truth is that pair's accuracy difference a - b)",
+                   [list(p) for p in kw["pairs"]])
+    if "truth" not in sec:
+        c.fail(f"{key}.truth", "is required: a table of the true value per source "
+               "(label or group), e.g. truth = { lowd = 0.31 }", show_value=False)
+    table = c.table(f"{key}.truth", sec["truth"])
+    known = {s.label for s in sources} | {s.group for s in sources}
+    truth = []
+    for name, value in table.items():
+        if name not in known:
+            c.fail(f"{key}.truth.{name}", f"names no declared source or group"
+                   f"{closest(name, known)}; known: {sorted(known)}", show_value=False)
+        lo = -1.0 if target == "difference" else 0.0
+        truth.append((name, c.value(f"{key}.truth.{name}", value, float, min_value=lo,
+                                    max_value=1.0)))
+    given = {n for n, _ in truth}
+    for s in sources:
+        if s.label in kw["sources"] and s.label not in given and s.group not in given:
+            c.fail(f"{key}.truth", f"gives no value for source {s.label!r} (add its label "
+                   f"or group {s.group!r}, or list the analysed `sources`)", dict(table))
+    out["truth"] = tuple(truth)
+    return out
 
 
 def _scheme_for(c, key, test, by_kind, only):

@@ -29,6 +29,9 @@ SOURCE_KINDS = {
                       "beta_schemes": (list, {})},
     "dietterich_task": {"task": (_S, {"choices": ("exp6", "letter", "pima")}),
                         "n_instances": (_I, {"min_value": 2})},
+    # Bates, Hastie & Tibshirani (2023)'s low-dimensional logistic example (issue 43)
+    "logistic": {"n_instances": (_I, {"min_value": 2}), "n_attributes": (_I, {"min_value": 1}),
+                 "strength": (_F, {})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
                 "balance_class": (bool, {}),
@@ -70,10 +73,11 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "test_set": {"n_test": 10_000}, "nested": {"n_folds": 10, "n_runs": 50}}
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
-                  "bayes_datasets")
+                  "bayes_datasets", "coverage")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
-                 "fresh_check", "datasets", "ropes", "rhos", "thresholds"}
+                 "fresh_check", "datasets", "ropes", "rhos", "thresholds",
+                 "target", "learner", "truth"}
 #: How an analysis treats the per-fold differences of its null data (``null`` key):
 #: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
 #: the pair's mean difference over all the source's data sets, so the learners are
@@ -126,7 +130,8 @@ class SourceSpec:
     learners: tuple = ()
 
     def build(self):
-        """The source object (``NullSource``, ``BANSource``, ``EpsilonPointSource``, ``DatasetSource``)."""
+        """The source object (``NullSource``, ``BANSource``, ``EpsilonPointSource``,
+        ``DietterichTaskSource``, ``LogisticSource``, ``DatasetSource``)."""
         return _build_source(self.kind, self.params)
 
     @property
@@ -151,6 +156,8 @@ def _build_source(kind, params):
             src = sources.EpsilonPointSource(**p)
         elif kind == "dietterich_task":
             src = sources.DietterichTaskSource(**p)
+        elif kind == "logistic":
+            src = sources.LogisticSource(**p)
         else:
             src = sources.DatasetSource(**p)
         _SOURCE_CACHE[key] = src
@@ -247,9 +254,18 @@ class AnalysisSpec:
     rhos: tuple = ("1/k",)        # bayes_datasets: the hierarchical test's rho ("1/k",
                                   # "calibrated": the shipped rho table's, or a number)
     thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
+    target: str = "difference"    # coverage: "difference" (of the pair) or "error" (of
+                                  # `learner`, held as the pair (learner, ""))
+    truth: tuple = ()             # coverage: ((source label or group, value), ...)
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]
+
+    def truth_of(self, source) -> float:
+        """The coverage analysis's truth for ``source`` (a SourceSpec): the value given
+        for its label, else for its group."""
+        given = dict(self.truth)
+        return float(given[source.label] if source.label in given else given[source.group])
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,10 @@
 - ``replicability``: how often ``repeats`` independent runs of a test on the same
   data set agree (Bouckaert 2003, §5.3; Bouckaert & Frank 2004);
 - ``accuracy``: mean accuracy of every learner with its SE over data sets, model
-  size and fit/predict time.
+  size and fit/predict time;
+- ``coverage``: how often a test's two-sided 1 - α interval (of the accuracy
+  difference of a pair, or of one learner's error) holds a truth the study file
+  gives per source, with Monte Carlo SE and Clopper–Pearson interval (issue 43).
 
 **The null.** A calibration is only as good as its null: the two learners must be
 equally good on it. Every ``calibrate`` (and ``calibrate_rho``) table therefore reports
@@ -47,7 +50,8 @@ from ..calibration._common import _check_pvalues, _pvalues_of
 from ..measures import rejection_rate, replicability
 from ..stats import get_test
 
-__all__ = ["run_analyses", "test_data", "test_callable", "CalibratedDF", "calibration_rows"]
+__all__ = ["run_analyses", "test_data", "test_callable", "CalibratedDF", "calibration_rows",
+           "interval_tests", "COVERAGE_TARGETS"]
 
 
 def _n_instances(source) -> int:
@@ -67,7 +71,7 @@ def test_callable(test: str, study, source, scheme_name: str):
 
 
 def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None, group=0,
-              datasets=slice(None)):
+              datasets=slice(None), *, target: str = "difference"):
     """The data of ``test``: the ``group``-th block of ``runs`` runs of the scheme.
 
     Returns (N, r, k) for r x k cv, (N, r) for subsampling and holdout, (N, 5, 2) for
@@ -75,21 +79,34 @@ def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None,
     for the tests on per-instance outcomes the masked layouts (N, 1, k, n) (the block's
     first run of r x k cv, all the cv CLT test reads) and (N, R, K, K, n) (nested cv),
     of the data sets ``datasets`` only (a slice; the others ignore it).
+
+    ``target = "difference"`` (default): accuracy of ``pair[0]`` minus ``pair[1]`` (per
+    split, or per instance their correctness); ``"error"``: the error of ``pair[0]``
+    alone (per split 1 - accuracy, per instance the 0/1 loss), for the ``coverage``
+    analysis of one learner's error (not for the holdout tests' counts).
     """
     spec = get_test(test)
     scheme = scores.study.scheme(scheme_name)
+    error = target == "error"
     if spec.scheme == "holdout":
+        if error:
+            raise ValueError(f"test {test!r} takes McNemar counts of two learners; it has "
+                             "no data for one learner's error.")
         return scores.mcnemar_counts(source, scheme_name, pair)
     if spec.scheme in ("instances", "nested"):     # per-instance outcomes (issue 43)
         r = runs if runs else scheme.split_shape[0]
         # the cv CLT test reads the first run of the block only
         stop = group * r + (1 if spec.scheme == "instances" else r)
-        x = scores.instance_differences(source, scheme_name, pair,
-                                        runs=slice(group * r, stop), datasets=datasets)
+        block = slice(group * r, stop)
+        x = (scores.instance_losses(source, scheme_name, pair[0], runs=block,
+                                    datasets=datasets) if error else
+             scores.instance_differences(source, scheme_name, pair, runs=block,
+                                         datasets=datasets))
         if spec.scheme == "nested":
             x = scheme.splitter().nested_layout(x, ~np.isnan(x))
         return x
-    x = scores.difference(source, scheme_name, pair)
+    x = (1.0 - scores.accuracy(source, scheme_name, pair[0]) if error
+         else scores.difference(source, scheme_name, pair))
     if scheme.kind == "cv5x2":
         return x[:, group]
     r = runs if runs else x.shape[1]
@@ -98,7 +115,8 @@ def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None,
 
 def _n_folds(study, scheme_name):
     s = study.scheme(scheme_name)
-    return {"repeated_kfold": lambda: s.p["n_folds"], "cv5x2": lambda: 2}.get(
+    return {"repeated_kfold": lambda: s.p["n_folds"], "cv5x2": lambda: 2,
+            "nested": lambda: s.p["n_folds"]}.get(
         s.kind, lambda: 0)()
 
 
@@ -807,6 +825,86 @@ def _rej_of(cells, n_df):
     return np.arange(n_df)[None, :, None] >= cells[:, None, :]
 
 
+# ---------------------------------------------------------------------------
+# coverage: how often a test's interval holds a known truth
+
+#: Tests whose result gives a confidence interval (``confidence_interval``): every
+#: registered t test but the averaged-T ones (no standard error of the mean), and the
+#: tests on per-instance outcomes; not the 5x2cv F or the holdout tests' counts.
+def interval_tests() -> tuple:
+    """Names of the registered tests a ``coverage`` analysis can run (see above)."""
+    from ..stats import INSTANCE_TESTS, TESTS
+    return tuple(t for t, s in TESTS.items() if s.scheme != "holdout" and t != "cv5x2_f"
+                 and not t.endswith("_averaged_t")) + tuple(INSTANCE_TESTS)
+
+
+#: The quantities a ``coverage`` analysis's intervals are for.
+COVERAGE_TARGETS = ("difference", "error")
+
+
+def _intervals(study, scores, source, sname, test, pair, r, alpha, target):
+    """Low and high ends, (N,) each, of ``test``'s 1 - α interval on every data set, and
+    its estimates (N,); the tests on per-instance outcomes run on blocks of data sets of
+    about :data:`_INSTANCE_CHUNK_BYTES` (the intervals do not depend on the block)."""
+    func = test_callable(test, study, study.source(source), sname)
+    spec = get_test(test)
+    n = scores.n_datasets(source, sname)
+    step = n
+    if spec.scheme in ("instances", "nested"):
+        scheme = study.scheme(sname)
+        per = 8.0 * int(np.prod(scheme.split_shape[1:])) * _n_instances(study.source(source))
+        per *= (scheme.p["n_folds"] if spec.scheme == "nested" else 1) * (
+            (r or scheme.split_shape[0]) if spec.scheme == "nested" else 1)
+        step = max(1, int(_INSTANCE_CHUNK_BYTES // max(per, 1.0)))
+    low, high, est = [], [], []
+    for i in range(0, n, step):
+        res = func(test_data(scores, source, sname, test, pair, r,
+                             datasets=slice(i, i + step), target=target))
+        ci = res.confidence_interval(1.0 - alpha)
+        low.append(np.asarray(ci.low, dtype=float).reshape(-1))
+        high.append(np.asarray(ci.high, dtype=float).reshape(-1))
+        est.append(np.asarray(res._estimate, dtype=float).reshape(-1))
+    return np.concatenate(low), np.concatenate(high), np.concatenate(est)
+
+
+def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
+    """The ``coverage`` analysis: per source, test, runs and α, the share of data sets
+    whose two-sided 1 - α interval holds the source's truth (``analysis.truth``).
+
+    Columns (besides the shared ones): ``target`` ("difference": accuracy of ``pair_a``
+    minus ``pair_b`` in [-1, 1]; "error": ``pair_a``'s error rate in [0, 1]),
+    ``confidence`` (1 - α), ``truth``, ``coverage`` with its Monte Carlo SE ``mc_se``
+    and Clopper-Pearson 95% interval ``ci_low``/``ci_high``, ``miss_below`` (the truth
+    below the interval) and ``miss_above`` (above it), ``mean_width``,
+    ``mean_estimate`` and ``n`` (data sets).
+    """
+    from ..measures import _clopper_pearson
+    scores = _SameDifferences(scores)
+    rows = []
+    target = analysis.target
+    for source, pair, test, sname, r, alpha, _df, base in _test_cells(study, analysis, None):
+        truth = analysis.truth_of(study.source(source))
+        low, high, est = _intervals(study, scores, source, sname, test, pair, r, alpha, target)
+        n = low.size
+        below, above = truth < low, truth > high
+        covered = ~(below | above)
+        k = int(covered.sum())
+        rate = k / n if n else float("nan")
+        lo, hi = _clopper_pearson(k, n, 0.95) if n else (float("nan"),) * 2
+        base = {key: v for key, v in base.items() if key not in ("df", "df_rule")}
+        if target == "error":
+            base["pair_b"] = ""
+        rows.append({**base, "target": target, "confidence": 1.0 - alpha, "truth": truth,
+                     "coverage": rate,
+                     "mc_se": float(np.sqrt(rate * (1 - rate) / n)) if n else float("nan"),
+                     "ci_low": lo, "ci_high": hi,
+                     "miss_below": float(below.mean()) if n else float("nan"),
+                     "miss_above": float(above.mean()) if n else float("nan"),
+                     "mean_width": float(np.mean(high - low)) if n else float("nan"),
+                     "mean_estimate": float(np.mean(est)) if n else float("nan"), "n": n})
+    return pd.DataFrame(rows)
+
+
 def _rho_rows(study, analysis, scores) -> pd.DataFrame:
     """Calibrated ρ of the correlated Bayesian t test (threshold = 1 - α) per source, pair,
     runs, α and ROPE: calibrated on the first half of the data sets, its decision rate
@@ -1052,6 +1150,9 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             continue
         if a.kind == "bayes_datasets":
             out[a.name] = _datasets_rows(study, a, scores, summ)
+            continue
+        if a.kind == "coverage":
+            out[a.name] = _coverage_rows(study, a, scores)
             continue
         lookup = lookups.get(a.name)
         if a.df == "calibrated" and a.calibration is None:

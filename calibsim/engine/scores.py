@@ -105,16 +105,37 @@ class Scores:
             If the scheme keeps no per-instance correctness and test masks
             (``correctness = true`` on a ``repeated_kfold`` or ``nested`` scheme).
         """
+        bits, mask = self._instance_bits(source, scheme, pair, runs, datasets)
+        return np.where(mask, bits[:, 0].astype(np.float64) - bits[:, 1], np.nan)
+
+    def instance_losses(self, source: str, scheme: str, learner: str, *, runs=slice(None),
+                        datasets=slice(None)) -> np.ndarray:
+        """Per-instance 0/1 loss of ``learner`` on every split, NaN off the split's test set.
+
+        Returns
+        -------
+        ndarray of shape (N, *split, n8), float64
+            1 where the instance was misclassified, 0 where it was classified right
+            (the masked layout of :func:`calibsim.stats.nested_cv_test` for one
+            learner's error); shapes, ``runs``, ``datasets`` and errors as
+            :meth:`instance_differences`.
+        """
+        bits, mask = self._instance_bits(source, scheme, (learner,), runs, datasets)
+        return np.where(mask, 1.0 - bits[:, 0], np.nan)
+
+    def _instance_bits(self, source, scheme, learners, runs, datasets):
+        """The unpacked correctness bits of ``learners`` (N, L, *split, n8) and the test
+        masks (N, *split, n8) of the runs and data sets asked for."""
         a = self._get(source, scheme)
         if "correctness" not in a or "test_mask" not in a:
             raise ValueError(f"scheme {scheme!r} keeps no per-instance outcomes; set "
                              f"`correctness = true` in [schemes.{scheme}] (a repeated_kfold "
                              "or nested scheme) for the tests on per-instance outcomes.")
-        i, j = self._index(pair[0]), self._index(pair[1])
-        corr = a["correctness"][datasets][:, [i, j], runs]
+        idx = [self._index(name) for name in learners]
+        corr = a["correctness"][datasets][:, idx, runs]
         bits = np.unpackbits(corr, axis=-1)
         mask = np.unpackbits(a["test_mask"][datasets][:, runs], axis=-1).astype(bool)
-        return np.where(mask, bits[:, 0].astype(np.float64) - bits[:, 1], np.nan)
+        return bits, mask
 
     def model_size(self, source: str, scheme: str, learner: str) -> np.ndarray:
         """Model size of ``learner`` on every split, shape (N, *split)."""

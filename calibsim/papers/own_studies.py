@@ -21,6 +21,11 @@ Bayesian signed-rank tests' decision rates and replicability over comparisons of
 sets, and the effect of ρ, as tables people read (the tidy table and the figure are the
 engine's ``bayes_datasets`` outputs).
 
+``cv_inference_validation`` (``studies/cv_inference_validation.toml``, issue 43): the
+newer cv inference against its sources, Bates et al.'s coverage and Bayle et al.'s Type I
+error and power, with the register of differences
+(:mod:`calibsim.papers._cv_inference_validation`).
+
 Every number comes from the engine's analyses of the study files.
 """
 
@@ -760,6 +765,8 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
     return {"decision_rate.md": md}
 
 
+from ._cv_inference_validation import LAYOUTS as _CV_INFERENCE  # noqa: E402  (issue 43)
+
 LAYOUTS = {"null_construction": _null_construction,
            "null_real_vs_balanced": _null_real_vs_balanced,
-           "bayesian_hierarchical": _bayesian_hierarchical}
+           "bayesian_hierarchical": _bayesian_hierarchical, **_CV_INFERENCE}

@@ -14,6 +14,17 @@ builds this layout from each fit's per-instance correctness.
   Hastie & Tibshirani (2023), for one learner's error or the difference of two.
 - :func:`bootstrap_cv_test`: the bootstrap of the cv estimate with a random-effects
   variance (Cai et al. 2023), on bootstrap cv results (not yet a design of compare).
+
+**Equation numbers.** The docstrings cite sections, the algorithm and the authors'
+code, not equation numbers: the papers' stored texts (arXiv 2007.12671v2, 2104.00673,
+2307.00260) could be read only up to their introductions, so no equation number could
+be confirmed, and none is given from memory. Each formula was instead checked against
+the authors' public code (read, not copied): Bayle et al.'s ``cv_num_exper.py``
+(``aggr_ours``: the all-pairs ``version="out"`` and within-fold ``version="in"``
+standard deviations), Bates et al.'s ``nestedcv`` package (``naive_cv``, ``nested_cv``:
+the MSE estimate, the inflation and its clipping, the bias factor) and Cai et al.'s
+``Boot.CV``. The validation study ``studies/cv_inference_validation.toml`` runs the
+first two in the papers' settings (``figures/cv_inference/``).
 """
 
 from __future__ import annotations
@@ -93,7 +104,8 @@ def cv_clt_test(x, *, variance: str = "all-pairs", alternative: str = "two-sided
     good) uses :math:`z = \sqrt n\,\hat R/\hat\sigma` against the standard
     normal [1]_ (Section 3: the interval and the tests comparing two
     algorithms built from the per-instance loss differences pooled across
-    folds).
+    folds; equation numbers not confirmed, see the module docstring; the
+    estimators as in the authors' ``cv_num_exper.py``, ``aggr_ours`` [2]_).
 
     Two consistent estimators of :math:`\sigma^2` are defined [1]_ (Section 3,
     the within-fold and the all-pairs estimator):
@@ -156,6 +168,9 @@ def cv_clt_test(x, *, variance: str = "all-pairs", alternative: str = "two-sided
     .. [1] Bayle, P., Bayle, A., Janson, L. & Mackey, L. (2020). Cross-validation
            confidence intervals for test error. NeurIPS 33, 16339-16350;
            arXiv:2007.12671.
+    .. [2] Bayle, A. cvci (experiment code), github.com/alexandre-bayle/cvci,
+           ``cv_num_exper.py``: ``aggr_ours`` (``version="out"``: all-pairs;
+           ``"in"``: within-fold, pooled over folds of equal size).
 
     Examples
     --------
@@ -238,8 +253,9 @@ def nested_cv_test(x, *, bias_correction: bool = True, alternative: str = "two-s
     trained without fold k gives :math:`\bar e_{out}` on fold k;
     :math:`a_k = \bar e_{in} - \bar e_{out}`, :math:`b_k = \widehat{\mathrm
     {var}}(e_{out})/|I_k|` and :math:`\widehat{MSE} = \mathrm{mean}(a_k^2 -
-    b_k)` [1]_ (Section 4, Algorithm 1). Following the authors' algorithm and
-    their code [2]_:
+    b_k)` [1]_ (Section 4, Algorithm 1; equation numbers not confirmed, see
+    the module docstring). Following the authors' algorithm and their code
+    [2]_:
 
     - point estimate :math:`\widehat{Err}^{NCV}`: the mean of all inner-cv
       values;
