@@ -14,6 +14,13 @@ Bayesian signed-rank tests' decision rates and replicability over comparisons of
 sets, and the effect of ρ, as tables people read (the tidy table and the figure are the
 engine's ``bayes_datasets`` outputs).
 
+``cv_inference`` (``studies/cv_inference_1998_2023.toml``): the tests of the five papers
+and the newer tests on each instance's outcome on the same null and BAN data at n = 100 to
+3000: Type I error, power, replicability, coverage of the null difference and cost in
+fits per test, and which test to use for which design and n
+(``calibsim/papers/_cv_inference.py``). ``cv_inference_dietterich``: the same tests on
+Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``).
+
 Every number comes from the engine's analyses of the study files.
 """
 
@@ -498,5 +505,19 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
     return {"decision_rate.md": md}
 
 
+def _cv_inference(**kw):
+    """Tables, figures and report of ``studies/cv_inference_1998_2023.toml``."""
+    from ._cv_inference import write_main
+    return write_main(**kw)
+
+
+def _cv_inference_dietterich(**kw):
+    """Dietterich's tasks of ``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``."""
+    from ._cv_inference import write_dietterich
+    return write_dietterich(**kw)
+
+
 LAYOUTS = {"null_construction": _null_construction,
-           "bayesian_hierarchical": _bayesian_hierarchical}
+           "bayesian_hierarchical": _bayesian_hierarchical,
+           "cv_inference": _cv_inference,
+           "cv_inference_dietterich": _cv_inference_dietterich}
