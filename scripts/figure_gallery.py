@@ -36,6 +36,7 @@ FOLDERS = {
     "scheffer_herbrich1997": ("scheffer_herbrich1997", "Scheffer & Herbrich (1997)"),
     "bayes": (None, "Bayesian comparisons"),
     "null_construction": (None, "Calibrate for your data: how the null is made"),
+    "cv_inference": (None, "Cross-validation inference 1998–2023: every test on the same data"),
     "examples": (None, "Example studies"),
 }
 
@@ -52,6 +53,15 @@ CAPTIONS = {
         "—", "Calibrated df at α = 5% on null data like each data set, by how the null is "
         "made (permuted or balanced labels, as is or centred), beside the shipped df.",
         "null_construction/null_construction.csv"),
+    # calibsim's own study: every test on the same data (issue 43)
+    "cv_inference/cv_inference_1998_2023_n300.png": (
+        "—", "Type I error on Bouckaert's null and power on BAN Sets 2–4 of every test at "
+        "n = 300, at the textbook df and at the df calibrated at n = 300.",
+        "cv_inference/cv_inference_1998_2023_summary.csv"),
+    "cv_inference/cv_inference_1998_2023_type1_vs_n.png": (
+        "—", "Type I error on Bouckaert's null against n = 100 to 3000, each test at the df "
+        "calibrated at that n (or none).",
+        "cv_inference/cv_inference_1998_2023_summary.csv"),
     "bouckaert2003/bouckaert2003_figure2.png": (
         "Figure 2", "Calibrated df of the 13 tests against the number of runs of 10-fold cv "
         "(top, one column per group of tests) and the Type I error at that df (bottom), "

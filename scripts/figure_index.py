@@ -34,6 +34,10 @@ PAPERS = {
     "null_construction": "Null data like yours (`calibsim calibrate --like`): permuted, "
                          "centred and balanced labels compared (calibsim's own study; see "
                          "docs/guide/calibrate.md).",
+    "cv_inference": "Cross-validation inference 1998–2023: the tests of the five papers and "
+                    "the per-instance tests of Bayle et al. (2020) and Bates, Hastie & "
+                    "Tibshirani (2023) on the same null, BAN and Dietterich data (calibsim's "
+                    "own study; see docs/guide/cv_comparison.md).",
 }
 KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error at it",
         "rejection_rate": "rejection rate (Type I error on null data, power otherwise; "
