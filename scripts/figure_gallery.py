@@ -37,7 +37,8 @@ FOLDERS = {
     "bayes": (None, "Bayesian comparisons"),
     "null_construction": (None, "Calibrate for your data: how the null is made"),
     "null_real_vs_balanced": (None, "Calibrate for your data: the damaged real-data null"),
-    "cv_inference": (None, "The newer cv inference against its sources"),
+    "cv_inference": (None, "Cross-validation inference 1998–2023: every test on the same data, "
+                           "and the newer tests against their sources"),
     "examples": (None, "Example studies"),
 }
 
@@ -65,6 +66,15 @@ CAPTIONS = {
         "centred null of `calibrate --like` beside Dietterich's damaged null on the data's "
         "own labels (all the data, or a random half per repeat).",
         "null_real_vs_balanced/null_real_vs_balanced.csv"),
+    # calibsim's own study: every test on the same data (issue 43)
+    "cv_inference/cv_inference_1998_2023_n300.png": (
+        "—", "Type I error on Bouckaert's null and power on BAN Sets 2–4 of every test at "
+        "n = 300, at the textbook df and at the df calibrated at n = 300.",
+        "cv_inference/cv_inference_1998_2023_summary.csv"),
+    "cv_inference/cv_inference_1998_2023_type1_vs_n.png": (
+        "—", "Type I error on Bouckaert's null against n = 100 to 3000, each test at the df "
+        "calibrated at that n (or none).",
+        "cv_inference/cv_inference_1998_2023_summary.csv"),
     "bouckaert2003/bouckaert2003_figure2.png": (
         "Figure 2", "Calibrated df of the 13 tests against the number of runs of 10-fold cv "
         "(top, one column per group of tests) and the Type I error at that df (bottom), "

@@ -31,10 +31,6 @@ PAPERS = {
     "examples": "Example studies declared only in files (no paper).",
     "bayes": "Bayesian comparisons (Corani & Benavoli 2015; Benavoli et al. 2014, 2017), "
              "measured on calibsim's null and BAN sources.",
-    "cv_inference": "The newer cv inference against its sources (issue 43): Bates, Hastie & "
-                    "Tibshirani's (2023) coverage and Bayle et al.'s (2020) Type I error and "
-                    "power, reduced, with the register of differences in "
-                    "cv_inference_validation_comparison.md.",
     "null_construction": "Null data like yours (`calibsim calibrate --like`): permuted, "
                          "centred and balanced labels compared (calibsim's own study; see "
                          "docs/guide/calibrate.md).",
@@ -42,6 +38,13 @@ PAPERS = {
                              "balanced + centred null of `calibsim calibrate --like`: the "
                              "calibrated df per data set, test and α (calibsim's own study; "
                              "see docs/guide/calibrate.md).",
+    "cv_inference": "Cross-validation inference 1998–2023: the tests of the five papers and "
+                    "the per-instance tests of Bayle et al. (2020) and Bates, Hastie & "
+                    "Tibshirani (2023) on the same null, BAN and Dietterich data (calibsim's "
+                    "own study; see docs/guide/cv_comparison.md); and the newer cv inference "
+                    "against its sources (issue 43): Bates, Hastie & Tibshirani's (2023) "
+                    "coverage and Bayle et al.'s (2020) Type I error and power, reduced, with "
+                    "the register of differences in cv_inference_validation_comparison.md.",
 }
 #: Files a maintainer's script writes beside a study's outputs: name -> what it shows.
 WRITTEN_BY_SCRIPT = {

@@ -188,6 +188,15 @@ def _paper():
             return drawn[name]
         return build
 
+    def cv_inference(which):
+        def build():
+            from calibsim.papers import _cv_inference
+            table = t("cv_inference/cv_inference_1998_2023_summary.csv")
+            if which == "type1_vs_n":
+                return _cv_inference.figure_type1_vs_n(table, 0.05)
+            return _cv_inference.figure_at(table, 300, 0.05)
+        return build
+
     def null_construction(which):
         def build():
             from calibsim.papers import own_studies
@@ -232,6 +241,8 @@ def _paper():
         "ulas2012/ulas2012_real_cd.png": ulas_real_cd,
         "null_construction/null_construction_accuracy.png": null_construction("accuracy"),
         "null_construction/null_construction_df.png": null_construction("df"),
+        "cv_inference/cv_inference_1998_2023_n300.png": cv_inference("n300"),
+        "cv_inference/cv_inference_1998_2023_type1_vs_n.png": cv_inference("type1_vs_n"),
     }
 
 

@@ -299,6 +299,10 @@ def _draw(ax, plan, rows, names, cats, style_of, *, y, err, ylabel):
         if xs.size > 2 and (xs > 0).all() and np.allclose(xs[1:] / xs[:-1], 2):
             ax.set_xscale("log", base=2)      # doubling values (settings tried): even steps
             ax.minorticks_off()
+        elif xs.size > 2 and (xs > 0).all() and xs[-1] / xs[0] >= 20 and (
+                xs[1:] / xs[:-1] >= 2.5).all() and np.ptp(np.log(xs[1:] / xs[:-1])) < 0.2:
+            ax.set_xscale("log")              # about even ratios (n = 100, 300, 1000, ...)
+            ax.minorticks_off()
         if 1 < xs.size <= 8:                  # few values: a tick at each (α, ε, p, ...)
             ax.set_xticks(xs, [f"{v:g}" for v in xs])
     else:

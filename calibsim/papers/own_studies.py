@@ -25,6 +25,12 @@ engine's ``bayes_datasets`` outputs).
 newer cv inference against its sources, Bates et al.'s coverage and Bayle et al.'s Type I
 error and power, with the register of differences
 (:mod:`calibsim.papers._cv_inference_validation`).
+``cv_inference`` (``studies/cv_inference_1998_2023.toml``): the tests of the five papers
+and the newer tests on each instance's outcome on the same null and BAN data at n = 100 to
+3000: Type I error, power, replicability, coverage of the null difference and cost in
+fits per test, and which test to use for which design and n
+(``calibsim/papers/_cv_inference.py``). ``cv_inference_dietterich``: the same tests on
+Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``).
 
 Every number comes from the engine's analyses of the study files.
 """
@@ -765,8 +771,22 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
     return {"decision_rate.md": md}
 
 
+def _cv_inference(**kw):
+    """Tables, figures and report of ``studies/cv_inference_1998_2023.toml``."""
+    from ._cv_inference import write_main
+    return write_main(**kw)
+
+
+def _cv_inference_dietterich(**kw):
+    """Dietterich's tasks of ``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``."""
+    from ._cv_inference import write_dietterich
+    return write_dietterich(**kw)
+
+
 from ._cv_inference_validation import LAYOUTS as _CV_INFERENCE  # noqa: E402  (issue 43)
 
 LAYOUTS = {"null_construction": _null_construction,
            "null_real_vs_balanced": _null_real_vs_balanced,
-           "bayesian_hierarchical": _bayesian_hierarchical, **_CV_INFERENCE}
+           "bayesian_hierarchical": _bayesian_hierarchical,
+           "cv_inference": _cv_inference,
+           "cv_inference_dietterich": _cv_inference_dietterich, **_CV_INFERENCE}
