@@ -146,7 +146,7 @@ class HierarchicalResult:
     datasets: tuple = ()
     names: tuple = ("A", "B")
     method: str = "hierarchical Bayesian test (Corani et al. 2017)"
-    sampler: str = "NumPyro NUTS"
+    sampler: str = "NumPyro's NUTS"
 
     @property
     def pvalue(self) -> float:
@@ -406,8 +406,8 @@ def _region_probs(loc, scale, df, rope):
     right = stats.t.sf((rope - loc) / scale, df)
     return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right], axis=-1)
 
-_SAMPLERS = {"single": "NumPyro NUTS, one program per q (pairs one after another)",
-             "batched": "NumPyro NUTS, batched"}
+_SAMPLERS = {"single": "NumPyro's NUTS, one program per q (pairs one after another)",
+             "batched": "NumPyro's NUTS, batched"}
 
 
 def _iv_labels(datasets, names, q):

@@ -196,7 +196,7 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
                 q = prepared[i][0]
                 mine = {k: (a[b][..., :q] if k in ("delta", "sigma") else a[b])
                         for k, a in draws.items()}
-                how = ("NumPyro NUTS, batched (vmap over comparisons"
+                how = ("NumPyro's NUTS, batched (vmap over comparisons"
                        + (f"; q = {q} padded to {q_pad})" if q_pad != q else ")"))
                 out[i] = ((mine, divergent[b]), how)
     return out

@@ -125,8 +125,8 @@ def test_a_comparison_gets_the_same_draws_alone_and_in_any_batch(rng):
                                                         alone.n_divergent)
     for i, j in enumerate(order):
         np.testing.assert_array_equal(backward[i].delta0, batch[j].delta0)
-    assert alone.sampler == "NumPyro NUTS, batched (vmap over comparisons; q = 10 padded to 12)"
-    assert batch[3].sampler == "NumPyro NUTS, batched (vmap over comparisons)"
+    assert alone.sampler == "NumPyro's NUTS, batched (vmap over comparisons; q = 10 padded to 12)"
+    assert batch[3].sampler == "NumPyro's NUTS, batched (vmap over comparisons)"
     assert all(len(r.shrunk_means) == len(x) for r, x in zip(batch, xs))
 
 
@@ -155,7 +155,7 @@ def test_batched_agrees_with_the_single_sampler_within_mc_error(rng):
     batch = hierarchical_bayesian_batch(xs, rope=0.01, random_states=seeds, **FAST)
     for x, seed, b in zip(xs, seeds, batch):
         a = hierarchical_bayesian_test(x, rope=0.01, random_state=seed, **FAST)
-        assert a.sampler.startswith("NumPyro NUTS, one program")
+        assert a.sampler.startswith("NumPyro's NUTS, one program")
         assert a.diagnostics_ok and b.diagnostics_ok, (a.diagnostics_text(),
                                                        b.diagnostics_text())
         se = np.hypot(_indicator_se(a), _indicator_se(b))
