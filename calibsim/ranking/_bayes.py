@@ -22,9 +22,20 @@ def _folds_per_run(n_folds, folds_per_run):
     return int(folds_per_run)
 
 
+def _pair_seed(random_state, a, b):
+    """The hierarchical test's seed of the pair (a, b): keyed by the two learners' names
+    (their CRC-32s), so a pair's draws do not depend on which other learners the table
+    holds, nor on their order."""
+    import zlib
+    root = random_state if isinstance(random_state, np.random.SeedSequence) else \
+        np.random.SeedSequence(random_state)
+    return np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + (
+        zlib.crc32(a.encode()), zlib.crc32(b.encode())))
+
+
 def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=True,
                           score=None, method="auto", rho=None, folds_per_run=None,
-                          n_samples=None, random_state=0) -> dict:
+                          n_samples=None, random_state=0, sampler="batched") -> dict:
     """The Bayesian test of every pair of learners, as result objects.
 
     Parameters
@@ -43,7 +54,15 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
         Posterior draws (default 10,000 for the hierarchical test, 50,000 Monte Carlo
         samples for the signed-rank test).
     random_state : int or numpy.random.SeedSequence, default 0
-        One child seed per pair, so each pair's result does not depend on the others.
+        One child seed per pair, so each pair's result does not depend on the others:
+        for the hierarchical test keyed by the two learners' names (all pairs are then
+        sampled together, see :func:`calibsim.stats.hierarchical_bayesian_batch`), for
+        the signed-rank test by their places in the table.
+    sampler : {"batched", "single"}, default "batched"
+        The hierarchical test's sampler: every pair in one compiled program
+        (:func:`calibsim.stats.hierarchical_bayesian_batch`), or one pair after another
+        (``hierarchical_bayesian_test(sampler="single")``, the sampler before batching;
+        the same posterior, other draws).
 
     Returns
     -------
@@ -53,7 +72,8 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
         flipped for ``higher_is_better=False``, so "right" means A is better).
     """
     from .._validation import check_random_state
-    from ..stats import bayesian_signed_rank_test, hierarchical_bayesian_test
+    from ..stats import (bayesian_signed_rank_test, hierarchical_bayesian_batch,
+                         hierarchical_bayesian_test)
     from ._table import read_scores
     check_random_state("random_state", random_state)
     if n_samples is not None and (isinstance(n_samples, bool) or not isinstance(
@@ -62,6 +82,8 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
                          f"[1, 10**7]; got {n_samples!r}.")
     if method not in _METHODS:
         raise ValueError(f"`method` must be one of {list(_METHODS)}; got {method!r}.")
+    if sampler not in ("batched", "single"):
+        raise ValueError(f"`sampler` must be 'batched' or 'single'; got {sampler!r}.")
     t = read_scores(table, score=score)
     if method == "auto":
         method = "hierarchical" if t.folds is not None else "signed_rank"
@@ -74,26 +96,34 @@ def bayesian_pair_results(table, *, rope=0.0, threshold=0.95, higher_is_better=T
                          f"{len(t.datasets)}.")
     sign = 1.0 if higher_is_better else -1.0
     L = len(t.learners)
+    pairs = [(i, j) for i in range(L) for j in range(i + 1, L)]
+    if method == "hierarchical":
+        n_folds = t.folds.shape[2]
+        k = _folds_per_run(n_folds, folds_per_run)
+        xs = [(sign * (t.folds[:, i] - t.folds[:, j])).reshape(len(t.datasets),
+                                                                n_folds // k, k)
+              for i, j in pairs]
+        names = [(t.learners[i], t.learners[j]) for i, j in pairs]
+        seeds = [_pair_seed(random_state, a, b) for a, b in names]
+        if sampler == "single":
+            res = [hierarchical_bayesian_test(x, rope=rope, rho=rho, threshold=threshold,
+                                              random_state=seed, datasets=t.datasets,
+                                              names=nm, n_samples=n_samples or 10_000)
+                   for x, seed, nm in zip(xs, seeds, names)]
+        else:
+            res = hierarchical_bayesian_batch(
+                xs, rope=rope, rho=rho, threshold=threshold, random_states=seeds,
+                datasets=[t.datasets] * len(pairs), names=names,
+                n_samples=n_samples or 10_000)
+        return dict(zip(names, res))
     seeds = np.random.SeedSequence(random_state).spawn(L * L)
     out = {}
-    for i, a in enumerate(t.learners):
-        for j in range(i + 1, L):
-            b = t.learners[j]
-            seed = seeds[i * L + j]
-            if method == "hierarchical":
-                n_folds = t.folds.shape[2]
-                k = _folds_per_run(n_folds, folds_per_run)
-                d = sign * (t.folds[:, i] - t.folds[:, j])
-                res = hierarchical_bayesian_test(
-                    d.reshape(len(t.datasets), n_folds // k, k), rope=rope, rho=rho,
-                    threshold=threshold, random_state=seed, datasets=t.datasets,
-                    names=(a, b), n_samples=n_samples or 10_000)
-            else:
-                d = sign * (t.scores[:, i] - t.scores[:, j])
-                res = bayesian_signed_rank_test(d, rope=rope, threshold=threshold,
+    for i, j in pairs:
+        a, b = t.learners[i], t.learners[j]
+        d = sign * (t.scores[:, i] - t.scores[:, j])
+        out[(a, b)] = bayesian_signed_rank_test(d, rope=rope, threshold=threshold,
                                                 n_samples=n_samples or 50_000,
-                                                random_state=seed)
-            out[(a, b)] = res
+                                                random_state=seeds[i * L + j])
     return out
 
 

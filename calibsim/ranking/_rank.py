@@ -235,7 +235,8 @@ class RankingResult(Reportable):
         if hier:
             head = (f"Hierarchical Bayesian test (Corani et al. 2017) on the per-fold scores, "
                     f"rho = {first.rho:.4g}, ROPE ±{first.rope:g}, decision at posterior "
-                    f"probability {first.threshold:g}:")
+                    f"probability {first.threshold:g}; sampler: {first.sampler}, "
+                    f"{first.n_chains} chains, {first.n_draws} draws per pair:")
         else:
             head = (f"Bayesian signed-rank test (Benavoli et al. 2014) on the mean scores, "
                     f"ROPE ±{first.rope:g}, decision at posterior probability "

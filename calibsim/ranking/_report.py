@@ -244,8 +244,8 @@ def _bayes_parts(pairs, results=None) -> list:
         rhos = sorted(set(float(v) for v in pairs.rho))
         rho = ", ".join(f"{v:.4g}" for v in rhos)
         first = next((r for r in res if r is not None), None)
-        sampler = (f" Sampled with NumPyro's NUTS, {first.n_chains} chains, {first.n_draws} "
-                   "draws; the table gives each pair's largest split R-hat, smallest bulk "
+        sampler = (f" Sampler: {first.sampler}; {first.n_chains} chains, {first.n_draws} "
+                   "draws per pair; the table gives each pair's largest split R-hat, smallest bulk "
                    "ESS and divergent transitions (good: R-hat ≤ 1.01, ESS ≥ 400, none "
                    "divergent)." if first is not None else "")
         poor = [f"{a} vs {b}" for (a, b), r in zip(zip(pairs.learner_a, pairs.learner_b), res)

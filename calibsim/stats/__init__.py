@@ -10,6 +10,7 @@ their magnitude labels (``effect_size_magnitude``, ``cohens_d``, ``cliffs_delta`
 from ._bayes import (BayesianResult, bayesian_signed_rank_test, correlated_bayesian_ttest,
                      correlated_t_rho_threshold)
 from ._hierarchical import (HierarchicalDiagnosticWarning, HierarchicalResult,
+                            compilation_cache_dir, hierarchical_bayesian_batch,
                             hierarchical_bayesian_test)
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._effect_size import (EFFECT_SIZE_THRESHOLDS, EffectSizes, cliffs_delta, cohens_d,
@@ -66,6 +67,8 @@ __all__ = [
     "correlated_bayesian_ttest",
     "correlated_t_rho_threshold",
     "hierarchical_bayesian_test",
+    "hierarchical_bayesian_batch",
+    "compilation_cache_dir",
     "HierarchicalResult",
     "HierarchicalDiagnosticWarning",
     "repeated_cv_ttest",

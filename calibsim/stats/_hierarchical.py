@@ -53,12 +53,12 @@ from scipy import stats
 
 from .._validation import check_finite_array, check_int
 from ._bayes import _decide, _iv_common
+from ._hierarchical_batch import fit_batch
+from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES,  # noqa: F401
+                                _import_jax, _initial_values, _x64, compilation_cache_dir)
 
-__all__ = ["HierarchicalResult", "hierarchical_bayesian_test", "HierarchicalDiagnosticWarning",
-           "BAYES_EXTRA_HINT"]
-
-#: How to install the sampler; named by the error raised when it is missing.
-BAYES_EXTRA_HINT = 'pip install "calibsim[bayes]"'
+__all__ = ["HierarchicalResult", "hierarchical_bayesian_test", "hierarchical_bayesian_batch",
+           "HierarchicalDiagnosticWarning", "BAYES_EXTRA_HINT", "compilation_cache_dir"]
 
 #: R-hat above this, or a bulk effective sample size below ``_ESS_MIN``, or any
 #: divergent transition, is reported (Vehtari, Gelman, Simpson, Carpenter & Bürkner 2021).
@@ -114,6 +114,10 @@ class HierarchicalResult:
     names : tuple of str
         The learners' names (A, B).
     method : str
+    sampler : str
+        How the posterior was sampled: NumPyro's NUTS one comparison per program, or
+        batched with others (then with q padded to a fixed size, see
+        :func:`hierarchical_bayesian_batch`).
     """
 
     p_left: float
@@ -142,6 +146,7 @@ class HierarchicalResult:
     datasets: tuple = ()
     names: tuple = ("A", "B")
     method: str = "hierarchical Bayesian test (Corani et al. 2017)"
+    sampler: str = "NumPyro's NUTS"
 
     @property
     def pvalue(self) -> float:
@@ -289,25 +294,6 @@ def _prepare(x):
 # ---------------------------------------------------------------------------
 # the sampler (NumPyro's NUTS, one jit-compiled program per q and sampler settings)
 
-def _import_jax():
-    try:
-        import jax
-        import numpyro  # noqa: F401
-    except ImportError:
-        raise ImportError("the hierarchical Bayesian test needs NumPyro and JAX, which are "
-                          f"not installed; install them with: {BAYES_EXTRA_HINT}") from None
-    return jax
-
-
-def _x64(jax):
-    """A context enabling 64-bit floats in JAX for the sampler only (no global change)."""
-    ctx = getattr(jax, "enable_x64", None)
-    if ctx is not None:
-        return ctx(True)
-    from jax.experimental import enable_x64          # JAX < 0.6
-    return enable_x64()
-
-
 def _model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, centred=False):
     import jax.numpy as jnp
     import numpyro
@@ -328,9 +314,6 @@ def _model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, centred=False)
     # (1): log MVN density with the compound-symmetry correlation, from m_i and v_i
     quad = v / (1.0 - rho) + n * (m - delta) ** 2 / (1.0 + (n - 1.0) * rho)
     numpyro.factor("likelihood", jnp.sum(-n * jnp.log(sigma) - 0.5 * quad / sigma ** 2))
-
-
-_SITES = ("delta0", "std0", "nu_minus_one", "delta", "sigma")
 
 
 @functools.lru_cache(maxsize=32)
@@ -367,37 +350,6 @@ def _program(q, n_warmup, n_per_chain, n_chains, target_accept):
         return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
 
     return jax.jit(run)
-
-
-def _logit(p):
-    return np.log(p) - np.log1p(-p)
-
-
-def _initial_values(m, sd, bounds, n_chains, rng):
-    """Unconstrained starting points near the data, jittered by U(-1, 1) per chain.
-
-    NumPyro's bijections: an interval (lo, hi) is reached by lo + (hi - lo)·sigmoid(u),
-    the positive half-line by exp(u)."""
-    dlo, dhi, s0hi, shi, alo, ahi, blo, bhi = bounds
-    q = m.size
-
-    def interval(v, lo, hi):
-        p = np.clip((np.asarray(v, dtype=float) - lo) / (hi - lo), 1e-6, 1 - 1e-6)
-        return _logit(p)
-
-    d0 = float(np.clip(m.mean(), dlo * 0.99, dhi * 0.99))
-    s0 = float(np.clip(m.std() if q > 1 else sd.mean(), 1e-3 * s0hi, 0.5 * s0hi))
-    a, b = 0.5 * (alo + ahi), 0.5 * (blo + bhi)
-    base = {"delta0": interval(d0, dlo, dhi), "std0": interval(s0, 0.0, s0hi),
-            "gamma_alpha": interval(a, alo, ahi), "gamma_beta": interval(b, blo, bhi),
-            "nu_minus_one": np.log(a / b),
-            "sigma": interval(np.maximum(sd, 1e-3 * shi / 1000), 0.0, shi)}
-    if q == 1:                                   # centred: δ_1 itself (real line)
-        base["delta"] = np.asarray(m, dtype=float)
-    else:
-        base["z"] = np.clip((m - d0) / s0, -5, 5)
-    return {k: np.asarray(v, dtype=float) + rng.uniform(-1, 1, (n_chains,) + np.shape(v))
-            for k, v in base.items()}
 
 
 def _diagnostics(draws, divergent):
@@ -454,21 +406,95 @@ def _region_probs(loc, scale, df, rope):
     right = stats.t.sf((rope - loc) / scale, df)
     return np.stack([left, np.clip(1.0 - left - right, 0.0, 1.0), right], axis=-1)
 
+_SAMPLERS = {"single": "NumPyro's NUTS, one program per q (pairs one after another)",
+             "batched": "NumPyro's NUTS, batched"}
+
+
+def _iv_labels(datasets, names, q):
+    datasets = tuple(str(d) for d in datasets) if datasets is not None else \
+        tuple(str(i + 1) for i in range(q))
+    if len(datasets) != q:
+        raise ValueError(f"`datasets` must name the {q} data sets; got {len(datasets)} names.")
+    names = tuple(str(v) for v in names)
+    if len(names) != 2:
+        raise ValueError(f"`names` must be two learner names; got {names!r}.")
+    return datasets, names
+
+
+@dataclass(frozen=True, eq=False)
+class _Summaries:
+    """What the sampler needs of one comparison's (q, r, k) differences: per data set the
+    scaled mean ``m``, sum of squares about it ``v`` and standard deviation ``sd``; ``n``
+    = r·k; the prior ``bounds`` (δ0 low, δ0 high, σ0 high, σ high, a_lo, a_hi, b_lo, b_hi);
+    the scale s̄ and the raw (unscaled) means."""
+
+    m: np.ndarray
+    v: np.ndarray
+    sd: np.ndarray
+    n: int
+    bounds: tuple
+    scale: float
+    raw_means: np.ndarray
+
+
+def _summaries(x, nu_prior, std_upper) -> _Summaries:
+    q = x.shape[0]
+    flat, scale = _prepare(x)
+    raw_means = x.reshape(q, -1).mean(axis=1)
+    xs = flat / scale                                   # scaled: mean within sd = 1
+    n = xs.shape[1]
+    m = xs.mean(axis=1)
+    v = ((xs - m[:, None]) ** 2).sum(axis=1)
+    sd = xs.std(axis=1)
+    std_within = float(sd.mean())
+    std_among = float(m.std()) if q > 1 else std_within
+    if std_among == 0:
+        std_among = std_within
+    big = float(np.abs(xs).max())
+    bounds = (-big, big, std_upper * std_among, std_upper * std_within, *nu_prior)
+    return _Summaries(m, v, sd, n, bounds, scale, raw_means)
+
+
+def _result(prep, draws, divergent, *, rope, rho, threshold, n_chains, datasets, names,
+            sampler) -> HierarchicalResult:
+    """The result of one comparison from its posterior draws (scaled units) and (6)."""
+    q = prep.m.size
+    scale = prep.scale
+    rhat, ess, n_div = _diagnostics(draws, divergent)
+    d0 = draws["delta0"].reshape(-1)
+    s0 = draws["std0"].reshape(-1)
+    nu = draws["nu_minus_one"].reshape(-1) + 1.0
+    delta = draws["delta"].reshape(-1, q)
+    rope_s = rope / scale
+    samples = _region_probs(d0, np.maximum(s0, 1e-300), nu, rope_s)          # (6)
+    pl, pe, pr = _winner_shares(samples, rope)
+    dl = (delta < -rope_s).mean(axis=0)
+    dr = (delta > rope_s).mean(axis=0)
+    mean0 = d0 * scale
+    return HierarchicalResult(
+        float(pl), float(pe), float(pr), _decide(pl, pr, pe, threshold), threshold, rope, rho,
+        float(mean0.mean()), tuple(float(v) for v in np.percentile(mean0, [2.5, 97.5])),
+        mean0, np.maximum(s0, 1e-300) * scale, nu, samples, prep.raw_means,
+        delta.mean(axis=0) * scale, dl, 1.0 - dl - dr, dr, rhat, ess, n_div, int(d0.size),
+        n_chains, datasets, names, sampler=sampler)
+
 
 def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_state=None,
                                n_samples=10_000, n_chains=4, n_warmup=1000,
                                nu_prior=((0.5, 5.0), (0.05, 0.15)), std_upper=1000.0,
                                target_accept=0.9, datasets=None, names=("A", "B"),
-                               warn=True) -> HierarchicalResult:
+                               warn=True, sampler="single") -> HierarchicalResult:
     r"""Hierarchical Bayesian test of two learners over q data sets (Corani et al. 2017).
 
     Per-fold differences of every data set, with the cross-validation correlation ρ;
     data-set means drawn from a Student distribution whose location δ0, scale σ0 and
     degrees of freedom ν are learned; a ROPE. The model and its priors are equations
     (1)-(6) of :mod:`calibsim.stats._hierarchical` (the paper's §3); it is sampled by
-    NumPyro's NUTS (``pip install "calibsim[bayes]"``), compiled once per q in each
-    process (a few seconds) and then fast (about 1 s for 50 data sets of 10 x 10 cv on
-    one core).
+    NumPyro's NUTS (``pip install "calibsim[bayes]"``), compiled once per q (tens of
+    seconds) and then fast (about 1 s for 50 data sets of 10 x 10 cv on one core). The
+    compiled program is kept in JAX's persistent compilation cache
+    (:func:`compilation_cache_dir`), so later processes load it instead of compiling.
+    Many comparisons are sampled together by :func:`hierarchical_bayesian_batch`.
 
     Parameters
     ----------
@@ -564,52 +590,126 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
                                    nu_prior, std_upper)
     if not (isinstance(target_accept, float) and 0.5 <= target_accept < 1):
         raise ValueError(f"`target_accept` must be a float in [0.5, 1); got {target_accept!r}.")
-    q = x.shape[0]
-    datasets = tuple(str(d) for d in datasets) if datasets is not None else \
-        tuple(str(i + 1) for i in range(q))
-    if len(datasets) != q:
-        raise ValueError(f"`datasets` must name the {q} data sets; got {len(datasets)} names.")
-    names = tuple(str(v) for v in names)
-    if len(names) != 2:
-        raise ValueError(f"`names` must be two learner names; got {names!r}.")
+    if sampler not in _SAMPLERS:
+        raise ValueError(f"`sampler` must be one of {list(_SAMPLERS)}; got {sampler!r}.")
+    datasets, names = _iv_labels(datasets, names, x.shape[0])
     _import_jax()                        # the extra's error before any work
-
-    flat, scale = _prepare(x)
-    raw_means = x.reshape(q, -1).mean(axis=1)
-    xs = flat / scale                                   # scaled: mean within sd = 1
-    n = xs.shape[1]
-    m = xs.mean(axis=1)
-    v = ((xs - m[:, None]) ** 2).sum(axis=1)
-    sd = xs.std(axis=1)
-    std_within = float(sd.mean())
-    std_among = float(m.std()) if q > 1 else std_within
-    if std_among == 0:
-        std_among = std_within
-    big = float(np.abs(xs).max())
-    bounds = (-big, big, std_upper * std_among, std_upper * std_within, *nu_prior)
-
-    draws, divergent = _fit(m, v, sd, n, rho, bounds, random_state, n_samples=n_samples,
-                            n_chains=n_chains, n_warmup=n_warmup, target_accept=target_accept)
-    rhat, ess, n_div = _diagnostics(draws, divergent)
-
-    d0 = draws["delta0"].reshape(-1)
-    s0 = draws["std0"].reshape(-1)
-    nu = draws["nu_minus_one"].reshape(-1) + 1.0
-    delta = draws["delta"].reshape(-1, q)
-    rope_s = rope / scale
-    samples = _region_probs(d0, np.maximum(s0, 1e-300), nu, rope_s)          # (6)
-    pl, pe, pr = _winner_shares(samples, rope)
-    dl = (delta < -rope_s).mean(axis=0)
-    dr = (delta > rope_s).mean(axis=0)
-    mean0 = d0 * scale
-    result = HierarchicalResult(
-        float(pl), float(pe), float(pr), _decide(pl, pr, pe, threshold), threshold, rope, rho,
-        float(mean0.mean()), tuple(float(v) for v in np.percentile(mean0, [2.5, 97.5])),
-        mean0, np.maximum(s0, 1e-300) * scale, nu, samples, raw_means,
-        delta.mean(axis=0) * scale, dl, 1.0 - dl - dr, dr, rhat, ess, n_div, int(d0.size), n_chains, datasets, names)
+    prep = _summaries(x, nu_prior, std_upper)
+    settings = dict(n_samples=n_samples, n_chains=n_chains, n_warmup=n_warmup,
+                    target_accept=target_accept)
+    if sampler == "single":
+        draws, divergent = _fit(prep.m, prep.v, prep.sd, prep.n, rho, prep.bounds,
+                                random_state, **settings)
+        how = _SAMPLERS["single"]
+    else:
+        (draws, divergent), how = fit_batch([prep], [rho], [random_state], **settings)[0]
+    result = _result(prep, draws, divergent, rope=rope, rho=rho, threshold=threshold,
+                     n_chains=n_chains, datasets=datasets, names=names, sampler=how)
     if warn and not result.diagnostics_ok:
         warnings.warn(f"hierarchical Bayesian test: poor sampler diagnostics "
                       f"({result.diagnostics_text()}); rerun with more n_warmup and "
                       "n_samples, or check the data.", HierarchicalDiagnosticWarning,
                       stacklevel=2)
     return result
+
+
+def hierarchical_bayesian_batch(xs, *, rope=0.0, rho=None, threshold=0.95,
+                                random_states=None, n_samples=10_000, n_chains=4,
+                                n_warmup=1000, nu_prior=((0.5, 5.0), (0.05, 0.15)),
+                                std_upper=1000.0, target_accept=0.9, datasets=None,
+                                names=None, warn=True) -> list:
+    """The hierarchical Bayesian test (Corani et al. 2017) of many comparisons, sampled
+    together: the comparisons with the same padded number of data sets share one compiled
+    program and run side by side in it (``jax.vmap``), a fixed number at a time.
+
+    Each comparison's draws come from its own seed alone: a comparison gets the same
+    result inside any batch as alone through ``hierarchical_bayesian_test(...,
+    sampler="batched")``, bit for bit. Against the one-at-a-time sampler
+    (``sampler="single"``) the posterior is the same and the draws differ (padding, see
+    :mod:`calibsim.stats._hierarchical_batch`): the probabilities agree within Monte
+    Carlo error.
+
+    Parameters
+    ----------
+    xs : sequence of array_like of shape (q, r, k)
+        The comparisons' differences in accuracy, A minus B (accuracies in [0, 1]); q, r
+        and k may differ between comparisons.
+    rope, threshold, n_samples, n_chains, n_warmup, nu_prior, std_upper, target_accept, warn
+        As for :func:`hierarchical_bayesian_test`, shared by all comparisons.
+    rho : None, float or sequence of float/None
+        One ρ for all, or one per comparison; None: 1/k.
+    random_states : sequence of None, int or numpy.random.SeedSequence, optional
+        One seed per comparison (default None for each: fresh entropy). Derive them from
+        each comparison's identity (e.g. ``SeedSequence(root, spawn_key=...)``), not from
+        its place in the list, so that the result does not depend on the others.
+    datasets : sequence of sequence of str, optional
+        Each comparison's data-set names.
+    names : sequence of (str, str), optional
+        Each comparison's learner names (default ("A", "B")).
+
+    Returns
+    -------
+    list of HierarchicalResult
+        In the order of ``xs``; ``sampler`` names the batched program and the padding.
+
+    Raises
+    ------
+    ImportError
+        If NumPyro and JAX are not installed.
+    ValueError
+        If a comparison's input is invalid (as for :func:`hierarchical_bayesian_test`),
+        or ``rho``, ``random_states``, ``datasets`` or ``names`` does not give one entry
+        per comparison.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from calibsim.stats import hierarchical_bayesian_batch
+    >>> rng = np.random.default_rng(0)
+    >>> xs = [rng.normal(0.02, 0.03, (12, 10, 10)), rng.normal(0.0, 0.03, (12, 10, 10))]
+    >>> seeds = [np.random.SeedSequence(0, spawn_key=(i,)) for i in range(2)]
+    >>> res = hierarchical_bayesian_batch(xs, rope=0.01, random_states=seeds)  # doctest: +SKIP
+    >>> [r.decision for r in res]                                               # doctest: +SKIP
+    ['right', 'rope']
+    """
+    xs = list(xs)
+    c = len(xs)
+
+    def each(value, name, default):
+        if value is None:
+            return [default] * c
+        value = list(value)
+        if len(value) != c:
+            raise ValueError(f"`{name}` must have one entry per comparison ({c}); got "
+                             f"{len(value)}.")
+        return value
+    rhos = [rho] * c if rho is None or np.ndim(rho) == 0 else each(rho, "rho", None)
+    seeds = each(random_states, "random_states", None)
+    datasets = each(datasets, "datasets", None)
+    names = each(names, "names", ("A", "B"))
+    if not (isinstance(target_accept, float) and 0.5 <= target_accept < 1):
+        raise ValueError(f"`target_accept` must be a float in [0.5, 1); got {target_accept!r}.")
+    checked = []
+    for i in range(c):
+        (x, rope_i, rho_i, threshold_i, n_samples, n_chains, n_warmup, nu_prior_i,
+         std_upper_i) = _iv_hierarchical(xs[i], rope, rhos[i], threshold, n_samples, n_chains,
+                                         n_warmup, nu_prior, std_upper)
+        labels = _iv_labels(datasets[i], names[i], x.shape[0])
+        checked.append((_summaries(x, nu_prior_i, std_upper_i), rho_i, labels))
+    if not checked:
+        return []
+    _import_jax()
+    fits = fit_batch([p for p, _, _ in checked], [r for _, r, _ in checked], seeds,
+                     n_samples=n_samples, n_chains=n_chains, n_warmup=n_warmup,
+                     target_accept=target_accept)
+    out = []
+    for (prep, rho_i, (ds, nm)), ((draws, divergent), how) in zip(checked, fits):
+        res = _result(prep, draws, divergent, rope=rope_i, rho=rho_i, threshold=threshold_i,
+                      n_chains=n_chains, datasets=ds, names=nm, sampler=how)
+        if warn and not res.diagnostics_ok:
+            warnings.warn(f"hierarchical Bayesian test ({nm[0]} vs {nm[1]}): poor sampler "
+                          f"diagnostics ({res.diagnostics_text()}); rerun with more n_warmup "
+                          "and n_samples, or check the data.", HierarchicalDiagnosticWarning,
+                          stacklevel=2)
+        out.append(res)
+    return out

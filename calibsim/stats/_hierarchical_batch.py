@@ -1,0 +1,203 @@
+"""The hierarchical Bayesian test sampled in batches: many comparisons in one compiled
+program (``jax.vmap`` over comparisons, each with its chains), with the number of data
+sets q padded to a few fixed sizes, so that a handful of compiled shapes serve every call.
+
+Padding leaves each comparison's posterior unchanged. A padded data set has no
+likelihood, and its two parameters are independent of everything else: its z follows
+N(0, 1) instead of t(ν, 0, 1) (so it does not touch ν) and its σ the prior U(0, σ̄). They
+integrate out, so the joint posterior of δ0, σ0, ν and the real δ_i, σ_i is model
+(1)-(5)'s. The padded coordinates do take part in NUTS's trajectories (the momentum, the
+kinetic energy, the no-U-turn criterion and the step-size adaptation), so a padded run's
+draws are not the unpadded program's: they agree within Monte Carlo error, which
+``tests/stats/test_hierarchical_batch.py`` checks.
+
+Every comparison carries its own key, made from its own seed as the one-at-a-time sampler
+makes it, and ``vmap`` runs the comparisons side by side without mixing them: a
+comparison's draws do not depend on the others in its batch, nor on its place there
+(the same test checks that too, bit for bit). That needs one compiled batch size: XLA
+compiles a program for 1 comparison and one for 8 differently, and their floating-point
+results differ in the last bits, which NUTS's trajectories then amplify into other draws.
+So every call runs ``_MAX_BATCH`` comparisons: batches are cut in the order given and
+the last is filled with copies of its last member, whose draws are discarded.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ._hierarchical_jax import _SITES, _import_jax, _initial_values, _x64
+
+__all__ = ["fit_batch", "padded_size"]
+
+#: Comparisons per compiled call (memory: 4 x 4 chains x 2,500 draws x (2·64 + 3)
+#: sites x 8 bytes = 42 MB at q = 64).
+_MAX_BATCH = 4
+
+
+def padded_size(q: int) -> int:
+    """The compiled number of data sets for q: q itself for q <= 2 (q = 1 is sampled
+    centred), else the smallest of 4, 6, 8, 12, 16, 24, 32, 48, ... (2^j and 1.5·2^j)
+    that holds q; at most 1.5 times the work of q."""
+    if q <= 2:
+        return q
+    size = 4
+    while size < q:
+        size = size * 3 // 2 if size & (size - 1) == 0 else size * 4 // 3
+    return size
+
+
+def _batch_model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, mask, centred=False):
+    """Model (1)-(5) of :mod:`calibsim.stats._hierarchical` on q_pad data sets of which
+    those with ``mask`` False are padding (no likelihood; z ~ N(0, 1))."""
+    import jax.numpy as jnp
+    import numpyro
+    import numpyro.distributions as dist
+    q = m.shape[0]
+    delta0 = numpyro.sample("delta0", dist.Uniform(dlo, dhi))                  # (5)
+    std0 = numpyro.sample("std0", dist.Uniform(0.0, s0hi))                     # (5)
+    a = numpyro.sample("gamma_alpha", dist.Uniform(alo, ahi))                  # (4)
+    b = numpyro.sample("gamma_beta", dist.Uniform(blo, bhi))                   # (4)
+    nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0                # (4)
+    if centred:                                                                # (2), q = 1
+        with numpyro.plate("datasets", q):
+            delta = numpyro.sample("delta", dist.StudentT(nu, delta0, std0))
+            sigma = numpyro.sample("sigma", dist.Uniform(0.0, shi))            # (3)
+        keep = jnp.ones(q, dtype=bool)
+    else:                                                                      # (2), non-centred
+        z = numpyro.sample("z", dist.ImproperUniform(dist.constraints.real, (), (q,)))
+        prior = jnp.where(mask, dist.StudentT(nu, 0.0, 1.0).log_prob(z),
+                          dist.Normal(0.0, 1.0).log_prob(z))
+        numpyro.factor("z_prior", jnp.sum(prior))
+        delta = numpyro.deterministic("delta", delta0 + std0 * z)
+        with numpyro.plate("datasets", q):
+            sigma = numpyro.sample("sigma", dist.Uniform(0.0, shi))            # (3)
+        keep = mask
+    # (1) on the real data sets only
+    quad = v / (1.0 - rho) + n * (m - delta) ** 2 / (1.0 + (n - 1.0) * rho)
+    numpyro.factor("likelihood",
+                   jnp.sum(jnp.where(keep, -n * jnp.log(sigma) - 0.5 * quad / sigma ** 2, 0.0)))
+
+
+@functools.lru_cache(maxsize=32)
+def _program(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
+    """A jit-compiled function (keys (B, 2), initial values, model arguments with a
+    leading batch axis B) -> draws (B, chains, draws, ...), for q_pad data sets."""
+    jax = _import_jax()
+    from jax import lax
+    from numpyro.infer.hmc import hmc
+    from numpyro.infer.util import initialize_model
+    import jax.numpy as jnp
+    centred = q_pad == 1
+    with _x64(jax):
+        dummy = (jnp.zeros(q_pad), jnp.ones(q_pad), 2.0, 0.1, -1.0, 1.0, 1.0, 1.0, 0.5, 5.0,
+                 0.05, 0.15, jnp.ones(q_pad, dtype=bool))
+        info = initialize_model(jax.random.PRNGKey(0),
+                                functools.partial(_batch_model, centred=centred),
+                                model_args=dummy, dynamic_args=True)
+    potential_gen, post_gen = info.potential_fn, info.postprocess_fn
+
+    def comparison(key, z0, args):
+        init_kernel, sample_kernel = hmc(potential_fn_gen=potential_gen, algo="NUTS")
+        post = post_gen(*args)
+
+        def chain(key, z):
+            state = init_kernel(z, num_warmup=n_warmup, model_args=args, rng_key=key,
+                                target_accept_prob=target_accept)
+            state = lax.fori_loop(0, n_warmup,
+                                  lambda i, s: sample_kernel(s, model_args=args), state)
+
+            def step(s, _):
+                s = sample_kernel(s, model_args=args)
+                values = post(s.z)
+                return s, ({k: values[k] for k in _SITES}, s.diverging)
+            return lax.scan(step, state, None, length=n_per_chain)[1]
+        return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
+
+    return jax.jit(jax.vmap(comparison))
+
+
+def _pad_initial(z0, q, q_pad, n_chains, rng):
+    """The starting points of a padded run: the real data sets' as the one-at-a-time
+    sampler draws them, then z = 0 and σ at the middle of its prior, jittered by U(-1, 1)."""
+    if q_pad == q:
+        return z0
+    out = dict(z0)
+    for name in ("z", "sigma"):
+        out[name] = np.concatenate([z0[name], rng.uniform(-1, 1, (n_chains, q_pad - q))],
+                                   axis=1)
+    return out
+
+
+def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accept):
+    """Posterior draws of several comparisons, batched by padded q.
+
+    Parameters
+    ----------
+    preps : list of _Summaries
+        Each comparison's summaries (``calibsim.stats._hierarchical._summaries``).
+    rhos : list of float
+        Each comparison's ρ.
+    seeds : list of None, int or numpy.random.SeedSequence
+        Each comparison's seed, used as :func:`hierarchical_bayesian_test` uses it
+        (starting points and the NUTS key), so a comparison's draws depend only on it.
+    n_samples, n_chains, n_warmup, target_accept
+        As for :func:`hierarchical_bayesian_test`, shared by all.
+
+    Returns
+    -------
+    list of ((dict, ndarray), str)
+        Per comparison, in order: ({site: (chains, draws, ...)}, divergent (chains,
+        draws)) and the words naming how it was sampled.
+    """
+    jax = _import_jax()
+    per_chain = -(-n_samples // n_chains)
+    prepared = []
+    for prep, rho, seed in zip(preps, rhos, seeds):
+        q = prep.m.size
+        q_pad = padded_size(q)
+        seed = seed if isinstance(seed, np.random.SeedSequence) else \
+            np.random.SeedSequence(seed)
+        # the children seed.spawn(2) gives a fresh SeedSequence, without spawning (which
+        # would change the caller's object, and the draws of its next use)
+        init_seed, key_seed = (np.random.SeedSequence(seed.entropy, pool_size=seed.pool_size,
+                                                      spawn_key=(*seed.spawn_key, i))
+                               for i in range(2))
+        rng = np.random.default_rng(init_seed)
+        z0 = _pad_initial(_initial_values(prep.m, prep.sd, prep.bounds, n_chains, rng),
+                          q, q_pad, n_chains, rng)
+        pad = q_pad - q
+        args = (np.concatenate([prep.m, np.zeros(pad)]), np.concatenate([prep.v, np.zeros(pad)]),
+                float(prep.n), float(rho), *(float(b) for b in prep.bounds),
+                np.arange(q_pad) < q)
+        key = int(key_seed.generate_state(1, np.uint32)[0])
+        prepared.append((q, q_pad, key, z0, args))
+    out = [None] * len(prepared)
+    by_size = {}
+    for i, item in enumerate(prepared):
+        by_size.setdefault(item[1], []).append(i)
+    for q_pad, members in by_size.items():
+        program = _program(q_pad, n_warmup, per_chain, n_chains, float(target_accept))
+        for start in range(0, len(members), _MAX_BATCH):
+            chunk = members[start:start + _MAX_BATCH]
+            rows = chunk + [chunk[-1]] * (_MAX_BATCH - len(chunk))  # padding: copies, discarded
+            with _x64(jax):
+                import jax.numpy as jnp
+                keys = jnp.stack([jax.random.PRNGKey(prepared[i][2]) for i in rows])
+                z0 = {k: jnp.asarray(np.stack([prepared[i][3][k] for i in rows]),
+                                     dtype=jnp.float64) for k in prepared[rows[0]][3]}
+                args = tuple(jnp.asarray(np.stack([np.asarray(prepared[i][4][j]) for i in rows]))
+                             for j in range(len(prepared[rows[0]][4])))
+                draws, divergent = program(keys, z0, args)
+                draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
+                divergent = np.asarray(divergent)
+            for b, i in enumerate(chunk):
+                q = prepared[i][0]
+                mine = {k: (a[b][..., :q] if k in ("delta", "sigma") else a[b])
+                        for k, a in draws.items()}
+                how = ("NumPyro's NUTS, batched (vmap over comparisons"
+                       + (f"; q = {q} padded to {q_pad})" if q_pad != q else ")"))
+                out[i] = ((mine, divergent[b]), how)
+    return out
+
