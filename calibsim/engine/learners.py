@@ -10,7 +10,10 @@ on a data set's splits by one of two paths, both returning the same arrays:
   scikit-learn estimators, other parameters): a fresh estimator fitted per split
   through the scikit-learn protocol. It is slower — measured on the 2-core machine,
   C4.5 on 300 x 10 binary null data: about 0.5 ms per fit on the general path
-  against about 0.03 ms per fit inside the fast path.
+  against about 0.03 ms per fit inside the fast path. Naive Bayes and C4.5 alone
+  on numeric attributes or missing values skip the estimators: all splits run in
+  one numba call (:func:`calibsim.evaluate.score_splits` on float data), with the
+  estimators' models bit for bit.
 
 For scikit-learn estimators nominal attributes are passed as their float codes
 (ordinal numbers) and missing values as NaN: an estimator that cannot take NaN

@@ -8,15 +8,13 @@ the compact tree and its predictions in
 
 from __future__ import annotations
 
-import math
-
 import numba
 import numpy as np
 
-from .criterion import _eq, _est_errors, _gr, _sm, _sm_or_eq, _weka_cf
+from .criterion import _eq, _est_errors, _sm, _weka_cf
 from .general_splitting import (
     _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
-    _split_distribution, _split_segment,
+    _split_distribution, _split_point, _split_segment,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
@@ -292,13 +290,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
         if nv == 0:
             # setSplitPoint: the largest training value not above the cut.
-            cut = spl[j]
-            new_sp = -1.7976931348623157e308
-            for e in range(n):
-                x = X[rows[e], j]
-                if not math.isnan(x) and _gr(x, new_sp) and _sm_or_eq(x, cut):
-                    new_sp = x
-            split[v] = new_sp
+            t0 = prow[j]
+            split[v] = _split_point(spl[j], j, X, rows, psb, ps_s[0, t0], ps_n[0, t0])
         attr[v] = j
         fc = n_nodes
         first[v] = fc

@@ -344,6 +344,47 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos):
 
 
 @numba.njit(cache=True)
+def _split_point(cut, j, X, rows, psb, s0, m):
+    """setSplitPoint: the largest training value of numeric attribute j not above ``cut``,
+    as Weka's scan over the training instances (``rows``, in order) keeps it: a value
+    replaces the kept one when it is larger by more than 1e-6 (``Utils.gr``) and
+    ``Utils.smOrEq(value, cut)``.
+
+    The values qualifying form a prefix of the root's sorted list ``psb[s0 : s0 + m]``;
+    when their largest, M, exceeds every smaller one by more than 1e-6, the scan keeps M
+    whatever the order (a binary search finds it); otherwise (values closer than Weka's
+    tolerance at the top) the scan itself runs.
+    """
+    lo = 0                       # qualifying: psb[s0 : s0 + lo]
+    hi = m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _sm_or_eq(X[psb[s0 + mid], j], cut):
+            lo = mid + 1
+        else:
+            hi = mid
+    low = -1.7976931348623157e308
+    if lo > 0:
+        top = X[psb[s0 + lo - 1], j]
+        a = 0                    # first position holding the value top
+        b = lo - 1
+        while a < b:
+            mid = (a + b) // 2
+            if X[psb[s0 + mid], j] < top:
+                a = mid + 1
+            else:
+                b = mid
+        if _gr(top, low) and (a == 0 or _gr(top, X[psb[s0 + a - 1], j])):
+            return top
+    new_sp = low
+    for e in range(rows.shape[0]):
+        x = X[rows[e], j]
+        if not math.isnan(x) and _gr(x, new_sp) and _sm_or_eq(x, cut):
+            new_sp = x
+    return new_sp
+
+
+@numba.njit(cache=True)
 def _mark_node(v, ib, seg_s, seg_n, where):
     """``where[i]`` = position of instance i in node v's segment, for its instances."""
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
