@@ -172,3 +172,36 @@ def test_voted_perceptron_needs_binary_class(data):
     masks = Holdout().test_masks(y, rng=1)
     with pytest.raises(ValueError, match="'voted_perceptron', which needs a binary class"):
         score_splits(X, y, masks, learners=("voted_perceptron",), n_classes=3)
+
+
+@pytest.mark.parametrize("name", ["credit-a", "labor"])
+def test_general_data_scores_equal_the_estimators_fitted_per_split(name):
+    """Numeric attributes and missing values: the one-call kernel (C4.5 on the data set's
+    one presort, naive Bayes on copied rows) gives, split for split, the correct counts,
+    tree sizes and per-instance correctness of C45 / NaiveBayes fitted on the training
+    rows (null labels, so the trees grow and are pruned back)."""
+    from calibsim.datasets import load_uci
+    ds = load_uci(name)
+    X, nv = np.asarray(ds.X, float)[:150], np.asarray(ds.n_values)
+    y = np.random.default_rng(46).permutation(np.asarray(ds.y)[:150])
+    masks = StratifiedRepeatedCV(n_folds=5, n_runs=2).test_masks(y, rng=3)
+    res = score_splits(X, y, masks, n_values=nv, n_classes=ds.n_classes,
+                       return_correctness=True)
+    for r in range(2):
+        for f in range(5):
+            te = masks[r, f]
+            for k, est in enumerate((NaiveBayes(), C45())):
+                est.fit(X[~te], y[~te], n_values=nv, classes=np.arange(ds.n_classes))
+                hit = est.predict(X[te]) == y[te]
+                assert res.correct[k, r, f] == hit.sum()
+                assert_array_equal(res.correctness[k, r, f, te], hit)
+                if k == 1:
+                    assert res.model_size[1, r, f] == est.tree_size_[0]
+
+
+def test_general_data_takes_only_naive_bayes_and_c45():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    y = np.arange(20) % 2
+    masks = StratifiedRepeatedCV(n_folds=2, n_runs=1).test_masks(y, rng=0)
+    with pytest.raises(ValueError, match="numeric attributes or missing values"):
+        score_splits(X, y, masks, learners=("ib1",), n_values=[0, 0])

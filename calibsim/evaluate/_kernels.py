@@ -14,8 +14,11 @@ from ..learners._c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
 from ..learners._c45.bitops import _mask_word, _popcount
 from ..learners._c45.bitset import _c45_grow_split, _c45_prune_score
 from ..learners._c45.criterion import _weka_cf
+from ..learners._c45.general import _c45_fit_rows, _presort
+from ..learners._c45.predictor import _c45_predict_general, _c45_size_general
 from ..learners._kernels_ib1 import _ib1_predict
-from ..learners._kernels_nb import _nb_model_from_counts, _nb_predict_row
+from ..learners._kernels_nb import (_nb_fit_general_kernel, _nb_model_from_counts,
+                                    _nb_predict_general_kernel, _nb_predict_row)
 from ..learners._kernels_tan import _tan_fit, _tan_predict
 from ..learners._kernels_vp import _vp_fit, _vp_predict
 
@@ -287,9 +290,86 @@ def _evaluate_c45_confidences(X, y, n_values, n_classes, test_masks, confidences
     return correct, n_test, model_size, correctness
 
 
+@nb.njit(cache=True, nogil=True)
+def _evaluate_general(X, y, n_values, n_classes, learner_ids, test_masks, c45_confidence,
+                      c45_min_obj, record, numeric):
+    """Naive Bayes and C4.5 on general data (numeric attributes, missing values) on every split.
+
+    (n, a) f8 (NaN = missing), (n,) i8, (a,) i8 (0 = numeric), i8, (L,) i8 (0 naive Bayes,
+    1 C4.5), (s, n) b1, f8, i8, b1, None or True (some attribute is numeric)
+    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8 (C4.5's nodes, 0 for naive
+    Bayes), correctness (L, s, n) b1 (shape (0, s, n) unless ``record``).
+
+    Each model is bit for bit the one ``C45`` / ``NaiveBayes`` fit on the split's training
+    rows (:func:`calibsim.learners._c45._c45_fit_general`,
+    :func:`calibsim.learners._kernels_nb._nb_fit_general`), and predicts as they do. The
+    numeric attributes are sorted once per data set: every C4.5 fit reads its training
+    instances' order from that sort (:func:`calibsim.learners._c45.general._c45_fit_rows`)
+    instead of copying and sorting its rows; naive Bayes gets the rows copied.
+    """
+    n, a = X.shape
+    S = test_masks.shape[0]
+    L = learner_ids.shape[0]
+    correct = np.zeros((L, S), dtype=np.int64)
+    model_size = np.zeros((L, S), dtype=np.int64)
+    n_test = np.zeros(S, dtype=np.int64)
+    correctness = np.zeros((L if record else 0, S, n), dtype=np.bool_)
+    need_c45 = False
+    need_nb = False
+    for l in range(L):
+        need_c45 = need_c45 or learner_ids[l] == 1
+        need_nb = need_nb or learner_ids[l] == 0
+    presort = _presort(X[:n if need_c45 else 0], n_values, numeric)
+    w = np.ones(n)
+    rows = np.empty(n, dtype=np.int64)
+    te = np.empty(n, dtype=np.int64)
+    m = n if need_nb else 0
+    X_tr = np.empty((m, a), dtype=np.float64)
+    y_tr = np.empty(m, dtype=np.int64)
+    X_te = np.empty((n, a), dtype=np.float64)
+    for s in range(S):
+        n_tr = 0
+        n_te = 0
+        for i in range(n):
+            if test_masks[s, i]:
+                te[n_te] = i
+                for j in range(a):
+                    X_te[n_te, j] = X[i, j]
+                n_te += 1
+            else:
+                rows[n_tr] = i
+                n_tr += 1
+        n_test[s] = n_te
+        if need_nb:
+            for e in range(n_tr):
+                i = rows[e]
+                for j in range(a):
+                    X_tr[e, j] = X[i, j]
+                y_tr[e] = y[i]
+        Xte = X_te[:n_te]
+        for l in range(L):
+            if learner_ids[l] == 1:
+                tree = _c45_fit_rows(X, y, w, rows[:n_tr], presort, n_values, n_classes,
+                                     c45_confidence, c45_min_obj, numeric)
+                pred = _c45_predict_general(tree, Xte)
+                model_size[l, s] = _c45_size_general(tree)[0]
+            else:
+                model = _nb_fit_general_kernel(X_tr[:n_tr], y_tr[:n_tr], n_values, n_classes,
+                                               numeric)
+                pred = _nb_predict_general_kernel(model, Xte, numeric)
+            c = 0
+            for t in range(n_te):
+                if pred[t] == y[te[t]]:
+                    c += 1
+                    if record:
+                        correctness[l, s, te[t]] = True
+            correct[l, s] = c
+    return correct, n_test, model_size, correctness
+
+
 #: The cached kernels of this module (each has its own numba cache index).
 _CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness,
-                   _evaluate_c45_confidences)
+                   _evaluate_c45_confidences, _evaluate_general)
 
 
 # ``cache=True`` keys a function's cache on the source of its own file only: the

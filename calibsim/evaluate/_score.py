@@ -15,6 +15,9 @@ from .._validation import check_int
 
 __all__ = ["LEARNERS", "SplitScores", "score_splits"]
 
+#: Learners the evaluation kernel runs on data with numeric attributes or missing values.
+_GENERAL_LEARNERS = ("naive_bayes", "c45")
+
 #: Learners the evaluation kernel runs, by name: Weka 3.6 ``NaiveBayes``,
 #: ``J48``, ``IB1``, ``BayesNet`` with the ``TAN`` search and
 #: ``VotedPerceptron``, with their default options (see :mod:`calibsim.learners`:
@@ -118,7 +121,11 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     Parameters
     ----------
     X : array_like of shape (n, a)
-        Nominal attribute codes, integers in ``0 .. n_values[j] - 1``.
+        Nominal attribute codes, integers in ``0 .. n_values[j] - 1``; or
+        floats, with numeric attributes (``n_values[j] == 0``) and NaN for a
+        missing value, as :class:`calibsim.learners.C45` and
+        :class:`calibsim.learners.NaiveBayes` take them (only those two
+        learners then; float ``X`` holding only codes is scored as codes).
     y : array_like of shape (n,)
         Class codes, integers in ``0 .. n_classes - 1``.
     test_masks : array_like of bool, shape (*split_shape, n)
@@ -129,7 +136,9 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
         Names from :data:`LEARNERS`; ``"voted_perceptron"`` needs
         ``n_classes == 2``.
     n_values : array_like of shape (a,), optional
-        Number of values of each attribute; by default ``X.max(axis=0) + 1``.
+        Number of values of each attribute (0 for a numeric attribute of float
+        ``X``); by default ``X.max(axis=0) + 1`` for codes and all numeric for
+        floats.
     n_classes : int, optional
         Number of classes; by default ``y.max() + 1``.
     c45_confidence, c45_min_obj
@@ -148,7 +157,8 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     ------
     ValueError
         For shapes that do not match, codes out of range, an unknown learner,
-        or a split with an empty training or test set.
+        a learner other than naive Bayes and C4.5 on numeric or missing values,
+        an infinite value, or a split with an empty training or test set.
 
     Examples
     --------
@@ -160,7 +170,8 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     >>> scores.correct.shape, scores.n_test.shape
     ((2, 2, 5), (2, 5))
     """
-    from ._kernels import LEARNER_IDS, _evaluate_splits, _evaluate_splits_correctness
+    from ._kernels import (LEARNER_IDS, _evaluate_general, _evaluate_splits,
+                           _evaluate_splits_correctness)
 
     X = np.asarray(X)
     y = np.asarray(y)
@@ -168,14 +179,20 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
         raise ValueError(f"`X` must be 2-D with at least 2 rows; got shape {X.shape}.")
     if y.shape != (X.shape[0],):
         raise ValueError(f"`y` must have shape ({X.shape[0]},) to match `X`; got {y.shape}.")
-    for name, arr in (("X", X), ("y", y)):
+    general = np.issubdtype(X.dtype, np.floating)
+    if general:
+        X, n_values = _general_X(X, n_values)
+        if (n_values > 0).all() and not np.isnan(X).any():     # nominal codes after all
+            X, general = X.astype(np.int64), False
+    for name, arr in ((("y", y),) if general else (("X", X), ("y", y))):
         if not np.issubdtype(arr.dtype, np.integer) or (arr.size and arr.min() < 0):
             raise ValueError(f"`{name}` must hold non-negative integer codes; "
                              f"got dtype {arr.dtype} with minimum {arr.min() if arr.size else None}.")
-    n_values = (X.max(axis=0) + 1) if n_values is None else np.asarray(n_values)
-    if n_values.shape != (X.shape[1],) or np.any(X >= n_values):
-        raise ValueError(f"`n_values` must have shape ({X.shape[1]},) and exceed every code in "
-                         f"`X`; got {n_values!r}.")
+    if not general:
+        n_values = (X.max(axis=0) + 1) if n_values is None else np.asarray(n_values)
+        if n_values.shape != (X.shape[1],) or np.any(X >= n_values):
+            raise ValueError(f"`n_values` must have shape ({X.shape[1]},) and exceed every code "
+                             f"in `X`; got {n_values!r}.")
     n_classes = int(y.max()) + 1 if n_classes is None else check_int("n_classes", n_classes,
                                                                       min_value=1)
     if y.max() >= n_classes:
@@ -184,6 +201,9 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     if unknown or len(learners) == 0:
         raise ValueError(f"`learners` must be a non-empty sequence of names from "
                          f"{list(LEARNER_IDS)}; got {list(learners)!r}.")
+    if general and set(learners) - set(_GENERAL_LEARNERS):
+        raise ValueError(f"`learners` must be names from {list(_GENERAL_LEARNERS)} for data with "
+                         f"numeric attributes or missing values; got {list(learners)!r}.")
     if "voted_perceptron" in learners and n_classes != 2:
         raise ValueError(f"`learners` holds 'voted_perceptron', which needs a binary class; "
                          f"got `n_classes` = {n_classes}.")
@@ -204,12 +224,18 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     if not isinstance(return_correctness, bool):
         raise TypeError(f"`return_correctness` must be a bool; got {return_correctness!r}.")
     ids = np.array([LEARNER_IDS[name] for name in learners], dtype=np.int64)
-    args = (np.ascontiguousarray(X, dtype=np.int64), np.ascontiguousarray(y, dtype=np.int64),
+    args = (np.ascontiguousarray(X, dtype=np.float64 if general else np.int64),
+            np.ascontiguousarray(y, dtype=np.int64),
             np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes), ids, flat,
             float(c45_confidence), np.int64(c45_min_obj))
     L = len(learners)
     correctness = None
-    if return_correctness:
+    if general:
+        numeric = True if (n_values == 0).any() else None
+        correct, n_test, size, correctness = _evaluate_general(*args, return_correctness, numeric)
+        correctness = (correctness.reshape((L,) + split_shape + (X.shape[0],))
+                       if return_correctness else None)
+    elif return_correctness:
         correct, n_test, size, correctness = _evaluate_splits_correctness(*args)
         correctness = correctness.reshape((L,) + split_shape + (X.shape[0],))
     else:
@@ -217,3 +243,20 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     return SplitScores(tuple(learners), correct.reshape((L,) + split_shape),
                        n_test.reshape(split_shape), size.reshape((L,) + split_shape),
                        correctness)
+
+
+def _general_X(X, n_values):
+    """Float ``X`` and its ``n_values`` checked as the general learners check them: finite
+    or NaN, a nominal column (``n_values[j] > 0``) holding codes or NaN; ``n_values``
+    defaults to all numeric. Returns (float64 C-contiguous X, int64 n_values)."""
+    from ..learners._general import _check_float_X, _check_values_against
+    X = _check_float_X(X)
+    nv = (np.zeros(X.shape[1], np.int64) if n_values is None
+          else np.asarray(n_values))
+    if (nv.shape != (X.shape[1],) or not np.issubdtype(nv.dtype, np.integer)
+            or (nv < 0).any()):
+        raise ValueError(f"`n_values` must be a 1-D array of {X.shape[1]} integers (one per "
+                         f"column of `X`), each >= 0 (0 = numeric); got {n_values!r}.")
+    nv = np.ascontiguousarray(nv, dtype=np.int64)
+    _check_values_against(X, nv)
+    return X, nv

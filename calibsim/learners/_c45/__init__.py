@@ -31,8 +31,11 @@ its data:
 * **general** (:mod:`.general`; split search in :mod:`.general_splitting`) --
   numeric attributes or missing values (:func:`_c45_fit_general`, on float64
   data with NaN for a missing value). Taken by :class:`calibsim.learners.C45`
-  when ``X`` is float or an attribute is numeric. On nominal codes without
-  missing values it builds the nominal paths' tree.
+  when ``X`` is float or an attribute is numeric, and by every C4.5 fold of the
+  resampling loop on such data (:func:`.general._c45_fit_rows` from
+  :func:`calibsim.evaluate._kernels._evaluate_general`: the fold's training rows
+  of the data set, on the data set's one sort of its numeric attributes). On
+  nominal codes without missing values it builds the nominal paths' tree.
 
 Shared by all three, by role (as ``sklearn/tree``'s ``_criterion``,
 ``_splitter`` and ``_tree``):

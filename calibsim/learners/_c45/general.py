@@ -8,15 +8,13 @@ the compact tree and its predictions in
 
 from __future__ import annotations
 
-import math
-
 import numba
 import numpy as np
 
-from .criterion import _eq, _est_errors, _gr, _sm, _sm_or_eq, _weka_cf
+from .criterion import _eq, _est_errors, _sm, _weka_cf
 from .general_splitting import (
-    _PRESORT_SHARE, _add_unknown, _mark_node, _presort_numeric, _select_general,
-    _split_distribution, _split_segment,
+    _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
+    _split_distribution, _split_point, _split_segment,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
@@ -124,7 +122,32 @@ def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
 def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, numeric):
     """:func:`_c45_fit_general`; ``numeric`` is None (no numeric attribute: the numeric
     split search is compiled out) or True."""
-    n, n_attr = X.shape
+    return _c45_fit_rows(X, y, w, np.arange(X.shape[0]), _presort(X, n_values, numeric),
+                         n_values, n_classes, confidence, min_obj, numeric)
+
+
+@numba.njit(cache=True)
+def _presort(X, n_values, numeric):
+    """:func:`.general_splitting._presort_numeric` of ``X``, or empty arrays of its types when
+    ``numeric`` is None (no numeric attribute)."""
+    if numeric is None:
+        return (np.full(1, -1, np.int64), np.empty((1, 0), np.int64),
+                np.empty((1, 0), np.float64), np.zeros(1, np.int64))
+    return _presort_numeric(X, n_values)
+
+
+@numba.njit(cache=True)
+def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_obj, numeric):
+    """J48 on the instances ``rows`` (ascending) of ``X``: the tree of
+    :func:`_c45_fit_general` on ``X[rows]``, ``y[rows]``, ``w[rows]``, bit for bit.
+
+    ``presort`` is :func:`_presort` of all of ``X``: a fold's training set (the rows)
+    reads its sorted numeric values from the data set's one sort, and no rows are
+    copied (:func:`calibsim.evaluate._kernels._evaluate_general` fits every fold of
+    a data set on one presort).
+    """
+    n_full, n_attr = X.shape
+    n = rows.shape[0]
     C = n_classes
     cf, z = _weka_cf(confidence)
     min_obj_f = np.float64(min_obj)
@@ -147,8 +170,8 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     # least min_obj - 1e-6 of weight, and a split never creates weight.
     m_eff = max(min_obj, 1)
     w_sum = 0.0
-    for i in range(n):
-        w_sum += w[i]
+    for e in range(n):
+        w_sum += w[rows[e]]
     cap = (int(w_sum * (1.0 + 1e-9) / (m_eff - 1e-6)) + 2) * max_nb + 1
     attr = np.full(cap, -1, np.int64)
     first = np.full(cap, -1, np.int64)
@@ -178,9 +201,6 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     npcb = np.zeros((max(n_attr, 1), 2, C), np.float64)
     npb = np.zeros((max(n_attr, 1), 2), np.float64)
     npc = np.zeros((max(n_attr, 1), C), np.float64)
-    vals = np.empty(n, np.float64)
-    cls = np.empty(n, np.int64)
-    wts = np.empty(n, np.float64)
     pcb2 = np.empty((2, C), np.float64)
     pb2 = np.empty(2, np.float64)
     pc2 = np.empty(C, np.float64)
@@ -191,31 +211,36 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
     frac = np.empty(max_nb, np.float64)
     pos = np.empty(max_nb, np.int64)
 
-    # Numeric attributes sorted once (pruned at compile time when there is none); a
-    # node holding at least 1 / _PRESORT_SHARE of the instances reads its values' order
-    # from there, marked by its stamp (see _numeric_split).
-    if numeric is None:
-        prow = np.full(1, -1, np.int64)
-        psi = np.empty((1, 0), np.int64)
-        psv = np.empty((1, 0), np.float64)
-        nknown = np.zeros(1, np.int64)
-    else:
-        prow, psi, psv, nknown = _presort_numeric(X, n_values)
-    mark = np.full(n, -1, np.int64)
-    where = np.empty(n, np.int64)
-    sv = np.empty(n, np.float64)
-    sc = np.empty(n, np.int64)
-    sw = np.empty(n, np.float64)
-    n_marked = np.int64(0)
-
     ib = np.empty(4 * n + 16, np.int64)
     wb = np.empty(4 * n + 16, np.float64)
-    for i in range(n):
-        ib[i] = i
-        wb[i] = w[i]
+    for e in range(n):
+        ib[e] = rows[e]
+        wb[e] = w[rows[e]]
     used = n
     seg_s[0] = 0
     seg_n[0] = n
+
+    # The sorted lists of the nodes being grown (see general_splitting._partition_lists;
+    # none when no attribute is numeric): the root's from the presort.
+    prow, psi, _, nknown = presort
+    r = 0
+    if numeric is not None:
+        for j in range(n_attr):
+            if prow[j] >= 0:
+                r += 1
+    ps_s = np.zeros((cap, r), np.int64)
+    ps_n = np.zeros((cap, r), np.int64)
+    blk_end = np.zeros(cap, np.int64)
+    psb = np.empty(max(2 * n * r, 1), np.int64)
+    top = np.int64(0)
+    if numeric is not None:
+        psb, top = _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n,
+                               np.zeros(n_full, np.bool_))
+    blk_end[0] = top
+    where = np.empty(n_full, np.int64)
+    sv = np.empty(n, np.float64)
+    sc = np.empty(n, np.int64)
+    sw = np.empty(n, np.float64)
 
     # ---- grow (ClassifierTree.buildTree), depth first
     n_nodes = np.int64(1)      # not a literal: callees compile once (see calibsim.learners._c45)
@@ -227,18 +252,14 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
         v = stack[sp]
         total = tot[v]
         best = -1
+        top = blk_end[v]          # later blocks: lists of subtrees already grown
         if _can_split(dist, tot, v, C, min_obj_f):
-            stamp = np.int64(-1)
             if numeric is not None:
-                if seg_n[v] * _PRESORT_SHARE >= n:
-                    stamp = n_marked
-                    n_marked += 1
-                    _mark_node(v, ib, seg_s, seg_n, mark, where, stamp)
+                _mark_node(v, ib, seg_s, seg_n, where)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, spl, npcb, npb, npc, vals, cls, wts, pcb2, pb2,
-                                   pc2, (prow, psi, psv, nknown, mark, where, stamp), sv, sc,
-                                   sw, numeric)
+                                   ratio, valid, spl, npcb, npb, npc, pcb2, pb2, pc2,
+                                   (prow, psb, ps_s, ps_n, where), sv, sc, sw, numeric)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -269,13 +290,8 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
         t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
         if nv == 0:
             # setSplitPoint: the largest training value not above the cut.
-            cut = spl[j]
-            new_sp = -1.7976931348623157e308
-            for i in range(n):
-                x = X[i, j]
-                if not math.isnan(x) and _gr(x, new_sp) and _sm_or_eq(x, cut):
-                    new_sp = x
-            split[v] = new_sp
+            t0 = prow[j]
+            split[v] = _split_point(spl[j], j, X, rows, psb, ps_s[0, t0], ps_n[0, t0])
         attr[v] = j
         fc = n_nodes
         first[v] = fc
@@ -288,10 +304,14 @@ def _c45_fit_general_kernel(X, y, w, n_values, n_classes, confidence, min_obj, n
             for c in range(C):
                 bagd[(fc + b) * C + c] = pcb[b, c]
             frac[b] = pb[b] / t
+        if numeric is not None:
+            psb, top = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
+                                        ps_n, pos)
         ib, wb, used = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s,
                                       seg_n, seg_s, seg_n, fc, pos)
         for b in range(nb - 1, -1, -1):
             u = fc + b
+            blk_end[u] = top
             _node_distribution(u, y, ib, wb, seg_s, seg_n, dist, tot, C)
             stack[sp] = u
             sp += 1

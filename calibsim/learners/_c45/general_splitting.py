@@ -27,9 +27,9 @@ from .weighted import _ensure_buffer
 # the weighted path, with what J48 adds for such data:
 #
 # * A numeric attribute gets a binary split ``x <= t`` (C45Split for numeric
-#   attributes). The node's instances with a known value are sorted (read, in a
-#   large node, from the fit's one stable sort of each numeric attribute: see
-#   ``_presort_numeric``; a small node sorts its own); candidate
+#   attributes). The node's instances with a known value are sorted (read from
+#   the node's sorted list, handed down from one stable sort of each numeric
+#   attribute: see ``_partition_lists``); candidate
 #   cut points lie between neighbours differing by more than 1e-5, both sides
 #   must hold at least ``minSplit = 0.1 * known weight / n_classes`` clipped to
 #   [min_obj, 25]; the best cut maximises the information gain (first one on
@@ -201,26 +201,18 @@ def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s
     return ib, wb, used + need
 
 
-#: A node sorts its own known values when it holds fewer than 1 / _PRESORT_SHARE of the
-#: training instances; larger nodes read the fit's presorted order (:func:`_presort_numeric`).
-#: Reading costs a pass over all n known values, sorting m log m plus allocations: on
-#: ``benchmarks/bench_c45_paths.py`` shares of 8, 16 and 32 were within 5% of each other
-#: and 3 or "always read" 5-15% slower.
-_PRESORT_SHARE = 32
-
-
 @numba.njit(cache=True)
 def _presort_numeric(X, n_values):
-    """The known values of every numeric attribute, sorted once per fit.
+    """The known values of every numeric attribute, sorted once.
 
     (n, a) f8, (a,) i8 -> ``prow`` (a,) i8 (the row of attribute j, -1 if
     nominal), ``psi`` (r, n) i8 and ``psv`` (r, n) f8 (instance indices and
     values in ascending order of value, ties in instance order: a stable sort
     of the known values), ``nknown`` (r,) i8 (known values per row).
 
-    A node whose instances are listed in instance order (every segment of the
-    growing tree is) gets its own stable sort by keeping, in this order, the
-    instances it holds: the same sequence as sorting them, without sorting.
+    A set of instances listed in instance order gets its own stable sort by
+    keeping, in this order, the instances it holds: the same sequence as
+    sorting them, without sorting (:func:`_root_lists`).
     """
     n, n_attr = X.shape
     prow = np.full(max(n_attr, 1), -1, np.int64)
@@ -253,57 +245,174 @@ def _presort_numeric(X, n_values):
     return prow, psi, psv, nknown
 
 
+# Sorted lists of the growing tree. Every node being grown holds, per numeric
+# attribute (row t of ``prow``), the instances of its segment with a known value
+# in ascending order of value, ties in instance order: ``psb[ps_s[v, t] :
+# ps_s[v, t] + ps_n[v, t]]``. The root's lists are the presort restricted to the
+# training instances; a split hands each child the parent's lists restricted to
+# the child's instances (a stable partition, so each child's list is again the
+# stable sort of its own known values, as sorting them would give). A node's
+# numeric split search then reads its own m values instead of sorting them or
+# scanning all n presorted ones. The buffer is a stack: when node v is taken up,
+# everything allocated after its siblings' block (``blk_end[v]``) belongs to
+# subtrees already grown and is reused.
+
+
 @numba.njit(cache=True)
-def _mark_node(v, ib, seg_s, seg_n, mark, where, stamp):
-    """Mark node v's instances (``mark[i] = stamp``, ``where[i]`` = segment position)."""
+def _ensure_lists(psb, need):
+    """(m,) i8 buffer -> one with capacity >= need (contents kept)."""
+    if need <= psb.shape[0]:
+        return psb
+    new = np.empty(max(2 * psb.shape[0], need), np.int64)
+    for e in range(psb.shape[0]):
+        new[e] = psb[e]
+    return new
+
+
+@numba.njit(cache=True)
+def _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n, flag):
+    """The root's sorted lists (node 0) from the presort of all instances of ``X``
+    (:func:`_presort_numeric`), kept where the instance is one of ``rows`` (ascending);
+    returns (buffer, its used length). ``flag`` is (n,) b1 scratch, left all False."""
+    r = 0
+    for j in range(prow.shape[0]):
+        if prow[j] >= 0:
+            r += 1
+    for e in range(rows.shape[0]):
+        flag[rows[e]] = True
+    top = 0
+    for t in range(r):
+        psb = _ensure_lists(psb, top + nknown[t])
+        ps_s[0, t] = top
+        for q in range(nknown[t]):
+            i = psi[t, q]
+            if flag[i]:
+                psb[top] = i
+                top += 1
+        ps_n[0, t] = top - ps_s[0, t]
+    for e in range(rows.shape[0]):
+        flag[rows[e]] = False
+    return psb, top
+
+
+@numba.njit(cache=True)
+def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos):
+    """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
+    split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
+    missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
+    lists go at ``top``. Returns (buffer, new top)."""
+    r = ps_s.shape[1]
+    for t in range(r):
+        s = ps_s[v, t]
+        L = ps_n[v, t]
+        for b in range(nb):
+            pos[b] = 0
+        n_miss = 0
+        for e in range(s, s + L):
+            b = _branch_of(X[psb[e], j], nvj, sp)
+            if b >= 0:
+                pos[b] += 1
+            else:
+                n_miss += 1
+        if n_miss > 0:
+            for b in range(nb):
+                if _gr(frac[b], 0.0):
+                    pos[b] += n_miss
+        need = np.int64(0)
+        for b in range(nb):
+            need += pos[b]
+        psb = _ensure_lists(psb, top + need)
+        for b in range(nb):
+            cnt = pos[b]
+            ps_s[fc + b, t] = top
+            pos[b] = top
+            top += cnt
+        for e in range(s, s + L):
+            i = psb[e]
+            b = _branch_of(X[i, j], nvj, sp)
+            if b >= 0:
+                psb[pos[b]] = i
+                pos[b] += 1
+            else:
+                for bb in range(nb):
+                    if _gr(frac[bb], 0.0):
+                        psb[pos[bb]] = i
+                        pos[bb] += 1
+        for b in range(nb):
+            ps_n[fc + b, t] = pos[b] - ps_s[fc + b, t]
+    return psb, top
+
+
+@numba.njit(cache=True)
+def _split_point(cut, j, X, rows, psb, s0, m):
+    """setSplitPoint: the largest training value of numeric attribute j not above ``cut``,
+    as Weka's scan over the training instances (``rows``, in order) keeps it: a value
+    replaces the kept one when it is larger by more than 1e-6 (``Utils.gr``) and
+    ``Utils.smOrEq(value, cut)``.
+
+    The values qualifying form a prefix of the root's sorted list ``psb[s0 : s0 + m]``;
+    when their largest, M, exceeds every smaller one by more than 1e-6, the scan keeps M
+    whatever the order (a binary search finds it); otherwise (values closer than Weka's
+    tolerance at the top) the scan itself runs.
+    """
+    lo = 0                       # qualifying: psb[s0 : s0 + lo]
+    hi = m
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _sm_or_eq(X[psb[s0 + mid], j], cut):
+            lo = mid + 1
+        else:
+            hi = mid
+    low = -1.7976931348623157e308
+    if lo > 0:
+        top = X[psb[s0 + lo - 1], j]
+        a = 0                    # first position holding the value top
+        b = lo - 1
+        while a < b:
+            mid = (a + b) // 2
+            if X[psb[s0 + mid], j] < top:
+                a = mid + 1
+            else:
+                b = mid
+        if _gr(top, low) and (a == 0 or _gr(top, X[psb[s0 + a - 1], j])):
+            return top
+    new_sp = low
+    for e in range(rows.shape[0]):
+        x = X[rows[e], j]
+        if not math.isnan(x) and _gr(x, new_sp) and _sm_or_eq(x, cut):
+            new_sp = x
+    return new_sp
+
+
+@numba.njit(cache=True)
+def _mark_node(v, ib, seg_s, seg_n, where):
+    """``where[i]`` = position of instance i in node v's segment, for its instances."""
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
-        i = ib[e]
-        mark[i] = stamp
-        where[i] = e
+        where[ib[e]] = e
 
 
 @numba.njit(cache=True)
-def _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, n_classes, min_obj_f, sum_w,
-                   vals, cls, wts, pcb, pb, pc, pre, sv, sc, sw):
+def _numeric_split(v, j, X, y, wb, n_classes, min_obj_f, sum_w, pcb, pb, pc, pre, sv, sc,
+                   sw):
     """Evaluate J48's binary split of node v on numeric attribute j (C45Split, numeric case).
 
-    ``pre`` is ``(prow, psi, psv, nknown, mark, where, stamp)`` of
-    :func:`_presort_numeric` and :func:`_mark_node`; ``stamp`` < 0 when the
-    node's instances are not marked, and the node then sorts its own values
-    (both give the same stable order). ``vals``, ``cls``, ``wts``, ``sv``,
-    ``sc``, ``sw`` are (n,) scratch.
+    ``pre`` is ``(prow, psb, ps_s, ps_n, where)``: the node's sorted lists (see
+    :func:`_partition_lists`) and the positions of its instances in its segment
+    (:func:`_mark_node`). ``sv``, ``sc``, ``sw`` are (n,) scratch.
 
     Returns ``(valid, info_gain, gain_ratio, split_point)``; for a valid split
     ``pcb``, ``pb``, ``pc`` hold the known-value distribution of the chosen cut.
     """
     C = n_classes
-    prow, psi, psv, nknown, mark, where, stamp = pre
-    m = 0
-    if stamp >= 0:
-        row = prow[j]
-        for t in range(nknown[row]):
-            i = psi[row, t]
-            if mark[i] == stamp:
-                sv[m] = psv[row, t]
-                sc[m] = y[i]
-                sw[m] = wb[where[i]]
-                m += 1
-    else:
-        for e in range(seg_s[v], seg_s[v] + seg_n[v]):
-            i = ib[e]
-            x = X[i, j]
-            if math.isnan(x):
-                continue
-            vals[m] = x
-            cls[m] = y[i]
-            wts[m] = wb[e]
-            m += 1
-        order = np.argsort(vals[:m], kind='mergesort')
-        for t in range(m):
-            o = order[t]
-            sv[t] = vals[o]
-            sc[t] = cls[o]
-            sw[t] = wts[o]
+    prow, psb, ps_s, ps_n, where = pre
+    t0 = prow[j]
+    s0 = ps_s[v, t0]
+    m = ps_n[v, t0]
+    for t in range(m):
+        i = psb[s0 + t]
+        sv[t] = X[i, j]
+        sc[t] = y[i]
+        sw[t] = wb[where[i]]
     # All known instances start in bag 1.
     _clear_distribution(pcb, pb, pc, 2)
     total = 0.0
@@ -397,7 +506,7 @@ def _gain_ratio(pb, nb, known, sum_w, gain):
 @numba.njit(cache=True)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
                     multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
-                    npcb, npb, npc, vals, cls, wts, pcb2, pb2, pc2, pre, sv, sc, sw, numeric):
+                    npcb, npb, npc, pcb2, pb2, pc2, pre, sv, sc, sw, numeric):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
     ``numeric`` is None when no attribute is numeric: numba then prunes the
@@ -408,7 +517,7 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
     nominal (value, class) cell, ``pck/ktot`` the known class weights and
     total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
     numeric attribute, and ``spl`` the numeric split points. ``pre``, ``sv``,
-    ``sc``, ``sw``: the presorted values and scratch of :func:`_numeric_split`.
+    ``sc``, ``sw``: the node's sorted lists and scratch of :func:`_numeric_split`.
     """
     n_attr = n_values.shape[0]
     C = n_classes
@@ -446,9 +555,8 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             if numeric is None:    # pruned at compile time (see above): never reached
                 valid[j] = False
                 continue
-            ok, ig, gr_, sp = _numeric_split(v, j, X, y, ib, wb, seg_s, seg_n, C, min_obj_f,
-                                             sum_w, vals, cls, wts, pcb2, pb2, pc2, pre, sv, sc,
-                                             sw)
+            ok, ig, gr_, sp = _numeric_split(v, j, X, y, wb, C, min_obj_f, sum_w, pcb2, pb2,
+                                             pc2, pre, sv, sc, sw)
             valid[j] = ok
             if not ok:
                 continue
