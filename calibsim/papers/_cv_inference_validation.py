@@ -286,7 +286,24 @@ def _cv_inference_validation(*, study, tables, scores, folder, wall=None, calibr
     folder.mkdir(parents=True, exist_ok=True)
     md = folder / f"{study.name}_comparison.md"
     md.write_text("".join(lines), encoding="utf-8")
-    return {"comparison.md": md}
+    csv = folder / f"{study.name}_differences.csv"
+    _register(verdicts).to_csv(csv, index=False, lineterminator="\n")
+    return {"comparison.md": md, "differences.csv": csv}
+
+
+def _register(verdicts) -> pd.DataFrame:
+    """The register as one table, in the columns of the five papers' registers that
+    apply (:data:`calibsim.papers._differences.COLUMNS`): one row per claim checked (the
+    paper's value not read: ``paper_value`` empty) and one per difference of setting
+    ("not comparable")."""
+    rows = [{"paper": v["paper"], "where": "abstract (claim)", "cell": v["claim"],
+             "ours": v["ours"], "paper_value": "", "verdict": v["verdict"],
+             "status": v["status"] or "agrees", "evidence": v["why (typed by hand)"]}
+            for v in verdicts]
+    rows += [{"paper": paper, "where": "setting", "cell": what, "ours": ours,
+              "paper_value": theirs, "verdict": "", "status": "not comparable",
+              "evidence": effect} for paper, what, ours, theirs, effect in DIFFERENCES]
+    return pd.DataFrame(rows)
 
 
 LAYOUTS = {"cv_inference_validation": _cv_inference_validation}
