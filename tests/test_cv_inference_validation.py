@@ -67,3 +67,9 @@ def test_the_verdicts_follow_the_numbers(tmp_path):
     # every register row is there, and the width ratio is computed from the table
     assert text.count("| Cai et al. 2023") == 1
     assert re.search(r"\|\s+1\.25 \|", text)
+    reg = pd.read_csv(out["differences.csv"], keep_default_na=False)
+    claims_rows = reg[reg["where"] == "abstract (claim)"]
+    assert len(claims_rows) == sum(v in ("agrees", "differs") for v in claims.values()) == 8
+    assert set(claims_rows.loc[claims_rows["verdict"] == "differs", "status"]) <= {
+        "open", "explained by argument"}
+    assert (reg.loc[reg["where"] == "setting", "status"] == "not comparable").all()

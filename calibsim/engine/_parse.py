@@ -179,6 +179,11 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         for k in ("target", "learner", "truth"):
             if k in sec and kind != "coverage":
                 c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
+        for k in ("null", "df", "calibration"):
+            if k in sec and kind == "coverage":
+                c.fail(f"{key}.{k}", "does not apply to a coverage analysis (it reads the "
+                       "tests' own intervals, at their textbook df, of the scores as they are)",
+                       sec[k])
         if kind == "coverage":
             kw.update(_coverage_keys(c, key, sec, kw, sources, pairs))
         if "runs" in sec:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["LAYOUTS", "DIFFERENCES"]
+__all__ = ["LAYOUTS", "DIFFERENCES", "WHY"]
 
 _TEST_WORDS = {"bayle_cv_clt": "naive cv = cv CLT (all-pairs)", "ncv": "nested cv (NCV)",
                "kfold_cv": "k-fold cv t", "cv5x2_t": "5x2cv t"}
@@ -128,9 +128,33 @@ def _bates(t_err, t_diff, verdicts) -> str:
     return pd.DataFrame(rows).to_markdown(index=False)
 
 
+#: Why a claim the study tests differs, typed by hand (the verdicts are computed): the
+#: first key found in the claim's text gives its status and evidence.
+WHY = {
+    "Type I error is near α": (
+        "explained by argument",
+        "at s = 0 both learners' predictions are set by chance fluctuations of the training "
+        "set (the majority rule flips all its predictions when one label changes near "
+        "balance), so the loss stability Bayle et al.'s central limit theorem assumes fails: "
+        "the k-fold estimate's spread over data sets exceeds the per-instance variance the "
+        "test uses (the table 'spread of the k-fold estimate on the null' above), and every "
+        "test here rejects too often; their learners and data are stable ones"),
+    "naive cv interval covers Err less often": (
+        "open", "Bates et al.'s number for this setting was not read; their abstract claims "
+        "under-coverage in many examples, not in each"),
+    "NCV interval covers Err at about": (
+        "open", "Bates et al.'s number for this setting was not read"),
+    "at least as powerful": (
+        "open", "Bayle et al.'s number for this setting was not read"),
+}
+
+
 def _verdict(paper, claim, ok, evidence) -> dict:
+    status, why = "", ""
+    if not ok:
+        status, why = next((v for k, v in WHY.items() if k in claim), ("open", ""))
     return {"paper": paper, "claim": claim, "verdict": "agrees" if ok else "differs",
-            "ours": evidence}
+            "ours": evidence, "status": status, "why (typed by hand)": why}
 
 
 def _bayle(rates, cover, verdicts) -> str:
@@ -179,6 +203,25 @@ def _bayle(rates, cover, verdicts) -> str:
             pd.DataFrame(cov).to_markdown(index=False) if cov else "")
 
 
+def _null_spread(study, scores, rates) -> str:
+    """Per n on the null: the SD over data sets of each learner's 10-fold cv error beside
+    the binomial SD sqrt(1/4 / n) a stable learner's estimate would have (its per-instance
+    losses are 0/1 with mean 1/2)."""
+    if scores is None:
+        return ""
+    rows = []
+    for src in dict.fromkeys(rates.loc[rates["group"] == "bayle_null", "source"]):
+        n = int(_n_of(src))
+        row = {"n": n, "binomial SD": f"{0.5 / np.sqrt(n):.4f}"}
+        for learner in (x.label for x in study.learners):
+            err = 1.0 - scores.accuracy(src, "cv", learner).reshape(
+                scores.n_datasets(src, "cv"), -1).mean(axis=1)
+            row[f"SD of {learner}'s cv error"] = f"{err.std(ddof=1):.4f}"
+            row[f"mean of {learner}'s cv error"] = f"{err.mean():.4f}"
+        rows.append(row)
+    return pd.DataFrame(rows).to_markdown(index=False) if rows else ""
+
+
 def _cv_inference_validation(*, study, tables, scores, folder, wall=None, calibrations=None):
     """One Markdown file, ``<study>_comparison.md``: the reproduced results beside the
     papers' claims, the verdicts and the register of differences."""
@@ -216,6 +259,11 @@ def _cv_inference_validation(*, study, tables, scores, folder, wall=None, calibr
         "classifier errs exactly half the time on every data set, so any rejection is a "
         "Type I error of the test of equal k-fold test errors; on the alternative (s = 0.3) "
         "logistic regression is better.\n\n", bayle, "\n",
+        "\n### Spread of the k-fold estimate on the null\n\n",
+        "Each learner's 10-fold cv error (over the instances) across the null data sets, "
+        "beside the SD a binomial proportion of n would have, which is what the per-instance "
+        "variance of the cv CLT test assumes: where the estimate spreads more, the test "
+        "rejects too often.\n\n", _null_spread(study, scores, tables["bayle_rates"]), "\n",
         "\n### Coverage of the 95% interval of logistic regression's error\n\n",
         "Truth: Err(0.9 n), the mean over data sets of the k-fold test error "
         "(`scripts/cv_inference_truth.py`); on the null exactly 1/2.\n\n", cover, "\n",
@@ -238,7 +286,24 @@ def _cv_inference_validation(*, study, tables, scores, folder, wall=None, calibr
     folder.mkdir(parents=True, exist_ok=True)
     md = folder / f"{study.name}_comparison.md"
     md.write_text("".join(lines), encoding="utf-8")
-    return {"comparison.md": md}
+    csv = folder / f"{study.name}_differences.csv"
+    _register(verdicts).to_csv(csv, index=False, lineterminator="\n")
+    return {"comparison.md": md, "differences.csv": csv}
+
+
+def _register(verdicts) -> pd.DataFrame:
+    """The register as one table, in the columns of the five papers' registers that
+    apply (:data:`calibsim.papers._differences.COLUMNS`): one row per claim checked (the
+    paper's value not read: ``paper_value`` empty) and one per difference of setting
+    ("not comparable")."""
+    rows = [{"paper": v["paper"], "where": "abstract (claim)", "cell": v["claim"],
+             "ours": v["ours"], "paper_value": "", "verdict": v["verdict"],
+             "status": v["status"] or "agrees", "evidence": v["why (typed by hand)"]}
+            for v in verdicts]
+    rows += [{"paper": paper, "where": "setting", "cell": what, "ours": ours,
+              "paper_value": theirs, "verdict": "", "status": "not comparable",
+              "evidence": effect} for paper, what, ours, theirs, effect in DIFFERENCES]
+    return pd.DataFrame(rows)
 
 
 LAYOUTS = {"cv_inference_validation": _cv_inference_validation}

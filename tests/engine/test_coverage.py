@@ -157,6 +157,16 @@ def test_coverage_keys_only_on_coverage(tmp_path):
         load_study(path)
 
 
+@pytest.mark.parametrize("line", ['null = "centred"', "df = 5", 'calibration = "x.toml"'])
+def test_keys_a_coverage_analysis_would_ignore_are_refused(tmp_path, line):
+    text = textwrap.dedent(TINY).replace('truth = { lowd = 0.2 }',
+                                         'truth = { lowd = 0.2 }\n' + line)
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(StudyFileError, match="does not apply to a coverage analysis"):
+        load_study(path)
+
+
 def test_difference_needs_one_pair(tmp_path):
     text = textwrap.dedent(TINY).replace(
         'names = ["logistic", "majority"]', 'names = ["logistic", "majority", "naive_bayes"]')
