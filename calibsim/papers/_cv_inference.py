@@ -184,10 +184,13 @@ def _pct(v, se=None, digits=1) -> str:
                                       else f" ({100 * se:.{digits}f})")
 
 
-def _df_text(v) -> str:
+def _df_text(v, digits=None) -> str:
+    """A df in words: ``∞`` for the normal limit, ``none`` where there is none."""
+    if v is not None and v == np.inf:
+        return "∞"
     if v is None or not np.isfinite(v):
         return "none"
-    return "∞" if v == np.inf else f"{v:g}"
+    return f"{v:.{digits}f}" if digits is not None else f"{v:g}"
 
 
 def _valid(rate, n, alpha) -> bool:
@@ -530,13 +533,14 @@ def _report(study, t, fresh, rec, alpha, n_show) -> str:
             continue
         lines += [f"\n## Type I error and power at n = {n}\n\n",
                   table_at(t, n).to_markdown(index=False, disable_numparse=True), "\n"]
-    f = fresh.copy()
+    f = fresh.sort_values("n", kind="stable", ignore_index=True)
     f["test"] = [TESTS[x][1] for x in f["test"]]
     f = pd.DataFrame({
         "n": f["n"], "test": f["test"], "textbook df": f["textbook_df"],
         "Type I % at textbook df": [_pct(v) for v in f["type1_textbook"]],
         "df calibrated at this n": [_df_text(v) for v in f["df_at_n"]],
-        "continuous df [95%]": [f"{_df_text(a)} [{_df_text(b)}, {_df_text(c)}]" for a, b, c
+        "continuous df [95%]": [f"{_df_text(a, 2)} [{_df_text(b, 2)}, {_df_text(c, 2)}]"
+                                for a, b, c
                                 in zip(f["df_at_n_continuous"], f["df_at_n_low"],
                                        f["df_at_n_high"])],
         "fresh check: df on half 1": [_df_text(v) for v in f["fresh_df"]],
