@@ -13,7 +13,8 @@ def _rows(n, test, null_rate, powers, R=0.9, fits=20):
     Sets 2-4 (the rate used: at the df calibrated at n where the test has one)."""
     out = []
     for source, rate in zip(("null", "Set 2", "Set 3", "Set 4"), (null_rate, *powers)):
-        out.append({"source": source, "n": n, "difference": 0.0 if source == "null" else -0.05,
+        out.append({"source": source, "n": n, "learner_a": "naive Bayes", "learner_b": "C4.5",
+                    "difference": 0.0 if source == "null" else -0.05,
                     "difference_se": 0.01, "test": test, "label": cvi.TESTS[test][1],
                     "design": cvi.TESTS[test][0], "fits": fits,
                     "df_textbook": 9.0 if test in cvi.DF_TESTS else np.nan,

@@ -100,8 +100,9 @@ def _rate_at(study, scores, row, df) -> tuple:
 def summary_table(study, tables, scores) -> pd.DataFrame:
     """One row per source, n and test: every measure of the study, tidy.
 
-    Columns: ``source`` (null, Set 1 ... Set 4), ``n`` (instances), ``difference`` and
-    ``difference_se`` (accuracy A − B over the data sets), ``test``, ``label``,
+    Columns: ``source`` (null, Set 1 ... Set 4), ``n`` (instances), ``learner_a`` and
+    ``learner_b`` (the pair's names), ``difference`` and ``difference_se`` (accuracy
+    A − B over the data sets), ``test``, ``label``,
     ``design``, ``fits`` (per data set), ``df_textbook``, ``rate_textbook`` (rejection
     rate at the textbook df, or at none) and ``se_textbook``; ``df_calibrated``,
     ``rate_calibrated``, ``se_calibrated``: at the df calibrated on the null at the
@@ -122,6 +123,8 @@ def summary_table(study, tables, scores) -> pd.DataFrame:
     fresh = _fresh(tables).set_index(["n", "test"])
     pair = (rates["pair_a"].iloc[0], rates["pair_b"].iloc[0])
     diffs = _differences(study, scores, list(dict.fromkeys(rates["source"])), pair)
+    from ..plotting import display_name
+    names = [display_name(x) for x in pair]
     rows = []
     for _, r in rates.iterrows():
         key = (r["source"], r["test"])
@@ -142,7 +145,8 @@ def summary_table(study, tables, scores) -> pd.DataFrame:
         used_se = at["se"] if has_df else r["mc_se"]
         d, dse = diffs[r["source"]]
         rows.append({
-            "source": _source_name(r), "n": n, "difference": d, "difference_se": dse,
+            "source": _source_name(r), "n": n, "learner_a": names[0], "learner_b": names[1],
+            "difference": d, "difference_se": dse,
             "test": r["test"], "label": TESTS[r["test"]][1], "design": TESTS[r["test"]][0],
             "fits": _fits(study, r),
             "df_textbook": r["df"] if has_df else np.nan,
@@ -184,10 +188,13 @@ def _pct(v, se=None, digits=1) -> str:
                                       else f" ({100 * se:.{digits}f})")
 
 
-def _df_text(v) -> str:
+def _df_text(v, digits=None) -> str:
+    """A df in words: ``∞`` for the normal limit, ``none`` where there is none."""
+    if v is not None and v == np.inf:
+        return "∞"
     if v is None or not np.isfinite(v):
         return "none"
-    return "∞" if v == np.inf else f"{v:g}"
+    return f"{v:.{digits}f}" if digits is not None else f"{v:g}"
 
 
 def _valid(rate, n, alpha) -> bool:
@@ -340,8 +347,9 @@ def figure_at(t, n, alpha, reduced=None):
             ax.axhline(100 * alpha, color="0.35", lw=0.9, ls=":", gid="reference",
                        label=f"α = {100 * alpha:g}% (nominal level)")
         d = h["difference"].iloc[0]
+        better = h["learner_b"].iloc[0] if d < 0 else h["learner_a"].iloc[0]
         what = ("Type I error" if src == "null" else
-                f"power, accuracy difference {100 * d:+.1f} points")
+                f"power; {better} better by {abs(100 * d):.1f} points")
         ax.set_title(f"{'null data' if src == 'null' else src}: {what}", fontsize=9)
         ax.set_xticks(x, names, rotation=35, ha="right", fontsize=7)
         ax.set_xlabel("test")
@@ -530,13 +538,14 @@ def _report(study, t, fresh, rec, alpha, n_show) -> str:
             continue
         lines += [f"\n## Type I error and power at n = {n}\n\n",
                   table_at(t, n).to_markdown(index=False, disable_numparse=True), "\n"]
-    f = fresh.copy()
+    f = fresh.sort_values("n", kind="stable", ignore_index=True)
     f["test"] = [TESTS[x][1] for x in f["test"]]
     f = pd.DataFrame({
         "n": f["n"], "test": f["test"], "textbook df": f["textbook_df"],
         "Type I % at textbook df": [_pct(v) for v in f["type1_textbook"]],
         "df calibrated at this n": [_df_text(v) for v in f["df_at_n"]],
-        "continuous df [95%]": [f"{_df_text(a)} [{_df_text(b)}, {_df_text(c)}]" for a, b, c
+        "continuous df [95%]": [f"{_df_text(a, 2)} [{_df_text(b, 2)}, {_df_text(c, 2)}]"
+                                for a, b, c
                                 in zip(f["df_at_n_continuous"], f["df_at_n_low"],
                                        f["df_at_n_high"])],
         "fresh check: df on half 1": [_df_text(v) for v in f["fresh_df"]],
