@@ -97,10 +97,10 @@ def main(argv=None) -> int:
             pts = curve(cals, lrn, width)
             if any(r > 0 for _, r in pts):
                 text = ", ".join(f"[{n}, {r:.6f}]" for n, r in pts)
-                blocks.append(f"[sources.{label}.learners.{lrn}]   # "
-                              + "; ".join(f"{v}: n_train {c.n_train:.0f}, "
-                                          f"{c.damaged} damaged at {c.rate:.4f}"
-                                          for v, c in zip(("all", "half"), cals))
+                blocks.append("# " + "; ".join(f"{v}: n_train {c.n_train:.0f}, {c.damaged} "
+                                               f"damaged at {c.rate:.4f}"
+                                               for v, c in zip(("all", "half"), cals))
+                              + f"\n[sources.{label}.learners.{lrn}]"
                               + f'\nkind = "random_errors"\nbase = "{lrn}"\n'
                               f"curve = [{text}]\n")
         print(f"# {label}: " + "; ".join(f"{r['variant']} {r['damaged']} {r['rate']:.4f} "

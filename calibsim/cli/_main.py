@@ -472,6 +472,8 @@ def _cmd_list(args):
         print("sources (kind: keys; list values expand into several sources):")
         for kind, keys in S.SOURCE_KINDS.items():
             print(f"  {kind}: n_datasets, seed, schemes, {', '.join(keys)}")
+        print("  any kind: [sources.<name>.learners.<label>] redefines a study learner on that "
+              "source only (e.g. a damage rate calibrated for that data set)")
     if what in ("all", "learners"):
         print("learners (built-in, Weka 3.6 equivalents; or [learners.<label>] estimator = "
               "'module.Class' for any scikit-learn estimator):")
