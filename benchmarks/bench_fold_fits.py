@@ -14,7 +14,20 @@ processes on the machine slow all three alike within a round.
 
     python benchmarks/bench_fold_fits.py                 # 7 rounds, about a minute
     python benchmarks/bench_fold_fits.py --rounds 9
+    python benchmarks/bench_fold_fits.py --source ban    # 300 x 10 BAN data instead
     python benchmarks/bench_fold_fits.py --full-study    # also time the full Figure 2 study
+    python benchmarks/bench_fold_fits.py --like credit-g # also numeric data, before/after
+
+The floor is also what root counts by subtraction could save at most: a fold's root counts
+(class and (attribute value, class) counts of its training set) are exactly the floor's
+counts, so the line "root counts ... of a C4.5 fit" bounds that lever.
+
+``--like DATA`` adds the workload of ``calibrate --like DATA`` (the data's attributes, a
+balanced label vector permuted per null data set, 10 x 10 cv; numeric attributes): naive
+Bayes + C4.5 per split through the estimators (``C45().fit`` / ``NaiveBayes().fit``,
+the route the engine took before issue 46) against all splits in one
+``score_splits`` call (C4.5 on one presort of the data set), interleaved in the same
+rounds, with the ratio; the models are the same (checked here split for split).
 
 The scikit-learn loop uses BernoulliNB and DecisionTreeClassifier(criterion="entropy"):
 neither is Weka's learner (no pruning, different smoothing), so this compares speed only.
@@ -39,15 +52,18 @@ import numpy as np
 
 from calibsim.evaluate import score_splits
 from calibsim.schemes import StratifiedRepeatedCV
-from calibsim.sources import NullSource
+from calibsim.sources import BANSource, NullSource, random_ban
 
 ROOT = Path(__file__).resolve().parents[1]
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 
 
-def data(n_datasets, seed=0):
-    """``n_datasets`` null data sets (300 x 10 binary) with their 10 x 10 stratified test masks."""
-    src, scheme = NullSource(), StratifiedRepeatedCV(n_folds=10, n_runs=10)
+def data(n_datasets, seed=0, source="null"):
+    """``n_datasets`` data sets (300 x 10 binary: null, or from one random BAN) with their
+    10 x 10 stratified test masks."""
+    scheme = StratifiedRepeatedCV(n_folds=10, n_runs=10)
+    src = (NullSource() if source == "null" else
+           BANSource(random_ban(np.random.SeedSequence(seed), n_attributes=10, n_arcs=5)))
     out = []
     for ss in np.random.SeedSequence(seed).spawn(n_datasets):
         d, f = ss.spawn(2)
@@ -197,6 +213,48 @@ class Weka:
         return WEKA_JAR.is_file() and shutil.which("javac") and shutil.which("java")
 
 
+class LikeData:
+    """Naive Bayes + C4.5 on null relabellings of a data set with numeric attributes, as
+    ``calibrate --like`` scores them: per split through the estimators (``one_call=False``)
+    or every split of a data set in one ``score_splits`` call."""
+
+    def __init__(self, name, n_datasets, one_call, seed=0):
+        from calibsim.datasets import load_uci
+        ds = load_uci(name)
+        self.X = np.ascontiguousarray(np.asarray(ds.X, np.float64))
+        self.nv, self.C, self.one_call = np.asarray(ds.n_values), ds.n_classes, one_call
+        base = np.arange(len(ds.y)) % ds.n_classes          # a balanced label vector
+        scheme = StratifiedRepeatedCV(n_folds=10, n_runs=10)
+        self.sets = []
+        for ss in np.random.SeedSequence(seed).spawn(n_datasets):
+            d, f = ss.spawn(2)
+            y = np.random.default_rng(d).permutation(base)
+            self.sets.append((y, scheme.test_masks(y, f)))
+        self.round()                                        # compile or load numba's cache
+
+    def _scores(self, y, masks):
+        from calibsim.learners import C45, NaiveBayes
+        if self.one_call:
+            return score_splits(self.X, y, masks, n_values=self.nv, n_classes=self.C).correct
+        out = np.empty((2,) + masks.shape[:-1], np.int64)
+        for idx in np.ndindex(masks.shape[:-1]):
+            te = masks[idx]
+            for k, est in enumerate((NaiveBayes(), C45())):
+                est.fit(self.X[~te], y[~te], n_values=self.nv, classes=np.arange(self.C))
+                out[(k,) + idx] = int(np.sum(est.predict(self.X[te]) == y[te]))
+        return out
+
+    def check(self, other):
+        y, masks = self.sets[0]
+        return np.array_equal(self._scores(y, masks), other._scores(y, masks))
+
+    def round(self):
+        t0 = time.perf_counter()
+        for y, masks in self.sets:
+            self._scores(y, masks)
+        return n_pairs([(None, None, m) for _, m in self.sets]) / (time.perf_counter() - t0)
+
+
 def full_study(workers):
     study = ROOT / "studies" / "bouckaert2003_figure2.toml"
     with tempfile.TemporaryDirectory() as tmp:
@@ -228,15 +286,27 @@ def main():
                     help="data sets for the scikit-learn loop (x100 folds)")
     ap.add_argument("--full-study", action="store_true", help="also time the full Figure 2 study")
     ap.add_argument("--workers", type=int, default=None, help="Dask workers for the full study")
+    ap.add_argument("--source", choices=("null", "ban"), default="null",
+                    help="300 x 10 binary data: null (Figure 2's) or from one random BAN")
+    ap.add_argument("--like", metavar="DATA", default=None,
+                    help="also naive Bayes + C4.5 on null relabellings of this shipped data set "
+                         "(numeric attributes): per-split estimators vs one call")
+    ap.add_argument("--like-datasets", type=int, default=2,
+                    help="null data sets for --like (x100 folds)")
     args = ap.parse_args()
     if args.rounds < 5:
         ap.error(f"`--rounds` must be >= 5; got {args.rounds}.")
 
-    sets = data(max(args.datasets, args.sklearn_datasets))
+    sets = data(max(args.datasets, args.sklearn_datasets), source=args.source)
     runners = {"calibsim": Calibsim(sets[:args.datasets]),
                "calibsim C4.5 alone": Calibsim(sets[:args.datasets], learners=("c45",)),
                "floor": CountsFloor(sets[:args.datasets]),
                "sklearn": Sklearn(sets[:args.sklearn_datasets])}
+    if args.like:
+        runners["like: estimators per split"] = LikeData(args.like, args.like_datasets, False)
+        runners["like: one call"] = LikeData(args.like, args.like_datasets, True)
+        if not runners["like: one call"].check(runners["like: estimators per split"]):
+            raise SystemExit("--like: the one call and the estimators scored differently")
     with tempfile.TemporaryDirectory() as tmp:
         if Weka.available():
             runners["weka"] = Weka(sets[:args.datasets], tmp)
@@ -249,8 +319,8 @@ def main():
             runners["weka"].close()
 
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} at the start; one thread "
-          f"each; 300 x 10 binary null data, 10 x 10 stratified cv; {args.rounds} interleaved "
-          "rounds")
+          f"each; 300 x 10 binary {args.source} data, 10 x 10 stratified cv; {args.rounds} "
+          "interleaved rounds")
     print(f"{'':46s}{'fold-fit pairs/s: median [min, max]':>38s}  us/pair")
     rows = [("calibsim", "calibsim  NaiveBayes + C4.5 (J48)"),
             ("weka", "weka 3.6  NaiveBayes + J48, in-process JVM"),
@@ -266,12 +336,22 @@ def main():
     c45, floor = np.median(rates["calibsim C4.5 alone"]), np.median(rates["floor"])
     print(f"C4.5 alone runs at {c45 / floor:.1%} of the counts-only floor; the pair at "
           f"{np.median(ours) / floor:.1%}")
+    print(f"root counts (the floor's counts) are {c45 / floor:.1%} of a C4.5 fit's time: what "
+          "counts by subtraction could save at most")
     for key, label, target in (("weka", "Weka 3.6", 30), ("sklearn", "scikit-learn", 100)):
         if key in rates:
             theirs = np.asarray(rates[key])
             per_round = ours / theirs
             print(f"ratio calibsim / {label:13s}: {np.median(ours) / np.median(theirs):7.1f} x  "
                   f"(rounds {per_round.min():.1f}-{per_round.max():.1f}; target >= {target} x)")
+    if args.like:
+        before = np.asarray(rates["like: estimators per split"])
+        after = np.asarray(rates["like: one call"])
+        print(f"{args.like} null relabellings, naive Bayes + C4.5 fold-fit pairs/s (same models):")
+        print(f"{'  estimators per split (before)':46s}{summary(before)}")
+        print(f"{'  one score_splits call (after)':46s}{summary(after)}")
+        print(f"  ratio after / before: {np.median(after) / np.median(before):.2f} x "
+              f"(rounds {(after / before).min():.2f}-{(after / before).max():.2f})")
     if args.full_study:
         wall = full_study(args.workers)
         print(f"full Figure 2 study (1000 data sets x 100 runs x 10 folds + 100 subsamples, "

@@ -275,3 +275,28 @@ def test_presorted_order_kept_by_a_node_equals_the_nodes_own_stable_sort():
             own = known[np.argsort(X[known, j], kind="mergesort")]
             assert kept == own.tolist()
             assert np.array_equal(psv[r, :nknown[r]], np.sort(X[~np.isnan(X[:, j]), j]))
+
+
+def test_split_point_equals_wekas_scan_in_instance_order():
+    """setSplitPoint read from the sorted list (issue 46) equals Weka's scan over the
+    training rows in their order, also where values lie closer than Weka's 1e-6 (the scan's
+    result then depends on the order, and the kernel runs the scan)."""
+    from calibsim.learners._c45.criterion import _gr, _sm_or_eq
+    from calibsim.learners._c45.general_splitting import _split_point
+    rng = np.random.default_rng(46)
+    for trial in range(200):
+        n = int(rng.integers(1, 40))
+        base = rng.integers(0, 6, n).astype(float)
+        X = (base + (rng.random(n) < 0.5) * rng.choice([0.0, 4e-7, 9e-7, 2e-6], n))[:, None]
+        X[rng.random(n) < 0.1, 0] = np.nan
+        rows = np.sort(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False))
+        known = rows[~np.isnan(X[rows, 0])]
+        order = known[np.argsort(X[known, 0], kind="mergesort")]
+        cut = float(rng.choice(X[known, 0])) + rng.choice([0.0, 5e-7, 0.5]) if len(known) else 1.0
+        expect = -1.7976931348623157e308
+        for i in rows:
+            x = X[i, 0]
+            if not np.isnan(x) and _gr(x, expect) and _sm_or_eq(x, cut):
+                expect = x
+        got = _split_point(cut, 0, X, rows, order.astype(np.int64), 0, len(order))
+        assert got == expect, (trial, X[rows, 0], cut)
