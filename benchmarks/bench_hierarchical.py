@@ -1,28 +1,52 @@
-"""Benchmark: one hierarchical Bayesian test on 50 data sets x 10 runs x 10 folds (issue 35:
-at most 10 s on 2 cores after start-up), calibsim (NumPyro NUTS) vs baycomp (PyStan 3).
+"""Benchmark: the hierarchical Bayesian test (Corani et al. 2017) on NumPyro, before and
+after batching (issue 46), in one run on one machine.
 
-Start-up is timed apart: importing JAX and NumPyro, and the first call (which compiles the
-sampler for q = 50; later calls with 50 data sets reuse it). Then ``--rounds`` calls on new
-data, each with 4 chains x 2,500 draws after 1,000 warm-up iterations (10,000 draws),
-timed in wall-clock and CPU seconds (CPU time counts every thread, so on a busy machine it
-is the steadier measure of the work done). With ``--baycomp`` and PyStan installed, baycomp's
-``HierarchicalTest`` samples the same data in the same rounds (4 chains x 10,000 draws, its
-default, and with 2,500 draws per chain for an equal count; the Stan model is compiled, or
-taken from httpstan's cache, before timing), and the table gives the ratios of the medians.
+Three parts, each printed with the load average (``os.getloadavg``) beside its times; on
+a shared machine the CPU seconds are the steadier measure of the work done.
 
-    python benchmarks/bench_hierarchical.py
-    python benchmarks/bench_hierarchical.py --rounds 5 --baycomp
+``--one`` (issue 35's benchmark): one test on 50 data sets x 10 runs x 10 folds, 4 chains
+x 2,500 draws after 1,000 warm-up iterations: import, first call (compiles for q = 50),
+then ``--rounds`` calls on new data; with ``--baycomp`` and PyStan installed, baycomp's
+``HierarchicalTest`` on the same data.
+
+``--rank``: ``python -m calibsim rank --method bayes`` on 4 learners x 12 data sets x
+10 x 10 cv scores (6 pairs, 10,000 draws each; synthetic scores written to a temporary
+CSV), each a new process timed from start to end:
+
+- before: every pair sampled alone (``sampler="single"``), no compilation cache (what
+  every process did before);
+- after, first process: all pairs in one batched program, an empty compilation cache
+  (compiles, then fills the cache);
+- after, second process: the same, the cache filled (the target: at most 30 s warm).
+
+``--study``: the decision-rate study (``studies/bayesian_hierarchical.toml``, 3,060
+hierarchical fits at q = 10, 20, 50) on a fixed fraction: the engine's own analysis
+(``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets of
+its null source's shape (100 x 10 cv differences of two equally good learners), with every
+ρ and repeat of the study, once with each sampler (each program compiled or loaded first,
+outside the timing). The CPU seconds per fit at each q, times the study's number of fits
+at that q, give the whole study's sampling time on one core (the study's runner spreads
+the comparisons over its workers); an extrapolation, and printed as one.
+
+    python benchmarks/bench_hierarchical.py --rank --study
+    python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _data(seed, q=50, r=10, k=10):
@@ -36,20 +60,24 @@ def _timed(fn):
     return out, time.perf_counter() - w, time.process_time() - c
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--baycomp", action="store_true", help="also time baycomp (PyStan)")
-    args = ap.parse_args(argv)
+def _load():
+    return "load average " + ", ".join(f"{v:.1f}" for v in os.getloadavg()) + \
+        f" on {os.cpu_count()} cores"
+
+
+# ---------------------------------------------------------------------------
+# --one: one test at q = 50 (issue 35)
+
+def one(rounds, baycomp):
     _, w, c = _timed(lambda: __import__("numpyro") and __import__("jax"))
     print(f"import JAX + NumPyro: {w:.1f} s wall, {c:.1f} s CPU")
     from calibsim.stats import hierarchical_bayesian_test
-    load = os.getloadavg()[0]
+    load = _load()
     res, w, c = _timed(lambda: hierarchical_bayesian_test(_data(0), rope=0.01, random_state=0))
-    print(f"first call (compiles for q = 50): {w:.1f} s wall, {c:.1f} s CPU; "
-          f"load average {load:.1f} on {os.cpu_count()} cores")
+    print(f"first call (compiles for q = 50, or loads it from the cache): {w:.1f} s wall, "
+          f"{c:.1f} s CPU; {load}")
     rows = {"calibsim": [], "baycomp 4x10000": [], "baycomp 4x2500": []}
-    if args.baycomp:
+    if baycomp:
         from baycomp.multiple import HierarchicalTest
         tmp = tempfile.mkdtemp()
         os.chdir(tmp)                        # baycomp pickles its last sample here
@@ -60,13 +88,13 @@ def main(argv=None):
                                            chains=4, nsamples=n, random_state=1)
         _, w, c = _timed(lambda: stan(_data(99), 100))
         print(f"baycomp: Stan model built or loaded, first fit: {w:.1f} s wall")
-    for i in range(1, args.rounds + 1):
+    for i in range(1, rounds + 1):
         x = _data(i)
         res, w, c = _timed(lambda: hierarchical_bayesian_test(x, rope=0.01, random_state=i))
         rows["calibsim"].append((w, c))
         print(f"round {i}: calibsim {w:.2f} s wall, {c:.2f} s CPU (R-hat {res.rhat:.3f}, "
               f"ESS {res.ess:.0f}, {res.n_divergent} divergent)", flush=True)
-        if args.baycomp:
+        if baycomp:
             for n, key in ((10_000, "baycomp 4x10000"), (2_500, "baycomp 4x2500")):
                 _, w, c = _timed(lambda: stan(x, n))
                 rows[key].append((w, c))
@@ -81,7 +109,154 @@ def main(argv=None):
             mc = statistics.median(c for _, c in vals)
             print(f"| {key} | {mw:.2f} | {mc:.2f} | {mw / base:.2f} |")
     print(f"\none test on 50 data sets x 10 x 10 cv: {base:.2f} s wall (target <= 10 s on 2 "
-          f"cores); load average now {os.getloadavg()[0]:.1f}")
+          f"cores); {_load()}")
+
+
+# ---------------------------------------------------------------------------
+# --rank: the command, before and after, each in a new process
+
+_BEFORE = ("import functools, sys\n"
+           "import calibsim.ranking._bayes as b\n"
+           "b.bayesian_pair_results = functools.partial(b.bayesian_pair_results, "
+           "sampler='single')\n"
+           "sys.argv = ['calibsim'] + sys.argv[1:]\n"
+           "from calibsim.cli import command\n"
+           "command()\n")
+
+
+def _rank_scores(path, n_learners=4, n_datasets=12, r=10, k=10, seed=46):
+    import pandas as pd
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.7, 0.9, n_datasets)
+    gain = np.array([0.0, 0.004, 0.01, 0.02])[:n_learners]
+    rows = []
+    for d in range(n_datasets):
+        for j in range(n_learners):
+            acc = np.clip(base[d] + gain[j] + rng.normal(0, 0.004) +
+                          rng.normal(0, 0.03, r * k), 0, 1)
+            rows += [(f"data{d + 1}", f"learner{j + 1}", f, a) for f, a in enumerate(acc)]
+    pd.DataFrame(rows, columns=["dataset", "learner", "fold", "accuracy"]).to_csv(
+        path, index=False)
+
+
+def _process(args, env):
+    """(wall seconds, CPU seconds (user + system, all threads), stdout) of a new process."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w = time.perf_counter()
+    out = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                         text=True)
+    wall = time.perf_counter() - w
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if out.returncode:
+        raise SystemExit(f"failed: {' '.join(args)}\n{out.stderr[-2000:]}")
+    return wall, cpu, out.stdout
+
+
+def rank():
+    tmp = Path(tempfile.mkdtemp(prefix="bench_hier_"))
+    scores = tmp / "scores.csv"
+    _rank_scores(scores)
+    cli = ["rank", "--scores", str(scores), "--method", "bayes", "--folds-per-run", "10",
+           "--rope", "0.01"]
+    env = {**os.environ, "CALIBSIM_JAX_CACHE": "off"}
+    print("rank --method bayes, 4 learners x 12 data sets x 10 x 10 cv (6 pairs, 10,000 "
+          "draws each), each run a new process:")
+    runs = []
+    load = _load()
+    wall, cpu, text = _process(["-c", _BEFORE, *cli], env)
+    runs.append(("before: pairs one after another, no compilation cache", wall, cpu, load))
+    env = {**os.environ, "CALIBSIM_JAX_CACHE": str(tmp / "jax-cache")}
+    for label in ("after: batched, first process (empty cache: compiles)",
+                  "after: batched, second process (cache filled)"):
+        load = _load()
+        wall, cpu, text = _process(["-m", "calibsim", *cli], env)
+        runs.append((label, wall, cpu, load))
+    print("\n| run | wall (s) | CPU (s) | load before the run |\n|---|---|---|---|")
+    for label, wall, cpu, load in runs:
+        print(f"| {label} | {wall:.1f} | {cpu:.1f} | {load} |")
+    print("\nlast run's Bayesian lines:")
+    print("\n".join(line for line in text.splitlines() if "sampler" in line or " vs " in line))
+    print(f"target: at most 30 s warm; {_load()}")
+
+
+# ---------------------------------------------------------------------------
+# --study: the decision-rate study's sampling on a fraction
+
+class _Synthetic:
+    """Scores stand-in: ``difference(source, scheme, pair)`` -> (N, R, k) differences of
+    two equally good learners (per data set a mean N(0, 0.005), per fold N(0, 0.04))."""
+
+    def __init__(self, n, big_r=100, k=10, seed=46):
+        rng = np.random.default_rng(seed)
+        self.x = rng.normal(0, 0.005, (n, 1, 1)) + rng.normal(0, 0.04, (n, big_r, k))
+
+    def difference(self, source, scheme, pair):
+        return self.x
+
+
+def study(n_groups):
+    from calibsim.engine import load_study
+    from calibsim.engine.analyses import _datasets_summaries
+    st = load_study(ROOT / "studies" / "bayesian_hierarchical.toml")
+    a = next(x for x in st.analyses if x.kind == "bayes_datasets")
+    per_group = a.repeats + len(a.rhos) - 1    # 5 repeats at rho = 1/k, 1 at "calibrated"
+    fits_per_q = {q: sum(st.source(s).n_datasets // q for s in a.sources) * per_group
+                  for q in a.datasets}
+    print(f"decision-rate study: {sum(fits_per_q.values())} hierarchical fits "
+          f"({', '.join(f'{n} at q = {q}' for q, n in fits_per_q.items())}); timed here: "
+          f"{n_groups} comparisons of synthetic null data per q ({n_groups * per_group} fits "
+          "per q: every rho and repeat of the study)")
+    small = dataclasses.replace(a, sources=("null",), tests=("hierarchical",))
+    total = {}
+    for sampler in ("single", "batched"):
+        per_q = {}
+        for q in a.datasets:
+            first = dataclasses.replace(small, datasets=(q,), rhos=("1/k",), repeats=1)
+            _, w, _ = _timed(lambda: _datasets_summaries(st, first, _Synthetic(q, seed=q),
+                                                         None, sampler))
+            print(f"  {sampler}: q = {q}: compiled (or loaded from the cache) and one "
+                  f"fit: {w:.1f} s wall", flush=True)
+            one_q = dataclasses.replace(small, datasets=(q,))
+            n_fits = n_groups * per_group
+            load = _load()
+            _, w, c = _timed(lambda: _datasets_summaries(st, one_q, _Synthetic(n_groups * q),
+                                                         None, sampler))
+            per_q[q] = (w / n_fits, c / n_fits)
+            print(f"  {sampler}: q = {q}: {n_fits} fits in {w:.1f} s wall, {c:.1f} s CPU "
+                  f"({c / n_fits:.2f} s CPU per fit); {load}", flush=True)
+        total[sampler] = tuple(sum(fits_per_q[q] * per_q[q][i] for q in a.datasets)
+                               for i in (0, 1))
+    print("\n| sampler | whole study extrapolated: wall (min) | CPU (min) |\n|---|---|---|")
+    for sampler, (w, c) in total.items():
+        print(f"| {sampler} | {w / 60:.1f} | {c / 60:.1f} |")
+    print("(sampling only, one process, compilation excluded: extrapolated from the fits "
+          "timed here to the study's count at each q; the study's runner spreads the "
+          "comparisons over its workers. Target: at most 15 min)")
+    print(_load())
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--one", action="store_true", help="one test at q = 50 (issue 35)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--baycomp", action="store_true", help="with --one: also time baycomp")
+    ap.add_argument("--rank", action="store_true",
+                    help="rank --method bayes before and after, new processes")
+    ap.add_argument("--study", action="store_true",
+                    help="the decision-rate study on a fraction, both samplers")
+    ap.add_argument("--study-groups", type=int, default=4,
+                    help="with --study: comparisons timed per q (default 4)")
+    args = ap.parse_args(argv)
+    if not (args.one or args.rank or args.study):
+        args.one = True
+    if args.one:
+        one(args.rounds, args.baycomp)
+    if args.rank:
+        rank()
+    if args.study:
+        study(args.study_groups)
     return 0
 
 

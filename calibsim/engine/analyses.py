@@ -955,7 +955,7 @@ def _rho_value(rho, k, a=None, r=None):
     return float(rho)
 
 
-def _datasets_summaries(study, a, scores, sources=None) -> dict:
+def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dict:
     """Per comparison (q consecutive data sets of a block; a remainder of fewer than q is
     left out), the posterior probabilities (left, rope, right) at every ROPE:
     ``(name, source, pair, test, q, rho) -> {"p": (n_comparisons, repeats, n_ropes, 3),
@@ -965,11 +965,18 @@ def _datasets_summaries(study, a, scores, sources=None) -> dict:
     replicability; the ρ values after the first ("1/k") are run on repeat 0 only. Every
     comparison's seed is keyed by the study seed and its own differences (their CRC-32),
     so the results do not depend on the block size or the worker count.
+
+    ``sampler="batched"`` samples the hierarchical comparisons of each (source, pair, q,
+    ρ) together (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds): the
+    same posteriors, other draws (within Monte Carlo error of the default's), so the
+    study's tracked outputs stay on the default, "single", until they are regenerated;
+    ``benchmarks/bench_hierarchical.py --study`` times both.
     """
     import warnings
     import zlib
 
-    from ..stats import bayesian_signed_rank_test, hierarchical_bayesian_test
+    from ..stats import (bayesian_signed_rank_test, hierarchical_bayesian_batch,
+                         hierarchical_bayesian_test)
     from ..stats._hierarchical import HierarchicalDiagnosticWarning
     out = {}
     sname = a.schemes[0][1]
@@ -988,12 +995,16 @@ def _datasets_summaries(study, a, scores, sources=None) -> dict:
                         reps = a.repeats if ri == 0 else 1
                         p = np.zeros((groups.shape[0], reps, len(a.ropes), 3))
                         diag = np.ones((groups.shape[0], reps), dtype=bool)
+                        batch = []                     # sampler="batched": (gi, rep, x, seed)
                         for gi, g in enumerate(groups):
                             for rep in range(reps):
                                 xs = np.ascontiguousarray(g[:, rep * r:(rep + 1) * r])
                                 key = zlib.crc32(xs.tobytes())
                                 seed = np.random.SeedSequence(
                                     [study.seed, key, q, ti, ri, rep])
+                                if test == "hierarchical" and sampler == "batched":
+                                    batch.append((gi, rep, xs, seed))
+                                    continue
                                 if test == "signed_rank":
                                     d = xs.mean(axis=(1, 2))
                                     for j, rope in enumerate(a.ropes):
@@ -1007,6 +1018,15 @@ def _datasets_summaries(study, a, scores, sources=None) -> dict:
                                     res = hierarchical_bayesian_test(
                                         xs, rope=a.ropes[0], rho=_rho_value(rho, k, a, r),
                                         random_state=seed, n_samples=4000, n_warmup=500)
+                                diag[gi, rep] = res.diagnostics_ok
+                                for j, rope in enumerate(a.ropes):
+                                    p[gi, rep, j] = _hier_probs(res, rope)
+                        if batch:
+                            results = hierarchical_bayesian_batch(
+                                [b[2] for b in batch], rope=a.ropes[0],
+                                rho=_rho_value(rho, k, a, r), random_states=[b[3] for b in batch],
+                                n_samples=4000, n_warmup=500, warn=False)
+                            for (gi, rep, _, _), res in zip(batch, results):
                                 diag[gi, rep] = res.diagnostics_ok
                                 for j, rope in enumerate(a.ropes):
                                     p[gi, rep, j] = _hier_probs(res, rope)

@@ -17,35 +17,47 @@ comparison's draws do not depend on the others in its batch, nor on its place th
 (the same test checks that too, bit for bit). That needs one compiled batch size: XLA
 compiles a program for 1 comparison and one for 8 differently, and their floating-point
 results differ in the last bits, which NUTS's trajectories then amplify into other draws.
-So every call runs ``_MAX_BATCH`` comparisons: batches are cut in the order given and
-the last is filled with copies of its last member, whose draws are discarded.
+So every call runs ``batch_size(q_pad)`` comparisons, a number fixed by the padded q alone:
+batches are cut in the order given and the last is filled with copies of its last member,
+whose draws are discarded.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 
 import numpy as np
 
-from ._hierarchical_jax import _SITES, _import_jax, _initial_values, _x64
+from ._hierarchical_jax import _SITES, _import_jax, _initial_values, _x64, compilation_cache_dir
 
-__all__ = ["fit_batch", "padded_size"]
+__all__ = ["batch_size", "fit_batch", "padded_size"]
 
-#: Comparisons per compiled call (memory: 4 x 4 chains x 2,500 draws x (2·64 + 3)
-#: sites x 8 bytes = 42 MB at q = 64).
-_MAX_BATCH = 4
+#: Comparisons per compiled call, by padded q: side by side they share NUTS's
+#: per-step overhead, which dominates for few data sets (q = 10: 0.64 s of CPU per fit
+#: against 1.09 s one at a time), but every lane pays for the longest trajectory of any,
+#: which costs more than it saves once the gradient itself dominates (q = 20 and 50 were
+#: slower batched); ``benchmarks/bench_hierarchical.py --study``.
+_BATCH_SMALL, _SMALL_Q = 4, 16
+
+
+def batch_size(q_pad: int) -> int:
+    """Comparisons per compiled call for a padded q: fixed by q_pad alone, so a
+    comparison's program never depends on the others."""
+    return _BATCH_SMALL if q_pad <= _SMALL_Q else 1
 
 
 def padded_size(q: int) -> int:
-    """The compiled number of data sets for q: q itself for q <= 2 (q = 1 is sampled
-    centred), else the smallest of 4, 6, 8, 12, 16, 24, 32, 48, ... (2^j and 1.5·2^j)
-    that holds q; at most 1.5 times the work of q."""
-    if q <= 2:
+    """The compiled number of data sets for q: q itself for q <= 4 (q = 1 is sampled
+    centred), else the smallest of 5, 6, 7, 8, 10, 12, 14, 16, 20, ... (2^j times 1,
+    1.25, 1.5 or 1.75) that holds q: at most 1.25 times the work of q."""
+    if q <= 4:
         return q
-    size = 4
-    while size < q:
-        size = size * 3 // 2 if size & (size - 1) == 0 else size * 4 // 3
-    return size
+    j = (q - 1).bit_length() - 1            # 2^j < q <= 2^(j+1)
+    for step in (5, 6, 7, 8):
+        if (step << j) >= 4 * q:
+            return (step << j) // 4
+    return 2 << j
 
 
 def _batch_model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, mask, centred=False):
@@ -80,10 +92,10 @@ def _batch_model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, mask, ce
                    jnp.sum(jnp.where(keep, -n * jnp.log(sigma) - 0.5 * quad / sigma ** 2, 0.0)))
 
 
-@functools.lru_cache(maxsize=32)
-def _program(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
-    """A jit-compiled function (keys (B, 2), initial values, model arguments with a
-    leading batch axis B) -> draws (B, chains, draws, ...), for q_pad data sets."""
+def _traced(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
+    """The batched sampler as a jitted function (keys (B, 2), initial values, model
+    arguments with a leading batch axis B) -> draws (B, chains, draws, ...), for q_pad
+    data sets (tracing it takes most of the first call's time)."""
     jax = _import_jax()
     from jax import lax
     from numpyro.infer.hmc import hmc
@@ -116,6 +128,67 @@ def _program(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
         return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
 
     return jax.jit(jax.vmap(comparison))
+
+
+def _specs(jax, q_pad, n_chains):
+    """The argument shapes of the batched program (``batch_size(q_pad)`` comparisons)."""
+    import jax.numpy as jnp
+    f8, b, c = jnp.float64, batch_size(q_pad), n_chains
+    sites = (("delta0", "std0", "gamma_alpha", "gamma_beta", "nu_minus_one")
+             + (("delta", "sigma") if q_pad == 1 else ("z", "sigma")))
+    z0 = {k: jax.ShapeDtypeStruct((b, c) + ((q_pad,) if k in ("delta", "z", "sigma")
+                                              else ()), f8) for k in sites}
+    vec, one = jax.ShapeDtypeStruct((b, q_pad), f8), jax.ShapeDtypeStruct((b,), f8)
+    args = (vec, vec) + (one,) * 10 + (jax.ShapeDtypeStruct((b, q_pad), jnp.bool_),)
+    return jax.ShapeDtypeStruct((b, 2), jnp.uint32), z0, args
+
+
+def _export_path(folder, settings):
+    """The file of an exported program: named by a digest of the settings, the JAX and
+    NumPyro versions and this module's and the model's source, so any change makes a new
+    file."""
+    import hashlib
+    import inspect
+
+    import jax
+    import numpyro
+
+    from . import _hierarchical_jax
+    text = repr((settings, batch_size(settings[0]), jax.__version__, numpyro.__version__,
+                 inspect.getsource(inspect.getmodule(_export_path)),
+                 inspect.getsource(_hierarchical_jax)))
+    return folder / f"hierarchical-{hashlib.sha256(text.encode()).hexdigest()[:32]}.jaxexport"
+
+
+@functools.lru_cache(maxsize=32)
+def _program(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
+    """The batched sampler for q_pad data sets as a JAX export (``jax.export``): traced
+    once per machine and kept beside the compilation cache, so a later process neither
+    traces nor (through JAX's persistent cache) compiles it again. Every call runs the
+    exported program, whether it was just traced or read back, so the draws are the same
+    either way."""
+    jax = _import_jax()
+    from jax import export
+    settings = (q_pad, n_warmup, n_per_chain, n_chains, target_accept)
+    folder = compilation_cache_dir()
+    path = _export_path(folder, settings) if folder is not None else None
+    exported = None
+    if path is not None and path.is_file():
+        try:
+            exported = export.deserialize(bytearray(path.read_bytes()))
+        except Exception:                 # damaged, from another JAX, or no flatbuffers
+            exported = None
+    if exported is None:
+        with _x64(jax):
+            exported = export.export(_traced(*settings))(*_specs(jax, q_pad, n_chains))
+        if path is not None:
+            try:
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(exported.serialize())
+                os.replace(tmp, path)     # atomic: parallel workers never read half a file
+            except (OSError, ImportError):
+                pass                      # not writable, or no flatbuffers: traced again
+    return jax.jit(exported.call)
 
 
 def _pad_initial(z0, q, q_pad, n_chains, rng):
@@ -179,9 +252,10 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
         by_size.setdefault(item[1], []).append(i)
     for q_pad, members in by_size.items():
         program = _program(q_pad, n_warmup, per_chain, n_chains, float(target_accept))
-        for start in range(0, len(members), _MAX_BATCH):
-            chunk = members[start:start + _MAX_BATCH]
-            rows = chunk + [chunk[-1]] * (_MAX_BATCH - len(chunk))  # padding: copies, discarded
+        size = batch_size(q_pad)
+        for start in range(0, len(members), size):
+            chunk = members[start:start + size]
+            rows = chunk + [chunk[-1]] * (size - len(chunk))   # padding: copies, discarded
             with _x64(jax):
                 import jax.numpy as jnp
                 keys = jnp.stack([jax.random.PRNGKey(prepared[i][2]) for i in rows])

@@ -16,7 +16,8 @@ pytest.importorskip("numpyro")
 
 from calibsim.stats import (compilation_cache_dir, hierarchical_bayesian_batch,  # noqa: E402
                             hierarchical_bayesian_test)
-from calibsim.stats._hierarchical_batch import _batch_model, padded_size  # noqa: E402
+from calibsim.stats._hierarchical_batch import (_batch_model, batch_size,  # noqa: E402
+                                                 padded_size)
 
 # the settings of tests/stats/test_hierarchical.py, so both samplers' programs are shared
 FAST = {"n_samples": 4000, "n_chains": 4, "n_warmup": 500, "warn": False}
@@ -28,10 +29,12 @@ def _data(rng, q, mean, spread=0.005, sd=0.03, r=2, k=10):
 
 def test_padded_sizes_are_few_and_hold_q():
     sizes = [padded_size(q) for q in range(1, 201)]
-    assert sizes[:2] == [1, 2]
-    assert all(s >= q and s <= 1.5 * q + 1 for q, s in zip(range(1, 201), sizes))
-    assert sorted(set(sizes)) == [1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256]
-    assert padded_size(10) == 12 and padded_size(12) == 12 and padded_size(50) == 64
+    assert sizes[:5] == [1, 2, 3, 4, 5]
+    assert all(q <= s <= 1.25 * q for q, s in zip(range(1, 201), sizes))
+    assert sorted(set(sizes)) == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40,
+                                  48, 56, 64, 80, 96, 112, 128, 160, 192, 224]
+    assert (padded_size(10), padded_size(11), padded_size(50)) == (10, 12, 56)
+    assert (batch_size(12), batch_size(16), batch_size(20), batch_size(56)) == (4, 4, 1, 1)
 
 
 def test_padding_leaves_the_log_density_unchanged(rng):
@@ -106,10 +109,10 @@ def test_no_comparisons_give_no_results():
 def test_a_comparison_gets_the_same_draws_alone_and_in_any_batch(rng):
     """Keys and starting points come from each comparison's own seed and the compiled
     batch has one fixed size, so neither the other members nor the place matters: bit
-    for bit (q = 10, 11 and 12 share the padded size 12). The seeds are reused objects: a
-    SeedSequence is read, never spawned from."""
-    xs = [_data(rng, 10, 0.01), _data(rng, 11, 0.0), _data(rng, 10, -0.02),
-          _data(rng, 12, 0.0), _data(rng, 10, 0.03)]
+    for bit (q = 11 and 12 share the padded size 12, run 4 at a time). The seeds are reused
+    objects: a SeedSequence is read, never spawned from."""
+    xs = [_data(rng, 11, 0.01), _data(rng, 12, 0.0), _data(rng, 11, -0.02),
+          _data(rng, 12, 0.0), _data(rng, 11, 0.03)]
     seeds = [np.random.SeedSequence(5, spawn_key=(i,)) for i in range(5)]
     alone = hierarchical_bayesian_test(xs[0], rope=0.01, random_state=seeds[0],
                                        sampler="batched", **FAST)
@@ -125,7 +128,7 @@ def test_a_comparison_gets_the_same_draws_alone_and_in_any_batch(rng):
                                                         alone.n_divergent)
     for i, j in enumerate(order):
         np.testing.assert_array_equal(backward[i].delta0, batch[j].delta0)
-    assert alone.sampler == "NumPyro's NUTS, batched (vmap over comparisons; q = 10 padded to 12)"
+    assert alone.sampler == "NumPyro's NUTS, batched (vmap over comparisons; q = 11 padded to 12)"
     assert batch[3].sampler == "NumPyro's NUTS, batched (vmap over comparisons)"
     assert all(len(r.shrunk_means) == len(x) for r, x in zip(batch, xs))
 
@@ -149,8 +152,8 @@ def _indicator_se(res):
 def test_batched_agrees_with_the_single_sampler_within_mc_error(rng):
     """Same data and seeds, both samplers: the probabilities of the next data set agree
     within 4 Monte Carlo SEs of their difference (each SE from its own draws' ESS), on a
-    clear gain, a gain near the ROPE's edge and a null (q = 10, padded to 12)."""
-    xs = [_data(rng, 10, 0.03), _data(rng, 10, 0.012), _data(rng, 10, 0.0)]
+    clear gain, a gain near the ROPE's edge and a null (q = 11, padded to 12)."""
+    xs = [_data(rng, 11, 0.03), _data(rng, 11, 0.012), _data(rng, 11, 0.0)]
     seeds = [11, 12, 13]
     batch = hierarchical_bayesian_batch(xs, rope=0.01, random_states=seeds, **FAST)
     for x, seed, b in zip(xs, seeds, batch):
