@@ -189,7 +189,7 @@ class HierarchicalResult:
             f"  mean difference {a} - {b}: {100 * self.mean:+.2f} points, 95% credible "
             f"interval [{100 * lo:+.2f}, {100 * hi:+.2f}]",
             f"  decision at {self.threshold:g}: {words[self.decision]}",
-            f"  sampler: {self.diagnostics_text()}"
+            f"  sampler: {self.sampler}; {self.diagnostics_text()}"
             + ("" if self.diagnostics_ok else " -- POOR: treat the probabilities with care"),
         ]
         return "\n".join(lines)

@@ -147,3 +147,28 @@ def test_decision_rate_table_and_figure_are_in_words(tmp_path):
     assert "| -2.00 (0.06) " in text and "| +0.00 (0.06) " in text
     # the wrong-direction decisions (A better where B is) are reported: 2%
     assert "at most 2.0% of the comparisons" in text
+
+
+@pytest.mark.slow
+def test_batched_sampler_gives_the_same_summaries_within_mc_error(tmp_path):
+    """The engine's switch to the batched sampler (not the default, so tracked outputs do
+    not move): same comparisons, same seeds, probabilities within 4 Monte Carlo SEs of a
+    difference of two runs with ESS >= 400 each, 4 * sqrt(2 * 0.25 / 400) = 0.14, where both
+    runs' diagnostics are good (the tolerance of tests/stats/test_hierarchical.py)."""
+    from calibsim.engine.analyses import _datasets_summaries, _SameDifferences
+    study = _study(tmp_path, 20)
+    a = study.analyses[0]
+    scores = _SameDifferences(compute_scores(study))
+    one = _datasets_summaries(study, a, scores)
+    batched = _datasets_summaries(study, a, scores, sampler="batched")
+    assert one.keys() == batched.keys()
+    for key, s in one.items():
+        b = batched[key]
+        assert s["p"].shape == b["p"].shape
+        np.testing.assert_allclose(b["p"].sum(axis=-1), 1)
+        if key[3] == "signed_rank":                    # not sampled by NUTS: unchanged
+            np.testing.assert_array_equal(s["p"], b["p"])
+            continue
+        good = s["diag"] & b["diag"]
+        assert good.mean() >= 0.5
+        assert np.all(np.abs(s["p"] - b["p"])[good] <= 0.14)

@@ -96,6 +96,7 @@ def test_result_prints_tabulates_and_plots(rng):
                                      names=("nb", "c45"), **FAST)
     text = str(res)
     assert "P(nb better)" in text and "P(c45 better)" in text and "R-hat" in text
+    assert "sampler: NumPyro's NUTS, one program per q" in text      # what ran
     frame = res.to_frame()
     assert list(frame.columns) == ["dataset", "difference", "shrunk_difference",
                                    "p_a_better", "p_rope", "p_b_better"]
