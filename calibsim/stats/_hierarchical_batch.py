@@ -34,10 +34,11 @@ from ._hierarchical_jax import _SITES, _import_jax, _initial_values, _x64, compi
 __all__ = ["batch_size", "fit_batch", "padded_size"]
 
 #: Comparisons per compiled call, by padded q: side by side they share NUTS's
-#: per-step overhead, which dominates for few data sets (q = 10: 0.64 s of CPU per fit
-#: against 1.09 s one at a time), but every lane pays for the longest trajectory of any,
-#: which costs more than it saves once the gradient itself dominates (q = 20 and 50 were
-#: slower batched); ``benchmarks/bench_hierarchical.py --study``.
+#: per-step overhead, which matters for few data sets (q = 10: 0.51 s of CPU per fit
+#: against 0.88 s one at a time on a loaded machine, 0.65 against 0.67 on a quiet one),
+#: but every lane pays for the longest trajectory of any, which costs more than it saves
+#: once the gradient dominates (q = 50 was slower batched by 4);
+#: ``benchmarks/bench_hierarchical.py --study``.
 _BATCH_SMALL, _SMALL_Q = 4, 16
 
 
