@@ -54,9 +54,12 @@ def _doc(permute):
 
 
 def test_a_permuted_source_is_simulated_so_n_datasets_overrides_it(tmp_path):
-    permuted = study_from_dict(_doc(True), tmp_path / "s.toml", n_datasets=3)
-    real = study_from_dict(_doc(False), tmp_path / "s.toml", n_datasets=3)
-    assert permuted.sources[0].n_datasets == 3 and real.sources[0].n_datasets == 7
+    permuted = study_from_dict(_doc(True), tmp_path / "s.toml", n_datasets=30)
+    real = study_from_dict(_doc(False), tmp_path / "s.toml", n_datasets=30)
+    assert permuted.sources[0].n_datasets == 30 and real.sources[0].n_datasets == 7
+    # a reduced run caps a real data set's repeats (issue 42), it never raises them
+    capped = study_from_dict(_doc(False), tmp_path / "s.toml", n_datasets=3)
+    assert capped.sources[0].n_datasets == 3
 
 
 def test_data_source_names():

@@ -209,6 +209,12 @@ def _paper():
                                           list(dict.fromkeys(table["test"])))
         return build
 
+    def null_real_vs_balanced():
+        from calibsim.papers import own_studies
+        table = t("null_real_vs_balanced/null_real_vs_balanced.csv")
+        return own_studies._figure_real_vs_balanced(table, 0.05, int(table["n_datasets"].max()),
+                                                    False, list(dict.fromkeys(table["test"])))
+
     def ulas_real_cd():
         from calibsim.plotting import finish_figure
         from calibsim.ranking import rank
@@ -241,6 +247,7 @@ def _paper():
         "ulas2012/ulas2012_real_cd.png": ulas_real_cd,
         "null_construction/null_construction_accuracy.png": null_construction("accuracy"),
         "null_construction/null_construction_df.png": null_construction("df"),
+        "null_real_vs_balanced/null_real_vs_balanced_df.png": null_real_vs_balanced,
         "cv_inference/cv_inference_1998_2023_n300.png": cv_inference("n300"),
         "cv_inference/cv_inference_1998_2023_type1_vs_n.png": cv_inference("type1_vs_n"),
     }

@@ -443,6 +443,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     s, learner i gets child ``(s, i)`` of ``rng``. Other estimators are left as the
     study declares them.
     """
+    fit_seconds()                  # a bad CALIBSIM_FIT_SECONDS is refused on every route
     frame = hasattr(X, "iloc")     # a pandas DataFrame stays one: names and dtypes kept
     X = X if frame else np.asarray(X)
     y = np.asarray(y)
