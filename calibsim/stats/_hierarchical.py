@@ -54,7 +54,7 @@ from scipy import stats
 from .._validation import check_finite_array, check_int
 from ._bayes import _decide, _iv_common
 from ._hierarchical_batch import fit_batch
-from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES,  # noqa: F401
+from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES, _nuts_program,  # noqa: F401
                                 _import_jax, _initial_values, _x64, compilation_cache_dir)
 
 __all__ = ["HierarchicalResult", "hierarchical_bayesian_test", "hierarchical_bayesian_batch",
@@ -321,35 +321,11 @@ def _program(q, n_warmup, n_per_chain, n_chains, target_accept):
     """A jit-compiled function (key, initial values, model arguments) -> draws, for q
     data sets; compiled on its first call and reused for any data of the same q."""
     jax = _import_jax()
-    from jax import lax
-    from numpyro.infer.hmc import hmc
-    from numpyro.infer.util import initialize_model
     import jax.numpy as jnp
     with _x64(jax):
         dummy = (jnp.zeros(q), jnp.ones(q), 2.0, 0.1, -1.0, 1.0, 1.0, 1.0, 0.5, 5.0, 0.05, 0.15)
-        info = initialize_model(jax.random.PRNGKey(0),
-                                functools.partial(_model, centred=q == 1),
-                                model_args=dummy, dynamic_args=True)
-    potential_gen, post_gen = info.potential_fn, info.postprocess_fn
-
-    def run(key, z0, args):
-        init_kernel, sample_kernel = hmc(potential_fn_gen=potential_gen, algo="NUTS")
-        post = post_gen(*args)
-
-        def chain(key, z):
-            state = init_kernel(z, num_warmup=n_warmup, model_args=args, rng_key=key,
-                                target_accept_prob=target_accept)
-            state = lax.fori_loop(0, n_warmup,
-                                  lambda i, s: sample_kernel(s, model_args=args), state)
-
-            def step(s, _):
-                s = sample_kernel(s, model_args=args)
-                values = post(s.z)
-                return s, ({k: values[k] for k in _SITES}, s.diverging)
-            return lax.scan(step, state, None, length=n_per_chain)[1]
-        return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
-
-    return jax.jit(run)
+    return jax.jit(_nuts_program(functools.partial(_model, centred=q == 1), dummy,
+                                 n_warmup, n_per_chain, n_chains, target_accept))
 
 
 def _diagnostics(draws, divergent):

@@ -29,7 +29,8 @@ import os
 
 import numpy as np
 
-from ._hierarchical_jax import _SITES, _import_jax, _initial_values, _x64, compilation_cache_dir
+from ._hierarchical_jax import (_import_jax, _initial_values, _nuts_program, _x64,
+                                compilation_cache_dir)
 
 __all__ = ["batch_size", "fit_batch", "padded_size"]
 
@@ -98,37 +99,13 @@ def _traced(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
     arguments with a leading batch axis B) -> draws (B, chains, draws, ...), for q_pad
     data sets (tracing it takes most of the first call's time)."""
     jax = _import_jax()
-    from jax import lax
-    from numpyro.infer.hmc import hmc
-    from numpyro.infer.util import initialize_model
     import jax.numpy as jnp
-    centred = q_pad == 1
     with _x64(jax):
         dummy = (jnp.zeros(q_pad), jnp.ones(q_pad), 2.0, 0.1, -1.0, 1.0, 1.0, 1.0, 0.5, 5.0,
                  0.05, 0.15, jnp.ones(q_pad, dtype=bool))
-        info = initialize_model(jax.random.PRNGKey(0),
-                                functools.partial(_batch_model, centred=centred),
-                                model_args=dummy, dynamic_args=True)
-    potential_gen, post_gen = info.potential_fn, info.postprocess_fn
-
-    def comparison(key, z0, args):
-        init_kernel, sample_kernel = hmc(potential_fn_gen=potential_gen, algo="NUTS")
-        post = post_gen(*args)
-
-        def chain(key, z):
-            state = init_kernel(z, num_warmup=n_warmup, model_args=args, rng_key=key,
-                                target_accept_prob=target_accept)
-            state = lax.fori_loop(0, n_warmup,
-                                  lambda i, s: sample_kernel(s, model_args=args), state)
-
-            def step(s, _):
-                s = sample_kernel(s, model_args=args)
-                values = post(s.z)
-                return s, ({k: values[k] for k in _SITES}, s.diverging)
-            return lax.scan(step, state, None, length=n_per_chain)[1]
-        return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
-
-    return jax.jit(jax.vmap(comparison))
+    return jax.jit(jax.vmap(_nuts_program(
+        functools.partial(_batch_model, centred=q_pad == 1), dummy,
+        n_warmup, n_per_chain, n_chains, target_accept)))
 
 
 def _specs(jax, q_pad, n_chains):

@@ -122,3 +122,37 @@ def _initial_values(m, sd, bounds, n_chains, rng):
         base["z"] = np.clip((m - d0) / s0, -5, 5)
     return {k: np.asarray(v, dtype=float) + rng.uniform(-1, 1, (n_chains,) + np.shape(v))
             for k, v in base.items()}
+
+
+def _nuts_program(model, dummy, n_warmup, n_per_chain, n_chains, target_accept):
+    """``run(key, z0, args) -> (draws, divergent)``: NUTS on ``model`` (arguments shaped
+    like ``dummy``), ``n_chains`` chains of ``n_warmup`` warm-up and ``n_per_chain`` kept
+    draws of the sites in :data:`_SITES`; not jitted (the caller jits it, or vmaps it
+    over comparisons first). Written once for the one-comparison and batched samplers."""
+    jax = _import_jax()
+    from jax import lax
+    from numpyro.infer.hmc import hmc
+    from numpyro.infer.util import initialize_model
+    with _x64(jax):
+        info = initialize_model(jax.random.PRNGKey(0), model, model_args=dummy,
+                                dynamic_args=True)
+    potential_gen, post_gen = info.potential_fn, info.postprocess_fn
+
+    def run(key, z0, args):
+        init_kernel, sample_kernel = hmc(potential_fn_gen=potential_gen, algo="NUTS")
+        post = post_gen(*args)
+
+        def chain(key, z):
+            state = init_kernel(z, num_warmup=n_warmup, model_args=args, rng_key=key,
+                                target_accept_prob=target_accept)
+            state = lax.fori_loop(0, n_warmup,
+                                  lambda i, s: sample_kernel(s, model_args=args), state)
+
+            def step(s, _):
+                s = sample_kernel(s, model_args=args)
+                values = post(s.z)
+                return s, ({k: values[k] for k in _SITES}, s.diverging)
+            return lax.scan(step, state, None, length=n_per_chain)[1]
+        return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
+
+    return run
