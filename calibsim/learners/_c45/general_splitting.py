@@ -145,6 +145,32 @@ def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total):
     return total
 
 
+@numba.njit(cache=True, inline='always')
+def _branch_sizes(idx, s, L, X, j, nvj, sp, nb, frac, pos):
+    """How many entries each branch of the split on attribute j at ``sp`` receives from
+    ``idx[s : s + L]``: ``pos[b]`` for branch b (a missing value of j counts for every
+    branch whose share ``frac[b]`` exceeds 1e-6); returns their total. Written once for
+    the instances of a segment (:func:`_split_segment`) and a node's sorted lists
+    (:func:`_partition_lists`)."""
+    for b in range(nb):
+        pos[b] = 0
+    n_miss = 0
+    for e in range(s, s + L):
+        b = _branch_of(X[idx[e], j], nvj, sp)
+        if b >= 0:
+            pos[b] += 1
+        else:
+            n_miss += 1
+    if n_miss > 0:
+        for b in range(nb):
+            if _gr(frac[b], 0.0):
+                pos[b] += n_miss
+    need = np.int64(0)
+    for b in range(nb):
+        need += pos[b]
+    return need
+
+
 @numba.njit(cache=True)
 def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
                    fc, pos):
@@ -158,22 +184,7 @@ def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s
     """
     s = seg_s[u]
     L = seg_n[u]
-    for b in range(nb):
-        pos[b] = 0
-    n_miss = 0
-    for e in range(s, s + L):
-        b = _branch_of(X[ib[e], j], nvj, sp)
-        if b >= 0:
-            pos[b] += 1
-        else:
-            n_miss += 1
-    if n_miss > 0:
-        for b in range(nb):
-            if _gr(frac[b], 0.0):
-                pos[b] += n_miss
-    need = np.int64(0)
-    for b in range(nb):
-        need += pos[b]
+    need = _branch_sizes(ib, s, L, X, j, nvj, sp, nb, frac, pos)
     ib, wb = _ensure_buffer(ib, wb, used, need)
     start = used
     for b in range(nb):
@@ -305,22 +316,7 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos):
     for t in range(r):
         s = ps_s[v, t]
         L = ps_n[v, t]
-        for b in range(nb):
-            pos[b] = 0
-        n_miss = 0
-        for e in range(s, s + L):
-            b = _branch_of(X[psb[e], j], nvj, sp)
-            if b >= 0:
-                pos[b] += 1
-            else:
-                n_miss += 1
-        if n_miss > 0:
-            for b in range(nb):
-                if _gr(frac[b], 0.0):
-                    pos[b] += n_miss
-        need = np.int64(0)
-        for b in range(nb):
-            need += pos[b]
+        need = _branch_sizes(psb, s, L, X, j, nvj, sp, nb, frac, pos)
         psb = _ensure_lists(psb, top + need)
         for b in range(nb):
             cnt = pos[b]
