@@ -73,7 +73,8 @@ class PlanResult(Reportable):
     null : pandas.DataFrame
         Per design, the damaged real-data null: ``design``, ``n_train``,
         ``damaged`` (the learner given random errors), ``damage_rate``,
-        ``accuracy_other``, ``accuracy_damaged`` (means over the N repeats, in [0, 1]),
+        ``accuracy_other``, ``accuracy_damaged`` and ``accuracy_undamaged`` (the damaged
+        learner before its damage; means over the N repeats, in [0, 1]),
         ``difference`` and ``difference_se`` (other − damaged, the damage drawn) and
         ``calibration_se`` (SE of the undamaged difference the rate was solved from).
     recommendation : pandas.DataFrame
@@ -229,7 +230,7 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
          replicability: float = 0.9, n_datasets: int = 100, n_instances=None,
          df: str = "calibrated", damage: str = "better",
          random_state=0, n_jobs=None, scheduler=None, results=None,
-         progress: bool = True) -> PlanResult:
+         progress: bool = True, client=None) -> PlanResult:
     """Which design and test detect a difference Δ between my learners on my data?
 
     Before the experiment: for each design, the Type I error of every test that fits
@@ -286,6 +287,10 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         reuses the repeats already there. Default: nothing is saved.
     progress : bool, default True
         A time estimate (on standard error) before the repeats, and a progress bar.
+    client : LocalPool or distributed.Client, optional
+        An open pool or cluster (:func:`calibsim.engine.runner.cluster`) to fit on
+        instead of starting one (``n_jobs`` and ``scheduler`` are then ignored): the
+        engine's ``plan`` analysis passes the pool of ``calibsim run``.
 
     Returns
     -------
@@ -360,7 +365,7 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
     labels = [lrn.label for lrn in learners]
     if labels[0] == labels[1]:
         labels = [f"{labels[0]}_1", f"{labels[1]}_2"]
-    common = dict(n_jobs=n_jobs, scheduler=scheduler)
+    common = dict(n_jobs=n_jobs, scheduler=scheduler, client=client)
     store = None
     if results is not None:
         from ..engine.store import Store
@@ -420,6 +425,7 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
                     "damage_rate": c.rate,
                     "accuracy_other": float(acc_other.mean()),
                     "accuracy_damaged": float(acc_dam.mean()),
+                    "accuracy_undamaged": float((correct[:, i] / n_test).mean()),
                     "difference": float(runs.mean()),
                     "difference_se": float(runs.std(ddof=1) / np.sqrt(n_datasets)),
                     "calibration_se": c.calibration_se})
@@ -486,7 +492,7 @@ def _repeats(random_state, what, name, n_repeats, n, m):
 
 
 def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progress, what,
-                   store=None, key=None, identity=None):
+                   store=None, key=None, identity=None, client=None):
     """Per-fold accuracies of the learners on every repeat of design ``d``: ``acc`` (N, 2,
     *shape), test-set sizes (N, *shape) and, for a holdout design, the per-instance
     correctness ``{"correct": (N, 2, m) bool, "masks": (N, m) bool}`` (else None).
@@ -502,7 +508,8 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
     from ..datasets import Dataset
     from ..engine.runner import check_n_workers
     from ._scoring import blocks_for, prepare_data, run_blocks
-    check_n_workers(n_jobs, scheduler)
+    if client is None:
+        check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     if isinstance(X, Dataset) and not any(lrn.is_builtin for lrn in learners):
@@ -546,7 +553,7 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
             store.save(key, r, r + 1, arrays, identity=identity)
 
     run_blocks(blocks, keep, what=what, progress=progress, n_jobs=n_jobs,
-               scheduler=scheduler, resumable=store is not None)
+               scheduler=scheduler, resumable=store is not None, client=client)
     if store is not None:
         saved = store.load(key, N)
         acc, n_test = saved["acc"], saved["n_test"]

@@ -638,19 +638,23 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
 
 
 def run_blocks(blocks, on_result, *, what, progress, n_jobs=None, scheduler=None,
-               resumable=False) -> None:
+               resumable=False, client=None) -> None:
     """Score ``blocks`` (:func:`score_block`) here, on local workers or on a Dask cluster,
     with one progress bar: the one loop of :func:`score_design` and :func:`calibsim.plan`.
 
     ``on_result(block, result)`` receives each block's result as it arrives (in any
     order); ``n_jobs`` None with no ``scheduler`` scores in this process;
-    ``resumable`` as :func:`calibsim.engine.runner.map_blocks`.
+    ``resumable`` as :func:`calibsim.engine.runner.map_blocks`; an open ``client`` (a
+    pool or cluster of :func:`calibsim.engine.runner.cluster`) is used as it is.
     """
+    import contextlib
+
     from ..engine.runner import Progress, cluster, map_blocks
     workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
+    pool = (contextlib.nullcontext(client) if client is not None else
+            cluster(scheduler=scheduler, n_workers=workers))
     with Progress(bool(progress), what, unit="block", delay=3.0, estimate=True,
-                  notebook=True) as bar, \
-            cluster(scheduler=scheduler, n_workers=workers) as client:
+                  notebook=True) as bar, pool as client:
         bar.start(len(blocks), workers=_n_workers(client, workers))
 
         def keep(block, res):

@@ -52,7 +52,7 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
         n = c.value(f"{key}.n_datasets", sec.get("n_datasets", default_n), int, min_value=1)
         src_seed = c.value(f"{key}.seed", sec.get("seed", seed), int, min_value=0)
         runs_on = tuple(c.values(f"{key}.schemes", sec.get("schemes", scheme_names), str,
-                                 choices=tuple(scheme_names)))
+                                 choices=tuple(scheme_names), nonempty=bool(scheme_names)))
         params = {}
         for k, (want, rules) in allowed.items():
             if k not in sec:
@@ -132,6 +132,9 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         kw = {"kind": kind, "name": name}
         only = c.values(f"{key}.schemes", sec["schemes"], str,
                         choices=tuple(s.name for s in schemes)) if "schemes" in sec else None
+        if kind == "plan":          # calibsim.plan on the sources' data (issue 42, 5)
+            out.append(AnalysisSpec(**kw, **_plan_keys(c, key, sec, sources, pairs)))
+            continue
         if kind == "accuracy":
             tests = ()
             use = only or [s.name for s in schemes]
@@ -247,7 +250,7 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             kw["calibration"] = cal
         out.append(AnalysisSpec(**kw))
     for a in out:
-        if a.df == "calibrated" and a.calibration is None and not any(
+        if a.kind != "plan" and a.df == "calibrated" and a.calibration is None and not any(
                 b.kind == "calibrate" for b in out):
             c.fail(f"analysis.{a.name}.df", "is 'calibrated' but the study has no calibrate "
                    "analysis and the entry no `calibration` study file", a.df)
@@ -490,6 +493,78 @@ def _scheme_for(c, key, test, by_kind, only):
                    f"{cands}: list the one to use in `schemes`", test)
     c.fail(f"{key}.tests", f"holds {test!r}, which needs a scheme of kind "
            f"{' or '.join(kinds)}; the study has none", test)
+
+
+#: The keys a ``plan`` analysis takes (besides ``kind`` and ``name``).
+_PLAN_KEYS = {"sources", "pairs", "tests", "designs", "differences", "alphas", "df",
+              "n_instances", "repeats"}
+
+
+def _plan_keys(c, key, sec, sources, pairs) -> dict:
+    """The keys of a ``plan`` analysis: :func:`calibsim.plan` on each source's data (the
+    source's data set 0, or a ``dataset`` source's data as they are), ``repeats`` times
+    with root seeds keyed by the analysis, the source and the repeat."""
+    from ..stats import TESTS
+    from ._plan_analysis import check_design
+    for k in sec:
+        if k not in _PLAN_KEYS | {"kind", "name"}:
+            c.fail(f"{key}.{k}", f"does not apply to a plan analysis (its keys are "
+                   f"{sorted(_PLAN_KEYS)})", sec[k])
+    if "designs" not in sec:
+        c.fail(f"{key}.designs", "is required but missing", show_value=False)
+    designs = tuple(c.values(f"{key}.designs", sec["designs"], str))
+    for i, d in enumerate(designs):
+        try:
+            check_design(d)
+        except ValueError as exc:
+            c.fail(f"{key}.designs[{i}]", f"must be a design of calibsim.plan ({exc})", d)
+    if len(set(designs)) < len(designs):
+        c.fail(f"{key}.designs", "must not name a design twice", list(designs))
+    tests = (tuple(c.values(f"{key}.tests", sec["tests"], str, choices=tuple(TESTS)))
+             if "tests" in sec else ())
+    diffs = sec.get("differences", [])
+    if diffs == "own":
+        differences = ("own",)
+    else:
+        differences = tuple(c.values(f"{key}.differences", diffs, float, nonempty=False,
+                                     min_value=0, max_value=1, open_low=True,
+                                     open_high=True))
+    alphas = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float, min_value=0,
+                            max_value=1, open_low=True, open_high=True))
+    if len(alphas) != 1:
+        c.fail(f"{key}.alphas", "must hold one α for a plan analysis", list(alphas))
+    df = c.value(f"{key}.df", sec.get("df", "calibrated"), str,
+                 choices=("calibrated", "textbook"))
+    n_inst = (c.value(f"{key}.n_instances", sec["n_instances"], int, min_value=10)
+              if "n_instances" in sec else None)
+    repeats = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
+    chosen = []
+    for w in c.values(f"{key}.sources", sec.get("sources", [s.group for s in sources]), str):
+        hit = [s for s in sources if w in (s.label, s.group)]
+        if not hit:
+            c.fail(f"{key}.sources", "must name declared sources or groups "
+                   f"{sorted({s.label for s in sources} | {s.group for s in sources})}", w)
+        chosen += hit
+    for s in chosen:
+        p = dict(s.params)
+        if s.simulated_scores or p.get("permute_class") or p.get("subsample", 1.0) < 1.0:
+            c.fail(f"{key}.sources", "must name sources with data of their own (not an "
+                   "ε-point source, nor a data set with permuted labels or a subsample: "
+                   "plan damages the better learner instead, and `n_instances` subsamples)",
+                   s.label)
+        if s.n_datasets < 2:
+            c.fail(f"sources.{s.group}.n_datasets", "must be >= 2 for a plan analysis (its "
+                   "repeats per design)", s.n_datasets)
+        if n_inst is not None and s.kind in ("ban", "dietterich_task", "null", "logistic") \
+                and n_inst > dict(s.params).get("n_instances", n_inst):
+            c.fail(f"{key}.n_instances", f"must be at most source {s.label!r}'s n_instances",
+                   n_inst)
+    pair = _pairs(c, f"{key}.pairs", sec["pairs"], pairs) if "pairs" in sec else pairs[:1]
+    if len(pair) != 1:
+        c.fail(f"{key}.pairs", "must hold one pair [a, b] for a plan analysis", sec["pairs"])
+    return {"sources": tuple(dict.fromkeys(s.label for s in chosen)), "pairs": pair,
+            "tests": tests, "designs": designs, "differences": differences,
+            "alphas": alphas, "df": df, "n_instances": n_inst, "repeats": repeats}
 
 
 def _pairs(c, key, value, declared):

@@ -73,11 +73,11 @@ _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "test_set": {"n_test": 10_000}, "nested": {"n_folds": 10, "n_runs": 50}}
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
-                  "bayes_datasets", "coverage")
+                  "bayes_datasets", "coverage", "plan")
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
                  "fresh_check", "datasets", "ropes", "rhos", "thresholds",
-                 "target", "learner", "truth"}
+                 "target", "learner", "truth", "designs", "differences", "n_instances"}
 #: How an analysis treats the per-fold differences of its null data (``null`` key):
 #: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
 #: the pair's mean difference over all the source's data sets, so the learners are
@@ -257,6 +257,11 @@ class AnalysisSpec:
     target: str = "difference"    # coverage: "difference" (of the pair) or "error" (of
                                   # `learner`, held as the pair (learner, ""))
     truth: tuple = ()             # coverage: ((source label or group, value), ...)
+    designs: tuple = ()           # plan: calibsim.plan's designs ("10x10", "holdout", ...)
+    differences: tuple = ()       # plan: Δ > 0 in accuracy units, or ("own",): each
+                                  # design's own difference of the undamaged learners
+    n_instances: int | None = None   # plan: a random subsample of the source's data per
+                                     # repeat (None: all of it)
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]

@@ -13,6 +13,9 @@
 - ``coverage``: how often a test's two-sided 1 - α interval (of the accuracy
   difference of a pair, or of one learner's error) holds a truth the study file
   gives per source, with Monte Carlo SE and Clopper–Pearson interval (issue 43).
+- ``plan``: :func:`calibsim.plan` on each source's data (Type I error on the damaged
+  real-data null, power at each Δ, replicability), its repeats in the study's store
+  (:mod:`calibsim.engine._plan_analysis`; issue 42, item 5).
 
 **The null.** A calibration is only as good as its null: the two learners must be
 equally good on it. Every ``calibrate`` (and ``calibrate_rho``) table therefore reports
@@ -1173,6 +1176,10 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             continue
         if a.kind == "coverage":
             out[a.name] = _coverage_rows(study, a, scores)
+            continue
+        if a.kind == "plan":          # calibsim.plan on the sources' data, from the store
+            from ._plan_analysis import plan_rows
+            out[a.name] = plan_rows(study, a)
             continue
         lookup = lookups.get(a.name)
         if a.df == "calibrated" and a.calibration is None:

@@ -110,6 +110,8 @@ def run_study_file(path, *, n_datasets=None, out=None, results=None, scheduler=N
             cal_scores = {p: compute_scores(s, client=client, progress=progress)
                           for p, s in nested.items()}
             compute_scores(study, client=client, progress=progress, load=False)
+            from ._plan_analysis import compute_plans
+            compute_plans(study, client=client, progress=progress)
             args = (study, nested, cal_scores, client, out, n_boot, compute, t0)
             if finish is not None:
                 return finish(lambda: _finish(*args, progress=None))

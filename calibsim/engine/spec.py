@@ -110,7 +110,13 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     path = Path(path)
     c = Checker(path)
     published_only = "sources" not in doc and "schemes" not in doc
-    c.keys("", doc, _TOP, required=("study",) if published_only else ("study", "sources", "schemes"))
+    entries = doc.get("analysis", [])
+    entries = [entries] if isinstance(entries, dict) else entries
+    # a study of plan analyses only (calibsim.plan draws its own designs) needs no schemes
+    plan_only = bool(entries) and isinstance(entries, list) and all(
+        isinstance(e, dict) and e.get("kind") == "plan" for e in entries)
+    c.keys("", doc, _TOP, required=("study",) if published_only else
+           ("study", "sources") if plan_only else ("study", "sources", "schemes"))
     st = c.table("study", doc["study"])
     c.keys("study", st, _STUDY_KEYS, required=("name", "seed"))
     name = c.value("study.name", st["name"], str)
@@ -136,7 +142,8 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
             study = replace(study, requested_n_datasets=int(n_datasets))
         return study
     from ._parse import _analyses, _learners, _outputs, _schemes, _sources
-    schemes = _schemes(c, c.table("schemes", doc["schemes"]))
+    schemes = (_schemes(c, c.table("schemes", doc["schemes"])) if "schemes" in doc or not
+               plan_only else ())
     sources = _sources(c, c.table("sources", doc["sources"]), root, seed, schemes)
     simulated = all(s.simulated_scores for s in sources)
     if "learners" in doc:
