@@ -39,6 +39,8 @@ FOLDERS = {
     "null_real_vs_balanced": (None, "Calibrate for your data: the damaged real-data null"),
     "cv_inference": (None, "Cross-validation inference 1998–2023: every test on the same data, "
                            "and the newer tests against their sources"),
+    "plan_validation": (None, "Plan your experiment: calibsim plan against the studies it "
+                              "generalises"),
     "examples": (None, "Example studies"),
 }
 
@@ -66,6 +68,12 @@ CAPTIONS = {
         "centred null of `calibrate --like` beside Dietterich's damaged null on the data's "
         "own labels (all the data, or a random half per repeat).",
         "null_real_vs_balanced/null_real_vs_balanced.csv"),
+    # calibsim's own study: calibsim plan against the committed studies (issue 42)
+    "plan_validation/plan_validation.png": (
+        "—", "calibsim plan's Type I error on Dietterich's three tasks and on BAN Set 1, and "
+        "its power on BAN Sets 2–4, against the committed studies' rates, with 95% Monte "
+        "Carlo intervals and the line y = x.",
+        "plan_validation/plan_validation_dietterich.csv"),
     # calibsim's own study: every test on the same data (issue 43)
     "cv_inference/cv_inference_1998_2023_n300.png": (
         "—", "Type I error on Bouckaert's null and power on BAN Sets 2–4 of every test at "

@@ -215,6 +215,11 @@ def _paper():
         return own_studies._figure_real_vs_balanced(table, 0.05, int(table["n_datasets"].max()),
                                                     False, list(dict.fromkeys(table["test"])))
 
+    def plan_validation():
+        from calibsim.papers._plan_validation import figure
+        return figure(t("plan_validation/plan_validation_dietterich.csv"),
+                      t("plan_validation/plan_validation_ban_sets.csv"))
+
     def ulas_real_cd():
         from calibsim.plotting import finish_figure
         from calibsim.ranking import rank
@@ -248,6 +253,7 @@ def _paper():
         "null_construction/null_construction_accuracy.png": null_construction("accuracy"),
         "null_construction/null_construction_df.png": null_construction("df"),
         "null_real_vs_balanced/null_real_vs_balanced_df.png": null_real_vs_balanced,
+        "plan_validation/plan_validation.png": plan_validation,
         "cv_inference/cv_inference_1998_2023_n300.png": cv_inference("n300"),
         "cv_inference/cv_inference_1998_2023_type1_vs_n.png": cv_inference("type1_vs_n"),
     }

@@ -32,6 +32,11 @@ fits per test, and which test to use for which design and n
 (``calibsim/papers/_cv_inference.py``). ``cv_inference_dietterich``: the same tests on
 Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``).
 
+``plan_validation`` (``studies/plan_validation.toml``, issue 42 item 5): ``calibsim plan``
+(the engine's ``plan`` analysis) beside the committed Type I errors of Dietterich's tasks
+and the power of Bouckaert's BAN sets, and on a fresh seed
+(:mod:`calibsim.papers._plan_validation`).
+
 Every number comes from the engine's analyses of the study files.
 """
 
@@ -784,9 +789,11 @@ def _cv_inference_dietterich(**kw):
 
 
 from ._cv_inference_validation import LAYOUTS as _CV_INFERENCE  # noqa: E402  (issue 43)
+from ._plan_validation import LAYOUTS as _PLAN_VALIDATION  # noqa: E402  (issue 42)
 
 LAYOUTS = {"null_construction": _null_construction,
            "null_real_vs_balanced": _null_real_vs_balanced,
            "bayesian_hierarchical": _bayesian_hierarchical,
            "cv_inference": _cv_inference,
-           "cv_inference_dietterich": _cv_inference_dietterich, **_CV_INFERENCE}
+           "cv_inference_dietterich": _cv_inference_dietterich, **_CV_INFERENCE,
+           **_PLAN_VALIDATION}
