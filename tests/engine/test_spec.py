@@ -28,8 +28,9 @@ def _write(tmp_path, text, name="study.toml"):
 @pytest.mark.parametrize("path", STUDIES, ids=[p.stem for p in STUDIES])
 def test_every_committed_study_loads(path):
     study = load_study(path)
-    if study.sources:
-        assert study.schemes and study.analyses
+    if study.sources:       # schemes, unless calibsim.plan draws its own designs
+        assert study.analyses and (study.schemes or all(a.kind == "plan"
+                                                        for a in study.analyses))
     else:  # a study of published numbers only: its paper layout does the work
         assert study.paper and not study.schemes and not study.learners
     assert study.results.is_absolute() and study.figures.is_absolute()
