@@ -35,7 +35,9 @@ listed in :data:`SOURCE_KINDS`, :data:`SCHEME_KINDS` and :data:`ANALYSIS_KEYS`
 A study of published numbers or of an analytic model only (a paper's procedure on
 the paper's own inputs) declares ``[study]`` with its ``paper`` layout and
 ``[outputs]``, and no sources, schemes, learners or analyses; the engine then
-fits nothing and the layout writes every output.
+fits nothing and the layout writes every output. A study whose analyses are all of kind
+``plan`` (:mod:`calibsim.engine._plan_analysis`: ``calibsim.plan`` draws its own designs)
+declares no ``[schemes]``.
 """
 
 from __future__ import annotations

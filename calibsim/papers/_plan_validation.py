@@ -331,6 +331,7 @@ def _plan_validation(*, study, tables, scores=None, folder, wall=None, calibrati
         raise ValueError(f"study {study.name!r}: the plan_validation layout needs plan "
                          "analyses 'dietterich_*', 'ban' and 'fresh_seed'; got "
                          f"{sorted(tables)}.")
+    from ..plotting import display_name
     from ..plotting._style import reduced_size, save_figure
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -345,12 +346,21 @@ def _plan_validation(*, study, tables, scores=None, folder, wall=None, calibrati
         t.to_csv(p, index=False, float_format="%.6g")
         paths[f"{name}_{key}.csv"] = p
     n_fresh = int(tables["fresh_seed"]["n_datasets"].max())
+    n_committed = sorted({int(v) for v in pd.concat([dt["committed_n"], bt["committed_n"]])})
+    ban, fresh = tables["ban"], tables["fresh_seed"]
+    pool = {int(dict(study.source(x).params).get("n_instances", 0))
+            for x in dict.fromkeys(ban["source"])}
+    pair = (f"{display_name(ban['pair_a'].iloc[0])} against "
+            f"{display_name(ban['pair_b'].iloc[0])}")
+    fresh_pair = (f"{display_name(fresh['pair_a'].iloc[0])} against "
+                  f"{display_name(fresh['pair_b'].iloc[0])}")
     lines = [
         f"# {study.title}\n\n", summary(dt, bt, ft, rec), "\n\n",
         "z = (plan − committed) / the Monte Carlo SE of the difference (two proportions at "
         "the pooled rate); |z| < 3 counts as within Monte Carlo error. Rates in percent ± "
         "their Monte Carlo SE. The committed rates are read from the tracked tables of the "
-        "studies compared against (1000 data sets each). Every number is in the CSVs beside "
+        f"studies compared against ({' or '.join(map(str, n_committed))} data sets each). "
+        "Every number is in the CSVs beside "
         "this file; the figure is "
         f"`{name}.png`. Run with `calibsim run studies/{name}.toml` (seed {study.seed}).\n",
         "\n## (a) Dietterich (1998, §5): Type I error on his three tasks\n\n",
@@ -360,8 +370,9 @@ def _plan_validation(*, study, tables, scores=None, folder, wall=None, calibrati
         "`figures/dietterich1998/dietterich1998_<task>_type1.csv`.\n\n",
         _md_dietterich(dt), "\n",
         f"\n## (b) Bouckaert (2003): BAN Sets 1–4, rejection rate at α = {alpha:g}\n\n",
-        "A pool of 30,000 instances from each set's network, data sets of 300 per repeat, "
-        "naive Bayes against C4.5; the tests at `plan`'s df (the shipped calibrated table, "
+        f"A pool of {' or '.join(f'{v:,}' for v in sorted(pool))} instances from each set's "
+        f"network, data sets of {int(ban['n_instances'].iloc[0])} per repeat, {pair}; "
+        "the tests at `plan`'s df (the shipped calibrated table, "
         "else the textbook df), the study at its own calibrated df. Set 1 has no difference: "
         "its committed Type I error is compared with plan's damaged null (Δ = 0); Sets 2–4 "
         "are compared at each design's own difference of the learners (measured on the Δ = "
@@ -369,7 +380,8 @@ def _plan_validation(*, study, tables, scores=None, folder, wall=None, calibrati
         "`figures/bouckaert2003/bouckaert2003_table4_power_vs_alpha.csv`.\n\n",
         _md_ban(bt), "\n",
         "\n## (c) A fresh seed: the recommended design's power\n\n",
-        f"The breast-cancer plan (naive Bayes against C4.5, six designs, every test that fits, "
+        f"The plan of {display_name(fresh['source'].iloc[0])} ({fresh_pair}, "
+        f"{fresh['design'].nunique()} designs, {fresh['test'].nunique()} tests, "
         f"{n_fresh} repeats a design) with two root seeds: the first recommends, the second "
         "checks. Every rate of both is in "
         f"`{name}_fresh_seed_rates.csv`.\n\n", _md_fresh(rec), "\n"]
