@@ -305,6 +305,15 @@ def figure(dt, bt, *, reduced=None):
                     xerr=196 * g["committed_se"], yerr=196 * g["plan_se"],
                     capsize=2, ms=5, elinewidth=0.8, label=name,
                     **series_style(i, line=False, n=len(groups)))
+    for g in (dt, bt):      # the rates outside |z| < 3, named with their df
+        for r in g[g["z"].abs() >= Z_OK].itertuples():
+            right = r.committed > 0.6          # near the right edge: the label on the left
+            ax.annotate(f"{r.label}: df {_df_text(r.plan_df)} vs {_df_text(r.committed_df)}",
+                        (100 * r.committed, 100 * r.plan), xytext=(-8 if right else 8, 0),
+                        textcoords="offset points", fontsize=7, va="center",
+                        ha="right" if right else "left",
+                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                              "alpha": 0.85})
     ax.plot([0, 100], [0, 100], color="#000000", lw=0.8, ls="--", label="plan = committed")
     ax.set(xlim=(-2, 102), ylim=(-2, 102), xlabel="committed study's rejection rate (%)",
            ylabel="calibsim plan's rejection rate (%)")
@@ -318,7 +327,8 @@ def figure(dt, bt, *, reduced=None):
         subtitle=f"the same data, learners and tests; plan {n_a} repeats a design on "
                  f"Dietterich's tasks, {n_b} on the BAN sets; the studies {n_c} data sets; "
                  "α = 0.05",
-        error_bars="95% Monte Carlo intervals (± 1.96 SE) of both rates", reduced=reduced)
+        error_bars="95% Monte Carlo intervals (± 1.96 SE) of both rates; named: |z| ≥ 3, "
+                   "with plan's df and the study's", reduced=reduced)
 
 
 # ---------------------------------------------------------------------------
