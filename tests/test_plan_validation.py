@@ -77,6 +77,16 @@ def test_a_plan_analysis_runs_through_the_engine_and_a_rerun_fits_nothing(tmp_pa
     assert calls == [] and csv.read_bytes() == first
 
 
+def test_report_fits_nothing_and_names_the_missing_repeats(tmp_path):
+    path = _study(tmp_path, PIMA_PLAN, PIMA)
+    with pytest.raises(FileNotFoundError, match="4 of 4 repeats are not in the store"):
+        run_study_file(path, compute=False)
+    run_study_file(path, n_workers=0, n_datasets=2)          # the first two repeats only
+    with pytest.raises(FileNotFoundError, match="2 of 4 repeats"):
+        run_study_file(path, compute=False)
+    assert run_study_file(path, compute=False, n_datasets=2)["dietterich_pima.csv"].is_file()
+
+
 def test_own_differences_keep_the_damaged_learner_ahead_with_almost_no_damage(tmp_path):
     ban = ('[sources.ban]\nkind = "ban"\nnetwork = "net.bif"\nn_instances = 3000\n'
            'n_datasets = 3\n')

@@ -230,7 +230,7 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
          replicability: float = 0.9, n_datasets: int = 100, n_instances=None,
          df: str = "calibrated", damage: str = "better",
          random_state=0, n_jobs=None, scheduler=None, results=None,
-         progress: bool = True, client=None) -> PlanResult:
+         progress: bool = True, client=None, saved_only: bool = False) -> PlanResult:
     """Which design and test detect a difference Δ between my learners on my data?
 
     Before the experiment: for each design, the Type I error of every test that fits
@@ -285,6 +285,9 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         by the data, learners, design, seed and subsample size: a plan interrupted
         (Ctrl-C) resumes where it stopped, and a plan with a larger ``n_datasets``
         reuses the repeats already there. Default: nothing is saved.
+    saved_only : bool, default False
+        Fit nothing: read every repeat from the store of ``results`` (``calibsim report``
+        of a study's ``plan`` analysis).
     progress : bool, default True
         A time estimate (on standard error) before the repeats, and a progress bar.
     client : LocalPool or distributed.Client, optional
@@ -302,7 +305,10 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         For a Δ outside [0, 1) or one that cannot be reached at a design's
         training-set size (see :func:`calibrate_damage`), an unknown design or test,
         a design no test fits, α, power or replicability outside (0, 1), ``n_datasets``
-        < 2, or learners and data :func:`calibsim.compare` refuses.
+        < 2, or learners and data :func:`calibsim.compare` refuses; ``saved_only``
+        without ``results``.
+    FileNotFoundError
+        With ``saved_only``, if a repeat is not in the store (naming how many are missing).
 
     References
     ----------
@@ -367,6 +373,9 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         labels = [f"{labels[0]}_1", f"{labels[1]}_2"]
     common = dict(n_jobs=n_jobs, scheduler=scheduler, client=client)
     store = None
+    if saved_only and results is None:
+        raise ValueError("`saved_only` reads the repeats from the store of `results`; got "
+                         "results=None.")
     if results is not None:
         from ..engine.store import Store
         store = Store(Path(results) / "store")
@@ -389,7 +398,8 @@ def plan(estimator_a, estimator_b, X, y=None, *, differences=(0.01, 0.02, 0.05),
         if store is not None:
             from ..engine.store import fingerprint
             identity = {**base_identity, "design": d.name}
-            stored = {"store": store, "key": fingerprint(identity), "identity": identity}
+            stored = {"store": store, "key": fingerprint(identity), "identity": identity,
+                      "saved_only": saved_only}
         acc, n_test, holdout = _repeat_scores(learners, X, y, d, seeds, rows,
                                               progress=progress, what=f"plan {d.name}",
                                               **common, **stored)
@@ -492,7 +502,7 @@ def _repeats(random_state, what, name, n_repeats, n, m):
 
 
 def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progress, what,
-                   store=None, key=None, identity=None, client=None):
+                   store=None, key=None, identity=None, client=None, saved_only=False):
     """Per-fold accuracies of the learners on every repeat of design ``d``: ``acc`` (N, 2,
     *shape), test-set sizes (N, *shape) and, for a holdout design, the per-instance
     correctness ``{"correct": (N, 2, m) bool, "masks": (N, m) bool}`` (else None).
@@ -519,6 +529,11 @@ def _repeat_scores(learners, X, y, d, seeds, rows, *, n_jobs, scheduler, progres
     blocks, n_test = [], np.empty((N,) + d.shape, np.int64)
     masks_hold = np.zeros((N, m), bool) if d.kind == "holdout" else None
     done = set() if store is None else set(store.available(key).tolist())
+    if saved_only and len(done & set(range(len(seeds)))) < len(seeds):
+        missing = len(seeds) - len(done & set(range(len(seeds))))
+        raise FileNotFoundError(f"plan {what}: {missing} of {len(seeds)} repeats are not in "
+                                f"the store {store.folder(key)}; run them first (`calibsim "
+                                "run`).")
     for r, seed in enumerate(seeds):
         if r in done:
             continue

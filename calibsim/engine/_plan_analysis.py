@@ -101,7 +101,7 @@ def _learner_text(study, label) -> str:
     return f"{name}({args})" if args else name
 
 
-def _plans(study, a, label, repeat, *, client=None):
+def _plans(study, a, label, repeat, *, client=None, saved_only=False):
     """``[(PlanResult, own)]`` of one source and repeat: the plan at Δ = 0 and the
     ``differences`` given, then, with ``differences = "own"``, one plan per design at its
     own difference."""
@@ -111,7 +111,7 @@ def _plans(study, a, label, repeat, *, client=None):
     kw = dict(designs=list(a.designs), tests=list(a.tests) or None, alpha=a.alphas[0],
               df=a.df, n_datasets=study.source(label).n_datasets,
               n_instances=a.n_instances, random_state=plan_seed(study, label, repeat),
-              results=study.results, progress=False, client=client)
+              results=study.results, progress=False, client=client, saved_only=saved_only)
     own = a.differences == ("own",)
     first = plan(_learner_text(study, pair[0]), _learner_text(study, pair[1]), X, y,
                  differences=[] if own else list(a.differences), **kw)
@@ -142,15 +142,17 @@ def compute_plans(study, *, client=None, progress=None) -> None:
             progress.advance(1)
 
 
-def plan_rows(study, a, *, client=None) -> pd.DataFrame:
-    """The table of a ``plan`` analysis (module docstring)."""
+def plan_rows(study, a, *, client=None, saved_only=False) -> pd.DataFrame:
+    """The table of a ``plan`` analysis (module docstring); ``saved_only``: fit nothing
+    (``calibsim report``), raising ``FileNotFoundError`` if a repeat is not in the store."""
     rows = []
     for label in a.sources:
         spec = study.source(label)
         base = {"source": label, "group": spec.group,
                 **{k: (Path(v).stem if k in ("network", "path") else v) for k, v in spec.grid}}
         for g in range(a.repeats):
-            for res, own in _plans(study, a, label, g, client=client):
+            for res, own in _plans(study, a, label, g, client=client,
+                                   saved_only=saved_only):
                 t = res.table.copy()
                 if own:
                     t = t[t["difference"] > 0]

@@ -1132,7 +1132,7 @@ def _accuracy_rows(study, analysis, scores) -> pd.DataFrame:
 
 
 def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
-                 summaries=None) -> dict:
+                 summaries=None, compute: bool = True) -> dict:
     """Run every analysis of ``study`` on its scores.
 
     Parameters
@@ -1150,6 +1150,9 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
         :func:`by_blocks` true (computed block by block on the workers by
         :func:`calibsim.engine.run.analyse_blocks`); None computes them here from
         ``scores``. The tables are the same bit for bit either way.
+    compute : bool, default True
+        False (``calibsim report``): a ``plan`` analysis fits nothing and raises
+        ``FileNotFoundError`` if a repeat is not in the store.
 
     Returns
     -------
@@ -1179,7 +1182,7 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             continue
         if a.kind == "plan":          # calibsim.plan on the sources' data, from the store
             from ._plan_analysis import plan_rows
-            out[a.name] = plan_rows(study, a)
+            out[a.name] = plan_rows(study, a, saved_only=not compute)
             continue
         lookup = lookups.get(a.name)
         if a.df == "calibrated" and a.calibration is None:
