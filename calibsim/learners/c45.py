@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from .._validation import check_int, check_probability
 from ._base import (NominalClassifier, _check_fit_common, _check_fit_inputs,
                     _check_predict_input, _encode_labels)
@@ -16,6 +17,7 @@ from ._c45 import (
 __all__ = ["C45"]
 
 
+@fill_doc
 class C45(NominalClassifier):
     """Pruned C4.5 decision tree, reproducing Weka 3.6's ``J48``.
 
@@ -100,9 +102,8 @@ class C45(NominalClassifier):
     ----------
     .. [1] Quinlan, J. R. (1993). C4.5: Programs for Machine Learning.
            Morgan Kaufmann. ISBN 1-55860-238-0.
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``weka.classifiers.trees.J48``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``weka.classifiers.trees.J48``).
 
     Examples
     --------

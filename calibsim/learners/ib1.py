@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import NominalClassifier, _check_fit_common
 from ._general import _check_general_fit_inputs, _check_general_predict_input
 from ._kernels_ib1 import _ib1_predict
@@ -11,6 +12,7 @@ from ._kernels_ib1 import _ib1_predict
 __all__ = ["IB1"]
 
 
+@fill_doc
 class IB1(NominalClassifier):
     """Nearest-neighbour classifier with Weka's range-normalised distance.
 
@@ -56,9 +58,8 @@ class IB1(NominalClassifier):
     .. [1] Aha, D. W., Kibler, D. & Albert, M. K. (1991). Instance-based
            learning algorithms. Machine Learning 6, 37-66.
            doi:10.1007/BF00153759
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``IB1``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``IB1``).
 
     Examples
     --------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import NominalClassifier, _check_fit_common
 from ._general import _check_general_fit_inputs, _check_general_predict_input
 from ._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict, _nb_predict_general,
@@ -16,6 +17,7 @@ __all__ = ["NaiveBayes"]
 # Estimator
 # --------------------------------------------------------------------------
 
+@fill_doc
 class NaiveBayes(NominalClassifier):
     """Naive Bayes with Laplace-corrected counts and Weka's normal estimator.
 
@@ -78,9 +80,8 @@ class NaiveBayes(NominalClassifier):
            distributions in Bayesian classifiers. Proc. 11th Conference on
            Uncertainty in Artificial Intelligence, 338-345.
            arXiv:1302.4964
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``NaiveBayes`` and ``DiscreteEstimator``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``NaiveBayes`` and ``DiscreteEstimator``).
 
     Examples
     --------

@@ -7,6 +7,7 @@ import numbers
 import numba
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._base import NominalClassifier, _check_fit_common
 from ._general import _check_general_fit_inputs, _check_general_predict_input
 from ._kernels_vp import _java_shuffle, _vp_fit, _vp_predict, _vp_predict_proba
@@ -128,6 +129,7 @@ def _check_count(name, value, min_value):
         raise ValueError(f"`{name}` must be an integer >= {min_value}; got {value!r}.")
 
 
+@fill_doc
 class VotedPerceptron(NominalClassifier):
     """Freund and Schapire's voted perceptron as Weka trains it.
 
@@ -203,9 +205,8 @@ class VotedPerceptron(NominalClassifier):
     .. [1] Freund, Y. & Schapire, R. E. (1999). Large margin classification
            using the perceptron algorithm. Machine Learning 37, 277-296.
            doi:10.1023/A:1007662407062
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``VotedPerceptron``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``VotedPerceptron``).
 
     Examples
     --------

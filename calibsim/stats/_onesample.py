@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from ._ttests import (_finish, _iv_1d_x, _iv_alternative, _iv_cv_x, _iv_df, _iv_ratio,
                       _ratio, _sd, _zero_tol)
 
@@ -27,6 +28,7 @@ def _one_sample(x, df, alternative, method, ratio=None):
     return _finish(u, m, sd, undefined, df, alternative, method, ratio=ratio)
 
 
+@fill_doc
 def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     r"""k-fold cross-validated paired t test with explicit df.
 
@@ -53,10 +55,7 @@ def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     At the default df this is the ordinary one-sample t test of the k
     differences. Zero variance is handled as in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------
@@ -71,6 +70,7 @@ def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     return _one_sample(x, df, alternative, "kfold_cv")
 
 
+@fill_doc
 def resampled_ttest(x, *, df=None, alternative="two-sided"):
     r"""Resampled (random subsampling) paired t test with explicit df.
 
@@ -97,10 +97,7 @@ def resampled_ttest(x, *, df=None, alternative="two-sided"):
     high Type I error because the splits overlap. Zero variance is handled as
     in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------
@@ -117,6 +114,7 @@ def resampled_ttest(x, *, df=None, alternative="two-sided"):
     return _one_sample(x, df, alternative, "resampling")
 
 
+@fill_doc
 def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-sided"):
     r"""Nadeau–Bengio corrected resampled t test with explicit df.
 
@@ -147,12 +145,7 @@ def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-
     -----
     Zero variance is handled as in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
-    .. [2] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization
-           error. Machine Learning 52, 239-281. doi:10.1023/A:1024068626366
+    {references:bouckaert2003,nadeau_bengio2003}
 
     Examples
     --------
