@@ -16,6 +16,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from .._docstrings import fill_doc
+
 __all__ = ["NominalClassifier"]
 
 
@@ -278,13 +280,33 @@ def _expected_failed_checks(estimator) -> dict:
     return dict(_EXPECTED_FAILED_CHECKS, **getattr(estimator, "_expected_failed_checks", {}))
 
 
+# The Parameters and Raises of every learner's predict and predict_proba (one text for both).
+_PREDICT_PARAMETERS = """
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+        Instances encoded as in ``fit``: nominal codes and numeric values, NaN
+        for a missing value (handled as the learner's class docstring says).
+"""
+_PREDICT_RAISES = """
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If the estimator has not been fitted.
+    ValueError
+        If ``X`` is not a valid 2-D array for the fitted model (columns,
+        codes below ``n_values_``, finite values or NaN).
+"""
+
+
 class NominalClassifier(ClassifierMixin, BaseEstimator):
     """Base of calibsim's scikit-learn-style learners (nominal codes, numeric values, NaN).
 
     Subclasses set ``classes_``, ``n_values_`` and ``n_features_in_`` in
     ``fit`` and implement ``_predict_codes(X)`` (class indices) and
-    ``_predict_proba_codes(X)``, or override ``predict``/``predict_proba``
-    and call :meth:`_check_predict_X` first.
+    ``_predict_proba_codes(X)`` on the array their ``_prepare_X(X)`` returns
+    (the default: validated int64 codes); ``predict`` and ``predict_proba``
+    are written once, here.
 
     The scikit-learn tags say what the learners are: they take categorical
     (nominal) attributes as integer codes, NaN as a missing value (Weka's
@@ -317,48 +339,34 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
                              f"{n} features as input).")
         return arr
 
+    @fill_doc(predict_parameters=_PREDICT_PARAMETERS, predict_raises=_PREDICT_RAISES)
     def predict_proba(self, X):
         """Return the class probabilities of each instance.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
+        {predict_parameters}
 
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
-            Probabilities in [0, 1], columns following ``classes_``; see the
-            learner's Notes for how they are computed.
+            Probabilities in [0, 1], columns following ``classes_``, computed
+            as the learner's class docstring says.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
+        {predict_raises}
         """
         return self._predict_proba_codes(self._prepare_X(self._check_predict_X(X)))
 
+    @fill_doc(predict_parameters=_PREDICT_PARAMETERS, predict_raises=_PREDICT_RAISES)
     def predict(self, X):
         """Return the predicted class, ties going to the first of ``classes_``.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
+        {predict_parameters}
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
             Predicted labels, taken from ``classes_``.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
+        {predict_raises}
         """
         codes = self._predict_codes(self._prepare_X(self._check_predict_X(X)))
         return self.classes_[codes]

@@ -51,7 +51,8 @@ class IB1(NominalClassifier):
     model for good; here each call of :meth:`predict` starts again from the
     training ranges, so a call with one fold's test instances in their order
     gives Weka's predictions for that fold. A range narrower than 1e-6 scales
-    every value to 0 (Weka's ``Utils.eq``).
+    every value to 0 (Weka's ``Utils.eq``). :meth:`predict_proba` is Weka's
+    class distribution for IB1: 1 for the predicted class, 0 elsewhere.
 
     References
     ----------
@@ -124,56 +125,15 @@ class IB1(NominalClassifier):
         self.y_train_ = y_codes
         return self
 
+    def _prepare_X(self, X):
+        X, _ = _check_general_predict_input(X, self.n_values_)
+        return np.ascontiguousarray(X, dtype=np.float64)
+
     def _predict_codes(self, X) -> np.ndarray:
-        X, _ = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
-        return _ib1_predict(self.X_train_, self.y_train_, self.n_values_ == 0,
-                            np.ascontiguousarray(X, dtype=np.float64))
+        return _ib1_predict(self.X_train_, self.y_train_, self.n_values_ == 0, X)
 
-    def predict(self, X):
-        """Return the class of each row's nearest training instance.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Test instances, encoded as in ``fit``; rows are classified in
-            order, each widening the numeric ranges for the rows after it.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        codes = self._predict_codes(X)           # checks that the model is fitted first
-        return self.classes_[codes]
-
-    def predict_proba(self, X):
-        """Return Weka's class distribution: 1 for the predicted class, 0 elsewhere.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Test instances, as in :meth:`predict`.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            One-hot rows, columns following ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            As :meth:`predict`.
-        """
+    def _predict_proba_codes(self, X):
+        """Weka's class distribution: 1 for the predicted class, 0 elsewhere."""
         codes = self._predict_codes(X)
         out = np.zeros((codes.shape[0], self.classes_.shape[0]))
         out[np.arange(codes.shape[0]), codes] = 1.0

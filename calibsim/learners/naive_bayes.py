@@ -177,57 +177,19 @@ class NaiveBayes(NominalClassifier):
         return (prior, cond, offset, np.zeros(a, np.bool_), np.zeros((a, C)), np.ones((a, C)),
                 np.full(a, 0.01))
 
-    def _dispatch(self, X, nominal_kernel, general_kernel):
-        X, codes = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
+    def _prepare_X(self, X):
+        """int64 codes for the nominal kernels, else float64 (NaN = missing) for the general ones."""
+        X, codes = _check_general_predict_input(X, self.n_values_)
         if codes and not self.general_:
-            return nominal_kernel(self.model_, X)
-        return general_kernel(self._general_model(), np.ascontiguousarray(X, dtype=np.float64))
+            return X
+        return np.ascontiguousarray(X, dtype=np.float64)
 
-    def predict_proba(self, X):
-        """Return the class probabilities of each instance.
+    def _predict_codes(self, X):
+        if X.dtype == np.float64:
+            return _nb_predict_general(self._general_model(), X)
+        return _nb_predict(self.model_, X)
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Instances encoded as in ``fit``; NaN (missing) is allowed in any
-            column and leaves that attribute out.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Probabilities in [0, 1], columns following ``classes_``, computed
-            as in Weka (see the class docstring).
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        return self._dispatch(X, _nb_predict_proba, _nb_predict_proba_general)
-
-    def predict(self, X):
-        """Return the predicted class, ties going to the first of ``classes_``.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Instances encoded as in ``fit``; NaN (missing) is allowed.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        codes = self._dispatch(X, _nb_predict, _nb_predict_general)   # checks fitted first
-        return self.classes_[codes]
+    def _predict_proba_codes(self, X):
+        if X.dtype == np.float64:
+            return _nb_predict_proba_general(self._general_model(), X)
+        return _nb_predict_proba(self.model_, X)
