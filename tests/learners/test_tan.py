@@ -9,7 +9,6 @@ and vote have missing values). Every prediction and every tree must agree.
 """
 
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -20,23 +19,14 @@ from calibsim.datasets import load_uci
 from calibsim.learners import TAN
 from calibsim.learners._kernels_tan import _lngamma, _tan_fit, _tan_predict
 
-DATA = pathlib.Path(__file__).parent / "data"
+from _weka_folds import cv_splits, load_tan_vp_oracle  # tests/learners is on sys.path
+
 UCI_NOMINAL = ("breast-cancer", "contact-lenses", "soybean", "vote", "weather.nominal")
 
 
 @pytest.fixture(scope="module")
 def fixture():
-    d = dict(np.load(DATA / "weka_oracle_tan_vp.npz"))
-    S, n = d["null__y"].shape
-    a = int(d["null__n_attributes"])
-    d["null__X"] = np.unpackbits(d["null__X_bits"], axis=1, count=n * a).reshape(S, n, a)
-    return d
-
-
-def _splits(fold):
-    for r in range(fold.shape[0]):
-        for f in range(int(fold[r].max()) + 1):
-            yield r, f, np.flatnonzero(fold[r] != f), np.flatnonzero(fold[r] == f)
+    return load_tan_vp_oracle()
 
 
 def test_null_fixture(fixture):
@@ -47,7 +37,7 @@ def test_null_fixture(fixture):
         X = np.ascontiguousarray(d["null__X"][s], dtype=np.int64)
         y = d["null__y"][s].astype(np.int64)
         pred = np.full(y.shape, -2)
-        for r, f, tr, te in _splits(d["null__fold"][s]):
+        for r, f, tr, te in cv_splits(d["null__fold"][s]):
             model = _tan_fit(X[tr], y[tr], n_values, 2)
             assert_array_equal(model[0], d["null__tan_parent"][s, r, f])
             pred[te] = _tan_predict(model, n_values, X[te])
@@ -61,7 +51,7 @@ def test_uci_fixture(fixture, name):
     fold = fixture[f"{name}__fold"]
     assert fold.shape == (10, ds.X.shape[0])
     pred = np.full(fold.shape, -2)
-    for r, f, tr, te in _splits(fold):
+    for r, f, tr, te in cv_splits(fold):
         tan = TAN().fit(ds.X[tr], ds.y[tr], n_values=ds.n_values)
         assert_array_equal(tan.parent_, fixture[f"{name}__tan_parent"][r, f])
         pred[r, te] = tan.predict(ds.X[te])
