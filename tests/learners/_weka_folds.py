@@ -27,6 +27,13 @@ def load_tan_vp_oracle():
     return d
 
 
+def tan_vp_null_sets(d):
+    """Per null data set of the TAN/VP oracle ``d``: (s, X and y as int64 codes, its fold array)."""
+    for s in range(d["null__y"].shape[0]):
+        yield (s, np.ascontiguousarray(d["null__X"][s], dtype=np.int64),
+               d["null__y"][s].astype(np.int64), d["null__fold"][s])
+
+
 def null_fixture_folds():
     """``weka_null_fixture.npz`` (Weka 3.6 on 10-fold CV of 3 null data sets of 300 x 10 binary
     attributes, written by ``scripts/weka_j48_check.py --fixture``) split by split.
