@@ -204,6 +204,20 @@ def ours(X, y, n_values, n_classes, fold, *, with_j48=True):
 # Weka's side
 # --------------------------------------------------------------------------
 
+
+def write_missing_arffs(groups, tmp):
+    """Write an ARFF in ``tmp`` for every data set of ``groups`` without one (``d["arff"]``).
+
+    ``groups`` maps a group name to its list of data-set dicts (X, y, n_values, n_classes,
+    fold; a shipped UCI set already names its ``arff``); the file is ``<group><index>.arff``.
+    """
+    for g, sets in groups.items():
+        for i, d in enumerate(sets):
+            if "arff" not in d:
+                d["arff"] = tmp / f"{g}{i}.arff"
+                write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
+
+
 def shipped_arff(name):
     """The shipped ARFF file of a UCI set (``.arff.gz`` for the large ones, read as is by
     WekaIO.java)."""
@@ -483,13 +497,8 @@ def main(argv=None):
 
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = pathlib.Path(tmpname)
-        jobs = []
-        for g, sets in groups.items():
-            for i, d in enumerate(sets):
-                if "arff" not in d:
-                    d["arff"] = tmp / f"{g}{i}.arff"
-                    write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
-                jobs.append((d["arff"], d["fold"]))
+        write_missing_arffs(groups, tmp)
+        jobs = [(d["arff"], d["fold"]) for sets in groups.values() for d in sets]
         results = iter(run_weka(jobs, tmp))
         for g, sets in groups.items():
             for d in sets:

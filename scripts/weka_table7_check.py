@@ -61,7 +61,7 @@ from calibsim.learners._kernels_vp import _vp_fit, _vp_predict  # noqa: E402
 from calibsim.learners.tan import _nominal_fit_codes, _fill_missing  # noqa: E402
 from calibsim.schemes import StratifiedRepeatedCV  # noqa: E402
 from calibsim.sources import NullSource  # noqa: E402
-from weka_oracle import WEKA_JAR, write_arff  # noqa: E402
+from weka_oracle import WEKA_JAR, write_missing_arffs  # noqa: E402
 
 JAVA_SRC = REPO / "scripts" / "java" / "WekaTable7.java"
 FIXTURE = REPO / "tests" / "learners" / "data" / "weka_oracle_tan_vp.npz"
@@ -165,13 +165,8 @@ def main(argv=None):
     groups = make_groups(args.null_sets, args.uci_runs)
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = pathlib.Path(tmpname)
-        jobs = []
-        for g, sets in groups.items():
-            for i, d in enumerate(sets):
-                if "arff" not in d:
-                    d["arff"] = tmp / f"{g}{i}.arff"
-                    write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
-                jobs.append((d["arff"], d["fold"], d["X"].shape[1]))
+        write_missing_arffs(groups, tmp)
+        jobs = [(d["arff"], d["fold"], d["X"].shape[1]) for sets in groups.values() for d in sets]
         t0 = time.perf_counter()
         results = iter(run_weka(jobs, tmp))
         print(f"Weka ran in {time.perf_counter() - t0:.1f} s")
