@@ -165,15 +165,22 @@ def _rank_z(ranks_avg, n_datasets):
     return z, p
 
 
+#: The ``scores`` and ``higher_is_better`` entries of the rank procedures' Parameters.
+_RANK_SCORES = """
+    scores : array_like of shape (n_datasets, n_learners)
+        One score per data set and learner (e.g. accuracy in [0, 1]).
+    higher_is_better : bool, default True
+        True for accuracies, False for error rates.
+"""
+
+
+@fill_doc(rank_scores=_RANK_SCORES)
 def average_ranks(scores, *, higher_is_better=True):
     """Average rank of each learner over data sets (rank 1 = best).
 
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner (e.g. accuracy in [0, 1]).
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
 
     Returns
     -------
@@ -267,7 +274,7 @@ def friedman_test(scores, *, higher_is_better=True, tie_correction=True):
     return FriedmanResult(chi2, min(p, 1.0), df, float(f), pf, df_num, df_den, R, tc)
 
 
-@fill_doc
+@fill_doc(rank_scores=_RANK_SCORES)
 def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
     r"""Unadjusted pairwise z tests of average ranks.
 
@@ -279,10 +286,7 @@ def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
 
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner.
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
     alpha : float, default 0.05
         Level in (0, 1) for ``reject``, applied to each pair separately.
 

@@ -31,10 +31,11 @@ import math
 import numpy as np
 from scipy import stats
 
-from .._docstrings import fill_doc
+from .._docstrings import fill, fill_doc
 from .._validation import check_choice, check_int, check_probability
 from ._classic import _iv_bool
-from ._multiple import MAX_LEARNERS, PairwiseRankResult, _iv_scores, _rank_se, _rank_z, _ranks
+from ._multiple import (MAX_LEARNERS, _RANK_SCORES, PairwiseRankResult, _iv_scores, _rank_se,
+                        _rank_z, _ranks)
 
 __all__ = ["BERGMANN_HOMMEL_MAX_LEARNERS", "bergmann_hommel_test", "bonferroni_dunn_test",
            "critical_difference", "holm_test", "nemenyi_test", "shaffer_test"]
@@ -187,16 +188,13 @@ def _bergmann_hommel_apv(p, L, chunk=20000):
 
 # --- Public procedures ---
 
-_RANK_PARAMETERS = """
+_RANK_PARAMETERS = fill("""
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner (e.g. accuracy in [0, 1]).
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
     alpha : float, default 0.05
         Family-wise significance level in (0, 1) for ``reject``.
-"""
+""", {"rank_scores": _RANK_SCORES})
 
 
 @fill_doc(rank_parameters=_RANK_PARAMETERS)
