@@ -225,10 +225,15 @@ def shipped_arff(name):
     return path if path.exists() else path.with_name(f"{name}.arff.gz")
 
 
-def run_weka(jobs, tmp):
-    """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC),
-                    str(JAVA_SRC.with_name("WekaIO.java"))],
+def run_weka_program(java_src, jobs, tmp, **run_kwargs):
+    """Compile ``java_src`` (with WekaIO.java) and run it on every (arff, fold (R, n)) job.
+
+    Each job's test indices go to ``tmp/folds<i>.txt`` (one line per split, run by run) and
+    the job list to ``tmp/jobs.txt``; the program writes ``tmp/out<i>.txt``. Returns the
+    lines of each job's output; ``run_kwargs`` go to the ``java`` run (e.g. ``stderr``).
+    """
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(java_src),
+                    str(java_src.with_name("WekaIO.java"))],
                    check=True, capture_output=True)
     lines = []
     for i, (arff, fold) in enumerate(jobs):
@@ -237,13 +242,17 @@ def run_weka(jobs, tmp):
         (tmp / f"folds{i}.txt").write_text("\n".join(" ".join(map(str, s)) for s in splits) + "\n")
         lines.append(f"{arff} {tmp / f'folds{i}.txt'} {tmp / f'out{i}.txt'}")
     (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
-    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaOracle", str(tmp / "jobs.txt")],
-                   check=True)
+    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", java_src.stem, str(tmp / "jobs.txt")],
+                   check=True, **run_kwargs)
+    return [(tmp / f"out{i}.txt").read_text().splitlines() for i in range(len(jobs))]
+
+
+def run_weka(jobs, tmp):
+    """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
     results = []
-    for i, (arff, fold) in enumerate(jobs):
+    for (arff, fold), out in zip(jobs, run_weka_program(JAVA_SRC, jobs, tmp)):
         R, n = fold.shape
         k = int(fold.max()) + 1
-        out = (tmp / f"out{i}.txt").read_text().splitlines()
         preds = np.full((3, R, n), -2, np.int64)
         size = np.zeros((R, k, 2), np.int64)
         for r in range(R):
