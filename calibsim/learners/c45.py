@@ -7,7 +7,7 @@ import numpy as np
 
 from .._docstrings import fill_doc
 from .._validation import check_int, check_probability
-from ._base import (NominalClassifier, _check_fit_common, _check_fit_inputs,
+from ._base import (_LEARNER_DOCS, NominalClassifier, _check_fit_common, _check_fit_inputs,
                     _check_predict_input, _encode_labels)
 from ._c45 import (
     _c45_fit, _c45_fit_general, _c45_predict, _c45_predict_general, _c45_predict_proba,
@@ -17,7 +17,7 @@ from ._c45 import (
 __all__ = ["C45"]
 
 
-@fill_doc
+@fill_doc(**_LEARNER_DOCS)
 class C45(NominalClassifier):
     """Pruned C4.5 decision tree, reproducing Weka 3.6's ``J48``.
 
@@ -55,15 +55,7 @@ class C45(NominalClassifier):
         Minimum number of instances in at least two branches of a split
         (J48 ``-M``), >= 1.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Number of values of each nominal attribute (codes are
-        ``0..n_values_[j]-1``); 0 marks a numeric attribute.
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     tree_ : tuple of ndarray
         The kernel's tree ``(attr, first_child, node_class, node_prob,
         node_dist)`` in breadth-first order; ``attr[u] == -1`` marks a leaf
@@ -239,15 +231,10 @@ class C45(NominalClassifier):
         Xf, _ = _iv_general_X(X, self.n_values_, fitted=True)
         return Xf
 
-    def _predict_codes(self, X):
+    def _kernels(self, X):
         if X.dtype == np.float64:
-            return _c45_predict_general(self._general_tree(), X)
-        return _c45_predict(self.tree_, X)
-
-    def _predict_proba_codes(self, X):
-        if X.dtype == np.float64:
-            return _c45_predict_proba_general(self._general_tree(), X)
-        return _c45_predict_proba(self.tree_, X)
+            return self._general_tree(), _c45_predict_general, _c45_predict_proba_general
+        return self.tree_, _c45_predict, _c45_predict_proba
 
 
 def _iv_labels(y, n_rows, classes=None):

@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._docstrings import fill_doc
-from ._base import NominalClassifier, _check_fit_common
-from ._general import _check_general_fit_inputs, _check_general_predict_input
+from ._base import _LEARNER_DOCS, NominalClassifier
+from ._general import _check_general_fit, _check_general_predict_input
 from ._kernels_ib1 import _ib1_predict
 
 __all__ = ["IB1"]
 
 
-@fill_doc
+@fill_doc(**_LEARNER_DOCS)
 class IB1(NominalClassifier):
     """Nearest-neighbour classifier with Weka's range-normalised distance.
 
@@ -29,14 +29,7 @@ class IB1(NominalClassifier):
 
     The model has no hyperparameters.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Arity of each nominal attribute, 0 for a numeric one.
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     X_train_ : ndarray of shape (n_samples, n_features), float64
         The stored training instances (NaN = missing).
     y_train_ : ndarray of shape (n_samples,), int64
@@ -72,31 +65,18 @@ class IB1(NominalClassifier):
     array(['a', 'b', 'b'], dtype='<U1')
     """
 
-    def __init__(self):
-        pass
-
+    @fill_doc(**_LEARNER_DOCS)
     def fit(self, X, y, n_values=None, classes=None):
         """Store the training instances.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes and numeric values, NaN for missing (see
-            :mod:`calibsim.datasets`). Without ``n_values``, integer ``X`` is
-            nominal codes and float ``X`` all numeric (as :class:`C45`).
-        y : array_like of shape (n_samples,)
-            Class labels (any sortable type), not NaN; see ``classes``.
+        {fit_X_y}
         n_values : array_like of shape (n_features,), optional
             Arity of each nominal attribute, 0 for a numeric one. Defaults to
             all nominal with ``X.max(axis=0) + 1`` values for integer ``X`` and
             to all numeric for float ``X``.
-        classes : array_like of shape (n_classes,), optional
-            The declared class labels in their declared order (as the values of
-            Weka's class attribute); it becomes ``classes_``, the columns of
-            ``predict_proba``. Every label of ``y`` must be in it; a declared
-            class absent from ``y`` (a fold that misses a class) is a class with
-            no training instances, as in Weka (IB1 never predicts it, but
-            ``predict_proba`` has its column). Defaults to ``np.unique(y)``.
+        {fit_classes}
+            as in Weka (IB1 never predicts it, but ``predict_proba`` has its column).
+            Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -110,14 +90,9 @@ class IB1(NominalClassifier):
             ``n_values`` (or NaN), if ``n_values`` is not one non-negative
             integer per column, ``y`` does not have one label per row, or
             ``classes`` does not hold every label of ``y``.
-            Also if ``X`` is complex or has no column, or ``y`` is None, holds
-            NaN or is not a set of class labels (scikit-learn's "Unknown label
-            type", e.g. continuous).
-        TypeError
-            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
+        {fit_raises_end}
         """
-        X, y = _check_fit_common(self, X, y)
-        X, y_codes, classes, n_values, _ = _check_general_fit_inputs(X, y, n_values, classes)
+        X, y_codes, classes, n_values, _ = _check_general_fit(self, X, y, n_values, classes)
         self.classes_ = classes
         self.n_values_ = n_values
         self.n_features_in_ = X.shape[1]
