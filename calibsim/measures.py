@@ -12,6 +12,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import stats
 
+from ._docstrings import fill_doc
 from ._validation import check_probability, check_real_dtype
 
 __all__ = ["RejectionRate", "rejection_rate", "Replicability", "replicability",
@@ -113,18 +114,25 @@ def _clopper_pearson_many(k, n: int, confidence_level: float) -> tuple:
     return bounds[where, 0].reshape(k.shape), bounds[where, 1].reshape(k.shape)
 
 
-def replicability_R(k, n: int):
-    """Bouckaert & Frank's (2004) replicability of one data set: R(k, n).
-
-    The probability that two of the n outcomes, drawn without replacement,
-    agree when k of them reject: ``[k(k-1) + (n-k)(n-k-1)] / [n(n-1)]``.
-
+#: The Parameters of replicability_R and replicability_R_se.
+_K_N_PARAMETERS = """
     Parameters
     ----------
     k : int or array_like of int
         Number of rejections, 0 <= k <= n.
     n : int
         Number of repetitions, >= 2.
+"""
+
+
+@fill_doc(k_n_parameters=_K_N_PARAMETERS)
+def replicability_R(k, n: int):
+    """Bouckaert & Frank's (2004) replicability of one data set: R(k, n).
+
+    The probability that two of the n outcomes, drawn without replacement,
+    agree when k of them reject: ``[k(k-1) + (n-k)(n-k-1)] / [n(n-1)]``.
+
+    {k_n_parameters}
 
     Returns
     -------
@@ -150,6 +158,7 @@ def replicability_R(k, n: int):
     return float(r) if r.ndim == 0 else r
 
 
+@fill_doc(k_n_parameters=_K_N_PARAMETERS)
 def replicability_R_se(k, n: int):
     """Monte Carlo standard error of R(k, n) for one data set, its partitions redrawn.
 
@@ -162,12 +171,7 @@ def replicability_R_se(k, n: int):
     consistent, the SE of their mean R came out 13% low). The SE of R averaged over D
     fixed data sets is ``sqrt(sum(se ** 2)) / D`` (:attr:`Replicability.R_partition_se`).
 
-    Parameters
-    ----------
-    k : int or array_like of int
-        Number of rejections, 0 <= k <= n.
-    n : int
-        Number of repetitions, >= 2.
+    {k_n_parameters}
 
     Returns
     -------

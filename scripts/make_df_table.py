@@ -21,6 +21,21 @@ COLUMNS = ["test", "label", "design", "n_folds", "n_runs", "alpha", "calibrated_
            "default_df", "type1_default", "n_datasets"]
 
 
+def git_commit():
+    """The short hash of the checkout's HEAD, "unknown" outside git (for the provenance lines)."""
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip() or "unknown"
+
+
+def write_table(out, header, table):
+    """Write the provenance comment lines, then ``table`` as CSV (6 significant digits)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(header) + "\n")
+        table.to_csv(fh, index=False, float_format="%.6g")
+    print(f"wrote {out} ({len(table)} rows)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", type=Path, default=ROOT / "studies" / "df_table.toml")
@@ -36,8 +51,7 @@ def main(argv=None):
         frames.append(t)
     table = pd.concat(frames, ignore_index=True)[COLUMNS]
     table = table.sort_values(["test", "design", "n_folds", "n_runs", "alpha"], kind="stable")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    commit = git_commit()
     src = study.sources[0]
     header = [
         "# Calibrated df of the tests that calibrate (Bouckaert 2003), made by",
@@ -51,11 +65,7 @@ def main(argv=None):
         "# (df_ci_coverage its exact coverage); type1_error at calibrated_df; default_df the textbook df.",
         "# design 'subsampling': n_runs = number n of random 90/10 splits, n_folds 0.",
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(header) + "\n")
-        table.to_csv(fh, index=False, float_format="%.6g")
-    print(f"wrote {args.out} ({len(table)} rows)")
+    write_table(args.out, header, table)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ data sets, calibsim commit, date); `calibsim.calibration.rho_table()` reads it.
 
 import argparse
 import datetime
-import subprocess
 from pathlib import Path
 
 import pandas as pd
+
+from make_df_table import git_commit, write_table  # scripts/ is on sys.path when run
 
 ROOT = Path(__file__).resolve().parents[1]
 COLUMNS = ["n_folds", "n_runs", "threshold", "rope", "rho", "rho_ci_low", "rho_ci_high",
@@ -33,8 +34,7 @@ def main(argv=None):
     frames = [pd.read_csv(study.figures / f"{study.name}_{a.name}.csv") for a in study.analyses]
     table = pd.concat(frames, ignore_index=True)[COLUMNS]
     table = table.sort_values(["n_folds", "n_runs", "threshold", "rope"], kind="stable")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    commit = git_commit()
     src = study.sources[0]
     p = dict(src.params)
     header = [
@@ -56,11 +56,7 @@ def main(argv=None):
         "# null_difference: naive Bayes's and C4.5's mean null accuracy and their mean "
         "difference (a check of the null).",
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(header) + "\n")
-        table.to_csv(fh, index=False, float_format="%.6g")
-    print(f"wrote {args.out} ({len(table)} rows)")
+    write_table(args.out, header, table)
 
 
 if __name__ == "__main__":

@@ -204,6 +204,20 @@ def ours(X, y, n_values, n_classes, fold, *, with_j48=True):
 # Weka's side
 # --------------------------------------------------------------------------
 
+
+def write_missing_arffs(groups, tmp):
+    """Write an ARFF in ``tmp`` for every data set of ``groups`` without one (``d["arff"]``).
+
+    ``groups`` maps a group name to its list of data-set dicts (X, y, n_values, n_classes,
+    fold; a shipped UCI set already names its ``arff``); the file is ``<group><index>.arff``.
+    """
+    for g, sets in groups.items():
+        for i, d in enumerate(sets):
+            if "arff" not in d:
+                d["arff"] = tmp / f"{g}{i}.arff"
+                write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
+
+
 def shipped_arff(name):
     """The shipped ARFF file of a UCI set (``.arff.gz`` for the large ones, read as is by
     WekaIO.java)."""
@@ -211,10 +225,15 @@ def shipped_arff(name):
     return path if path.exists() else path.with_name(f"{name}.arff.gz")
 
 
-def run_weka(jobs, tmp):
-    """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC),
-                    str(JAVA_SRC.with_name("WekaIO.java"))],
+def run_weka_program(java_src, jobs, tmp, **run_kwargs):
+    """Compile ``java_src`` (with WekaIO.java) and run it on every (arff, fold (R, n)) job.
+
+    Each job's test indices go to ``tmp/folds<i>.txt`` (one line per split, run by run) and
+    the job list to ``tmp/jobs.txt``; the program writes ``tmp/out<i>.txt``. Returns the
+    lines of each job's output; ``run_kwargs`` go to the ``java`` run (e.g. ``stderr``).
+    """
+    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(java_src),
+                    str(java_src.with_name("WekaIO.java"))],
                    check=True, capture_output=True)
     lines = []
     for i, (arff, fold) in enumerate(jobs):
@@ -223,13 +242,17 @@ def run_weka(jobs, tmp):
         (tmp / f"folds{i}.txt").write_text("\n".join(" ".join(map(str, s)) for s in splits) + "\n")
         lines.append(f"{arff} {tmp / f'folds{i}.txt'} {tmp / f'out{i}.txt'}")
     (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
-    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaOracle", str(tmp / "jobs.txt")],
-                   check=True)
+    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", java_src.stem, str(tmp / "jobs.txt")],
+                   check=True, **run_kwargs)
+    return [(tmp / f"out{i}.txt").read_text().splitlines() for i in range(len(jobs))]
+
+
+def run_weka(jobs, tmp):
+    """jobs: list of (arff_path, fold (R, n)). Returns per job (nb, j48, ib1 (R, n), size (R, k, 2))."""
     results = []
-    for i, (arff, fold) in enumerate(jobs):
+    for (arff, fold), out in zip(jobs, run_weka_program(JAVA_SRC, jobs, tmp)):
         R, n = fold.shape
         k = int(fold.max()) + 1
-        out = (tmp / f"out{i}.txt").read_text().splitlines()
         preds = np.full((3, R, n), -2, np.int64)
         size = np.zeros((R, k, 2), np.int64)
         for r in range(R):
@@ -483,13 +506,8 @@ def main(argv=None):
 
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = pathlib.Path(tmpname)
-        jobs = []
-        for g, sets in groups.items():
-            for i, d in enumerate(sets):
-                if "arff" not in d:
-                    d["arff"] = tmp / f"{g}{i}.arff"
-                    write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
-                jobs.append((d["arff"], d["fold"]))
+        write_missing_arffs(groups, tmp)
+        jobs = [(d["arff"], d["fold"]) for sets in groups.values() for d in sets]
         results = iter(run_weka(jobs, tmp))
         for g, sets in groups.items():
             for d in sets:

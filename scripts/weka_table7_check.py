@@ -61,7 +61,7 @@ from calibsim.learners._kernels_vp import _vp_fit, _vp_predict  # noqa: E402
 from calibsim.learners.tan import _nominal_fit_codes, _fill_missing  # noqa: E402
 from calibsim.schemes import StratifiedRepeatedCV  # noqa: E402
 from calibsim.sources import NullSource  # noqa: E402
-from weka_oracle import WEKA_JAR, write_arff  # noqa: E402
+from weka_oracle import run_weka_program, write_missing_arffs  # noqa: E402
 
 JAVA_SRC = REPO / "scripts" / "java" / "WekaTable7.java"
 FIXTURE = REPO / "tests" / "learners" / "data" / "weka_oracle_tan_vp.npz"
@@ -102,23 +102,12 @@ def run_weka(jobs, tmp):
 
     Returns per job (tan, vp (R, n), parents (R, k, a)).
     """
-    subprocess.run(["javac", "-nowarn", "-cp", WEKA_JAR, "-d", str(tmp), str(JAVA_SRC),
-                    str(JAVA_SRC.with_name("WekaIO.java"))],
-                   check=True, capture_output=True)
-    lines = []
-    for i, (arff, fold, _) in enumerate(jobs):
-        k = int(fold.max()) + 1
-        splits = [np.flatnonzero(fold[r] == f) for r in range(fold.shape[0]) for f in range(k)]
-        (tmp / f"folds{i}.txt").write_text("\n".join(" ".join(map(str, s)) for s in splits) + "\n")
-        lines.append(f"{arff} {tmp / f'folds{i}.txt'} {tmp / f'out{i}.txt'}")
-    (tmp / "jobs.txt").write_text("\n".join(lines) + "\n")
-    subprocess.run(["java", "-cp", f"{WEKA_JAR}:{tmp}", "WekaTable7", str(tmp / "jobs.txt")],
-                   check=True, stderr=subprocess.DEVNULL)
+    outs = run_weka_program(JAVA_SRC, [(arff, fold) for arff, fold, _ in jobs], tmp,
+                            stderr=subprocess.DEVNULL)
     results = []
-    for i, (arff, fold, a) in enumerate(jobs):
+    for (arff, fold, a), out in zip(jobs, outs):
         R, n = fold.shape
         k = int(fold.max()) + 1
-        out = (tmp / f"out{i}.txt").read_text().splitlines()
         tan = np.full((R, n), -2, np.int64)
         vp = np.full((R, n), -2, np.int64)
         parents = np.zeros((R, k, a), np.int64)
@@ -165,13 +154,8 @@ def main(argv=None):
     groups = make_groups(args.null_sets, args.uci_runs)
     with tempfile.TemporaryDirectory() as tmpname:
         tmp = pathlib.Path(tmpname)
-        jobs = []
-        for g, sets in groups.items():
-            for i, d in enumerate(sets):
-                if "arff" not in d:
-                    d["arff"] = tmp / f"{g}{i}.arff"
-                    write_arff(d["arff"], d["X"], d["y"], d["n_values"], d["n_classes"])
-                jobs.append((d["arff"], d["fold"], d["X"].shape[1]))
+        write_missing_arffs(groups, tmp)
+        jobs = [(d["arff"], d["fold"], d["X"].shape[1]) for sets in groups.values() for d in sets]
         t0 = time.perf_counter()
         results = iter(run_weka(jobs, tmp))
         print(f"Weka ran in {time.perf_counter() - t0:.1f} s")

@@ -381,16 +381,21 @@ def test_the_checklist_catches_a_legend_over_data():
     assert _checked(fig) == ""
 
 
-def test_the_checklist_catches_panels_that_should_share_a_y_range():
+def _two_panels(left_y, right_y, titles):
+    """A figure of two good panels side by side, with their titles: (fig, left, right)."""
     from matplotlib.figure import Figure
-
-    from calibsim.plotting import finish_figure, share_y
     fig = Figure(figsize=(8, 3.5), layout="constrained")
     left, right = fig.subplots(1, 2)
-    _good_panel(left, y=(58, 66, 80, 90, 95))
-    _good_panel(right, y=(98.2, 99.0, 99.5, 99.9, 100.0))
-    left.set_title("Set 4, tests 1–5 of 9")
-    right.set_title("Set 4, tests 6–9 of 9")
+    for ax, y, title in zip((left, right), (left_y, right_y), titles):
+        _good_panel(ax, y=y)
+        ax.set_title(title)
+    return fig, left, right
+
+
+def test_the_checklist_catches_panels_that_should_share_a_y_range():
+    from calibsim.plotting import finish_figure, share_y
+    fig, left, right = _two_panels((58, 66, 80, 90, 95), (98.2, 99.0, 99.5, 99.9, 100.0),
+                                   ("Set 4, tests 1–5 of 9", "Set 4, tests 6–9 of 9"))
     finish_figure(fig, "Replicability on Set 4")
     for ax in (left, right):
         ax.set_gid("same-y:Set 4")                # declared, but two y ranges
@@ -400,15 +405,9 @@ def test_the_checklist_catches_panels_that_should_share_a_y_range():
 
 
 def test_the_checklist_catches_a_flat_panel_on_an_axis_of_its_own():
-    from matplotlib.figure import Figure
-
     from calibsim.plotting import finish_figure, share_y
-    fig = Figure(figsize=(8, 3.5), layout="constrained")
-    left, right = fig.subplots(1, 2)
-    _good_panel(left, y=(60, 80, 95, 100, 100))
-    _good_panel(right, y=(100, 100, 100, 100, 100))
-    left.set_title("Set 2")
-    right.set_title("Set 4")
+    fig, left, right = _two_panels((60, 80, 95, 100, 100), (100, 100, 100, 100, 100),
+                                   ("Set 2", "Set 4"))
     right.set_ylim(94, 101)
     finish_figure(fig, "Decision rate where the learners differ")
     assert "panel 'Set 4' is flat at 100" in _checked(fig)

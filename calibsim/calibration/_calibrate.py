@@ -8,9 +8,7 @@ A test rejects at level α when its p-value is <= α (Weka's rule).
 
 References
 ----------
-.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based
-       on calibrated tests. Proceedings of the 20th International Conference on
-       Machine Learning (ICML-2003), 51-58.
+.. [1] {bouckaert2003}
 .. [2] Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or
        fiducial limits illustrated in the case of the binomial. Biometrika 26,
        404-413. doi:10.1093/biomet/26.4.404
@@ -23,11 +21,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill, fill_doc
 from .._validation import (check_alpha, check_finite_array, check_probability,
                            check_real_dtype)
 from ..measures import _clopper_pearson_many
 from ..stats import TestSpec
 from ._common import _check_pvalues, _pvalues_of, _resolve_test
+
+__doc__ = fill(__doc__)
 
 __all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult"]
 
@@ -299,6 +300,7 @@ class CalibrationResult:
         })
 
 
+@fill_doc
 def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
               vectorized=True):
     """Calibrate the degrees of freedom of a test on null data (Bouckaert 2003).
@@ -331,8 +333,7 @@ def calibrate(test, x, *, alphas, dfs=_DEFAULT_DFS, confidence_level=0.95,
 
     References
     ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
+    .. [1] {bouckaert2003}
     .. [2] Clopper, C. J. & Pearson, E. S. (1934). Biometrika 26, 404-413.
            doi:10.1093/biomet/26.4.404
 

@@ -17,8 +17,7 @@ that bound; one that never rejects up to the largest bound has threshold +inf.
 
 References
 ----------
-.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based on
-       calibrated tests. ICML 2003, 51-58.
+.. [1] {bouckaert2003}
 .. [2] David, H. A. & Nagaraja, H. N. (2003). Order Statistics, 3rd ed. Wiley,
        §7.1 (distribution-free confidence intervals for quantiles).
 """
@@ -30,7 +29,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill
 from .._validation import check_int, check_probability
+
+__doc__ = fill(__doc__)
 
 __all__ = ["threshold_df", "continuous_calibration", "ContinuousCalibration",
            "quantile_interval"]

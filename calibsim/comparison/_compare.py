@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill_doc
 from ..reports import Reportable
 from ._scoring import (Design, accuracies, bootstrap_p_reject, design_from_cv, holdout_counts,
                        interval, learner_items, parse_design, parse_learner, prepare_data,
@@ -289,6 +290,7 @@ _BAYES = ("bayes_correlated_t", "bayes_correlated_t_rope1")
 DETECTABLE_POWER = 0.8
 
 
+@fill_doc
 def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> float:
     """Smallest true difference a two-sided t test detects with probability ``power``.
 
@@ -344,8 +346,7 @@ def detectable_difference(stderr, df, alpha=0.05, power=DETECTABLE_POWER) -> flo
     ----------
     .. [1] Cohen, J. (1988). Statistical Power Analysis for the Behavioral Sciences,
            2nd ed., ch. 2 (power of the t test; the detectable effect).
-    .. [2] Bouckaert, R. R. (2003). Choosing between two learning algorithms based on
-           calibrated tests. ICML 2003, 51-58.
+    .. [2] {bouckaert2003}
 
     Examples
     --------

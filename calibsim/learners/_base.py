@@ -16,6 +16,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from .._docstrings import fill_doc
+
 __all__ = ["NominalClassifier"]
 
 
@@ -278,18 +280,92 @@ def _expected_failed_checks(estimator) -> dict:
     return dict(_EXPECTED_FAILED_CHECKS, **getattr(estimator, "_expected_failed_checks", {}))
 
 
+# Pieces of the learners' ``fit`` docstrings (filled by ``fill_doc`` in each learner).
+#: X and y of the learners that take codes, numeric values and NaN.
+_FIT_X_Y = """
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+        Nominal codes ``0 <= X[:, j] < n_values[j]`` and numeric values, NaN
+        for a missing value (the encoding of :mod:`calibsim.datasets`).
+        Without ``n_values``, integer ``X`` is nominal codes and float ``X``
+        all numeric (as :class:`C45`).
+    y : array_like of shape (n_samples,)
+        Class labels (any sortable type), not NaN; see ``classes``.
+"""
+#: The ``classes`` entry, up to what the learner does with a class that has no
+#: training instances (the learner's text continues it).
+_FIT_CLASSES = """
+    classes : array_like of shape (n_classes,), optional
+        The declared class labels in their declared order (as the values of
+        Weka's class attribute); it becomes ``classes_``, the columns of
+        ``predict_proba``. Every label of ``y`` must be in it; a declared
+        class absent from ``y`` (a fold that misses a class) is a class with
+        no training instances,
+"""
+#: The end of every learner's ``fit`` Raises: the ValueError on labels (put right after
+#: the learner's own ValueError text, at the column of the exception names), then the
+#: TypeError of sparse input (a learner may continue it).
+_FIT_RAISES_END = """
+        Also if ``X`` is complex or has no column, or ``y`` is None, holds
+        NaN or is not a set of class labels (scikit-learn's "Unknown label
+        type", e.g. continuous).
+    TypeError
+        If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
+"""
+#: The fitted attributes every learner sets (its class docstring adds its own after them).
+_FITTED_ATTRIBUTES = """
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
+    n_values_ : ndarray of shape (n_features,), int64
+        Number of values of each nominal attribute (codes are
+        ``0..n_values_[j]-1``), 0 for a numeric one.
+    n_features_in_ : int
+        Number of attributes.
+"""
+#: The fragments above by the names the learners' docstrings use.
+_LEARNER_DOCS = {"fit_X_y": _FIT_X_Y, "fit_classes": _FIT_CLASSES,
+                 "fit_raises_end": _FIT_RAISES_END, "fitted_attributes": _FITTED_ATTRIBUTES}
+
+
+# The Parameters and Raises of every learner's predict and predict_proba (one text for both).
+_PREDICT_PARAMETERS = """
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+        Instances encoded as in ``fit``: nominal codes and numeric values, NaN
+        for a missing value (handled as the learner's class docstring says).
+"""
+_PREDICT_RAISES = """
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If the estimator has not been fitted.
+    ValueError
+        If ``X`` is not a valid 2-D array for the fitted model (columns,
+        codes below ``n_values_``, finite values or NaN).
+"""
+
+
 class NominalClassifier(ClassifierMixin, BaseEstimator):
     """Base of calibsim's scikit-learn-style learners (nominal codes, numeric values, NaN).
 
     Subclasses set ``classes_``, ``n_values_`` and ``n_features_in_`` in
     ``fit`` and implement ``_predict_codes(X)`` (class indices) and
-    ``_predict_proba_codes(X)``, or override ``predict``/``predict_proba``
-    and call :meth:`_check_predict_X` first.
+    ``_predict_proba_codes(X)``, or ``_kernels(X)``, on the array their
+    ``_prepare_X(X)`` returns (the default: validated int64 codes);
+    ``predict`` and ``predict_proba`` are written once, here.
 
     The scikit-learn tags say what the learners are: they take categorical
     (nominal) attributes as integer codes, NaN as a missing value (Weka's
     ``?``, handled as Weka handles it, not an error), and no sparse input.
     """
+
+    def __init__(self):
+        """No hyperparameters (IB1, NaiveBayes, TAN); a learner with some defines its own
+        ``__init__``, whose signature scikit-learn's ``get_params`` reads."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -317,48 +393,34 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
                              f"{n} features as input).")
         return arr
 
+    @fill_doc(predict_parameters=_PREDICT_PARAMETERS, predict_raises=_PREDICT_RAISES)
     def predict_proba(self, X):
         """Return the class probabilities of each instance.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
+        {predict_parameters}
 
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
-            Probabilities in [0, 1], columns following ``classes_``; see the
-            learner's Notes for how they are computed.
+            Probabilities in [0, 1], columns following ``classes_``, computed
+            as the learner's class docstring says.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
+        {predict_raises}
         """
         return self._predict_proba_codes(self._prepare_X(self._check_predict_X(X)))
 
+    @fill_doc(predict_parameters=_PREDICT_PARAMETERS, predict_raises=_PREDICT_RAISES)
     def predict(self, X):
         """Return the predicted class, ties going to the first of ``classes_``.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes below ``n_values_``.
+        {predict_parameters}
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
             Predicted labels, taken from ``classes_``.
 
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D code array for the fitted model.
+        {predict_raises}
         """
         codes = self._predict_codes(self._prepare_X(self._check_predict_X(X)))
         return self.classes_[codes]
@@ -366,3 +428,18 @@ class NominalClassifier(ClassifierMixin, BaseEstimator):
     def _prepare_X(self, X):
         """Validated int64 codes for the kernels (a learner may also fill missing values)."""
         return _check_predict_input(X, self.n_values_)
+
+    def _predict_codes(self, X):
+        model, predict, _ = self._kernels(X)
+        return predict(model, X)
+
+    def _predict_proba_codes(self, X):
+        model, _, predict_proba = self._kernels(X)
+        return predict_proba(model, X)
+
+    def _kernels(self, X):
+        """(model, predict kernel, predict_proba kernel) for the prepared ``X``: a learner
+        with a nominal and a general path (C45, NaiveBayes) picks them by ``X.dtype``
+        (int64 codes or float64); the others define ``_predict_codes`` and
+        ``_predict_proba_codes`` instead."""
+        raise NotImplementedError

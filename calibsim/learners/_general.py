@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import _check_fit_inputs, _check_predict_input, _encode_labels
+from ._base import _check_fit_common, _check_fit_inputs, _check_predict_input, _encode_labels
 
 __all__ = []
 
@@ -105,6 +105,14 @@ def _check_general_fit_inputs(X, y, n_values, classes=None):
                          f"and {y.shape[0]}.")
     y_codes, classes = _encode_labels(y, classes)
     return X, y_codes, classes, nv, False
+
+
+def _check_general_fit(estimator, X, y, n_values, classes=None):
+    """``fit``'s checks of the learners that take codes, numeric values and NaN:
+    :func:`_check_fit_common`, then :func:`_check_general_fit_inputs` (whose tuple it
+    returns)."""
+    X, y = _check_fit_common(estimator, X, y)
+    return _check_general_fit_inputs(X, y, n_values, classes)
 
 
 def _check_general_predict_input(X, n_values):

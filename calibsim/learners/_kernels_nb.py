@@ -105,24 +105,55 @@ def _nb_model_from_counts(class_counts, counts, n, n_values, offset, prior, cond
 def _nb_scores_row(model, X, i, probs):
     """model, (n, a) i8, i8 row, (C,) f8 out -> None: Weka's normalised class probabilities of row i."""
     prior, cond, offset = model
-    C = prior.shape[0]
-    for c in range(C):
+    for c in range(prior.shape[0]):
         probs[c] = prior[c]
     for j in range(X.shape[1]):
-        row = offset[j] + X[i, j]
-        mx = 0.0
-        for c in range(C):
-            probs[c] *= cond[row, c]
-            if probs[c] > mx:
-                mx = probs[c]
-        if mx > 0.0 and mx < 1e-75:          # rescale against underflow
-            for c in range(C):
-                probs[c] *= 1e75
+        _rescale_if_tiny(probs, _times_conditional(probs, cond, offset[j] + X[i, j]))
+    _normalise(probs)
+
+
+@numba.njit(cache=True, inline='always')
+def _times_conditional(probs, cond, row):
+    """Multiply the class scores by ``cond[row]`` (P(v | c) of one attribute value) in
+    place; returns the largest score, 0.0 if none is positive."""
+    mx = 0.0
+    for c in range(probs.shape[0]):
+        probs[c] *= cond[row, c]
+        if probs[c] > mx:
+            mx = probs[c]
+    return mx
+
+
+@numba.njit(cache=True, inline='always')
+def _rescale_if_tiny(probs, mx):
+    """Weka's guard against underflow: the scores times 1e75 when the largest, mx, is
+    positive and below 1e-75."""
+    if mx > 0.0 and mx < 1e-75:
+        for c in range(probs.shape[0]):
+            probs[c] *= 1e75
+
+
+@numba.njit(cache=True, inline='always')
+def _normalise(probs):
+    """The scores divided by their sum (summed in class order), in place."""
     s = 0.0
-    for c in range(C):
+    for c in range(probs.shape[0]):
         s += probs[c]
-    for c in range(C):
+    for c in range(probs.shape[0]):
         probs[c] /= s
+
+
+@numba.njit(cache=True, inline='always')
+def _first_largest(probs):
+    """Index of the first largest of the non-negative scores, 0 if all are 0 (Weka's
+    ``Utils.maxIndex``: ties go to the lowest class code)."""
+    best = 0
+    mx = 0.0
+    for c in range(probs.shape[0]):
+        if probs[c] > mx:
+            mx = probs[c]
+            best = c
+    return best
 
 
 @numba.njit(cache=True)
@@ -155,13 +186,7 @@ def _nb_predict_row(model, X, i, probs):
     if probs.shape[0] == 2:
         return _nb_predict_row_binary(model, X, i)
     _nb_scores_row(model, X, i, probs)
-    best = 0
-    mx = 0.0
-    for c in range(probs.shape[0]):
-        if probs[c] > mx:
-            mx = probs[c]
-            best = c
-    return best
+    return _first_largest(probs)
 
 
 @numba.njit(cache=True, inline='always')
@@ -501,19 +526,9 @@ def _nb_scores_row_general(model, X, i, probs, any_numeric):
                 if probs[c] > mx:
                     mx = probs[c]
         else:
-            row = offset[j] + np.int64(x)
-            for c in range(C):
-                probs[c] *= cond[row, c]
-                if probs[c] > mx:
-                    mx = probs[c]
-        if mx > 0.0 and mx < 1e-75:          # rescale against underflow
-            for c in range(C):
-                probs[c] *= 1e75
-    s = 0.0
-    for c in range(C):
-        s += probs[c]
-    for c in range(C):
-        probs[c] /= s
+            mx = _times_conditional(probs, cond, offset[j] + np.int64(x))
+        _rescale_if_tiny(probs, mx)
+    _normalise(probs)
 
 
 def _nb_predict_proba_general(model, X):
@@ -545,11 +560,5 @@ def _nb_predict_general_kernel(model, X, any_numeric):
     probs = np.empty(C, np.float64)
     for i in range(X.shape[0]):
         _nb_scores_row_general(model, X, i, probs, any_numeric)
-        best = 0
-        mx = 0.0
-        for c in range(C):
-            if probs[c] > mx:
-                mx = probs[c]
-                best = c
-        out[i] = best
+        out[i] = _first_largest(probs)
     return out

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._kernels_nb import _p1evl, _polevl
+from ._kernels_nb import _first_largest, _p1evl, _polevl
 
 # Cephes lgam coefficients (Stirling series and the rational approximation on [2, 3)).
 _LG_A = np.array([8.11614167470508450300e-4, -5.95061904284301438324e-4,
@@ -285,11 +285,5 @@ def _tan_predict(model, n_values, X):
     probs = np.empty(C)
     for r in range(X.shape[0]):
         _tan_scores_row(model, n_values, X, r, probs)
-        best = 0
-        mx = 0.0
-        for c in range(C):
-            if probs[c] > mx:
-                mx = probs[c]
-                best = c
-        out[r] = best
+        out[r] = _first_largest(probs)
     return out

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from .._validation import check_int, check_probability
-from ._base import (NominalClassifier, _check_fit_common, _check_fit_inputs,
+from ._base import (_LEARNER_DOCS, NominalClassifier, _check_fit_common, _check_fit_inputs,
                     _check_predict_input, _encode_labels)
 from ._c45 import (
     _c45_fit, _c45_fit_general, _c45_predict, _c45_predict_general, _c45_predict_proba,
@@ -16,6 +17,7 @@ from ._c45 import (
 __all__ = ["C45"]
 
 
+@fill_doc(**_LEARNER_DOCS)
 class C45(NominalClassifier):
     """Pruned C4.5 decision tree, reproducing Weka 3.6's ``J48``.
 
@@ -53,15 +55,7 @@ class C45(NominalClassifier):
         Minimum number of instances in at least two branches of a split
         (J48 ``-M``), >= 1.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Number of values of each nominal attribute (codes are
-        ``0..n_values_[j]-1``); 0 marks a numeric attribute.
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     tree_ : tuple of ndarray
         The kernel's tree ``(attr, first_child, node_class, node_prob,
         node_dist)`` in breadth-first order; ``attr[u] == -1`` marks a leaf
@@ -84,7 +78,10 @@ class C45(NominalClassifier):
     (``n_values[j] == 0``) run the general weighted kernel.
 
     ``predict_proba`` returns J48's ``distributionForInstance`` unchanged:
-    when a missing value sends an instance down several branches, the
+    the class frequencies at the leaf reached (the parent's for an empty
+    leaf) or, for an instance with a missing split value, the sum over the
+    non-empty branches of their probabilities times the branch's share.
+    When a missing value sends an instance down several branches, the
     empty leaves among them are skipped, so a row can sum to less than 1.
     In the rare case that subtree raising leaves a non-empty leaf without
     training instances, Weka's class probabilities there are all zero and
@@ -100,9 +97,8 @@ class C45(NominalClassifier):
     ----------
     .. [1] Quinlan, J. R. (1993). C4.5: Programs for Machine Learning.
            Morgan Kaufmann. ISBN 1-55860-238-0.
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``weka.classifiers.trees.J48``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``weka.classifiers.trees.J48``).
 
     Examples
     --------
@@ -227,69 +223,18 @@ class C45(NominalClassifier):
             self._general_cache = (self.tree_, _as_general_tree(self.tree_, self.n_values_))
         return self._general_cache[1]
 
-    def _check_X(self, X):
-        """Validated test data and whether the general kernels must run."""
-        arr = self._check_predict_X(X)
-        if len(self.tree_) == 5 and not (np.issubdtype(arr.dtype, np.floating)
-                                         and np.isnan(arr).any()):
-            return _check_predict_input(arr, self.n_values_), False
-        Xf, _ = _iv_general_X(arr, self.n_values_, fitted=True)
-        return Xf, True
+    def _prepare_X(self, X):
+        """int64 codes for the bitset tree's kernels, else float64 (NaN = missing) for the general ones."""
+        if len(self.tree_) == 5 and not (np.issubdtype(X.dtype, np.floating)
+                                         and np.isnan(X).any()):
+            return _check_predict_input(X, self.n_values_)
+        Xf, _ = _iv_general_X(X, self.n_values_, fitted=True)
+        return Xf
 
-    def predict_proba(self, X):
-        """Return J48's class probabilities of each instance.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Attribute values coded as in ``fit``; NaN marks a missing value.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Class frequencies at the leaf reached (the parent's for an empty
-            leaf) or, for an instance with a missing split value, the sum over
-            the non-empty branches of their probabilities times the branch's
-            share; columns follow ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` does not have the fitted number of columns, or a nominal
-            column holds a code outside ``0..n_values_[j]-1``.
-        """
-        X, general = self._check_X(X)
-        if general:
-            return _c45_predict_proba_general(self._general_tree(), X)
-        return _c45_predict_proba(self.tree_, X)
-
-    def predict(self, X):
-        """Return the predicted class, ties going to the first of ``classes_``.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Attribute values coded as in ``fit``; NaN marks a missing value.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` does not have the fitted number of columns, or a nominal
-            column holds a code outside ``0..n_values_[j]-1``.
-        """
-        X, general = self._check_X(X)
-        if general:
-            return self.classes_[_c45_predict_general(self._general_tree(), X)]
-        return self.classes_[_c45_predict(self.tree_, X)]
+    def _kernels(self, X):
+        if X.dtype == np.float64:
+            return self._general_tree(), _c45_predict_general, _c45_predict_proba_general
+        return self.tree_, _c45_predict, _c45_predict_proba
 
 
 def _iv_labels(y, n_rows, classes=None):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import NominalClassifier, _check_fit_common
-from ._general import _check_general_fit_inputs, _check_general_predict_input
+from .._docstrings import fill_doc
+from ._base import _LEARNER_DOCS, NominalClassifier
+from ._general import _check_general_fit, _check_general_predict_input
 from ._kernels_ib1 import _ib1_predict
 
 __all__ = ["IB1"]
 
 
+@fill_doc(**_LEARNER_DOCS)
 class IB1(NominalClassifier):
     """Nearest-neighbour classifier with Weka's range-normalised distance.
 
@@ -27,14 +29,7 @@ class IB1(NominalClassifier):
 
     The model has no hyperparameters.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Arity of each nominal attribute, 0 for a numeric one.
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     X_train_ : ndarray of shape (n_samples, n_features), float64
         The stored training instances (NaN = missing).
     y_train_ : ndarray of shape (n_samples,), int64
@@ -49,16 +44,16 @@ class IB1(NominalClassifier):
     model for good; here each call of :meth:`predict` starts again from the
     training ranges, so a call with one fold's test instances in their order
     gives Weka's predictions for that fold. A range narrower than 1e-6 scales
-    every value to 0 (Weka's ``Utils.eq``).
+    every value to 0 (Weka's ``Utils.eq``). :meth:`predict_proba` is Weka's
+    class distribution for IB1: 1 for the predicted class, 0 elsewhere.
 
     References
     ----------
     .. [1] Aha, D. W., Kibler, D. & Albert, M. K. (1991). Instance-based
            learning algorithms. Machine Learning 6, 37-66.
            doi:10.1007/BF00153759
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``IB1``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``IB1``).
 
     Examples
     --------
@@ -70,31 +65,18 @@ class IB1(NominalClassifier):
     array(['a', 'b', 'b'], dtype='<U1')
     """
 
-    def __init__(self):
-        pass
-
+    @fill_doc(**_LEARNER_DOCS)
     def fit(self, X, y, n_values=None, classes=None):
         """Store the training instances.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes and numeric values, NaN for missing (see
-            :mod:`calibsim.datasets`). Without ``n_values``, integer ``X`` is
-            nominal codes and float ``X`` all numeric (as :class:`C45`).
-        y : array_like of shape (n_samples,)
-            Class labels (any sortable type), not NaN; see ``classes``.
+        {fit_X_y}
         n_values : array_like of shape (n_features,), optional
             Arity of each nominal attribute, 0 for a numeric one. Defaults to
             all nominal with ``X.max(axis=0) + 1`` values for integer ``X`` and
             to all numeric for float ``X``.
-        classes : array_like of shape (n_classes,), optional
-            The declared class labels in their declared order (as the values of
-            Weka's class attribute); it becomes ``classes_``, the columns of
-            ``predict_proba``. Every label of ``y`` must be in it; a declared
-            class absent from ``y`` (a fold that misses a class) is a class with
-            no training instances, as in Weka (IB1 never predicts it, but
-            ``predict_proba`` has its column). Defaults to ``np.unique(y)``.
+        {fit_classes}
+            as in Weka (IB1 never predicts it, but ``predict_proba`` has its column).
+            Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -108,14 +90,9 @@ class IB1(NominalClassifier):
             ``n_values`` (or NaN), if ``n_values`` is not one non-negative
             integer per column, ``y`` does not have one label per row, or
             ``classes`` does not hold every label of ``y``.
-            Also if ``X`` is complex or has no column, or ``y`` is None, holds
-            NaN or is not a set of class labels (scikit-learn's "Unknown label
-            type", e.g. continuous).
-        TypeError
-            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
+        {fit_raises_end}
         """
-        X, y = _check_fit_common(self, X, y)
-        X, y_codes, classes, n_values, _ = _check_general_fit_inputs(X, y, n_values, classes)
+        X, y_codes, classes, n_values, _ = _check_general_fit(self, X, y, n_values, classes)
         self.classes_ = classes
         self.n_values_ = n_values
         self.n_features_in_ = X.shape[1]
@@ -123,56 +100,15 @@ class IB1(NominalClassifier):
         self.y_train_ = y_codes
         return self
 
+    def _prepare_X(self, X):
+        X, _ = _check_general_predict_input(X, self.n_values_)
+        return np.ascontiguousarray(X, dtype=np.float64)
+
     def _predict_codes(self, X) -> np.ndarray:
-        X, _ = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
-        return _ib1_predict(self.X_train_, self.y_train_, self.n_values_ == 0,
-                            np.ascontiguousarray(X, dtype=np.float64))
+        return _ib1_predict(self.X_train_, self.y_train_, self.n_values_ == 0, X)
 
-    def predict(self, X):
-        """Return the class of each row's nearest training instance.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Test instances, encoded as in ``fit``; rows are classified in
-            order, each widening the numeric ranges for the rows after it.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        codes = self._predict_codes(X)           # checks that the model is fitted first
-        return self.classes_[codes]
-
-    def predict_proba(self, X):
-        """Return Weka's class distribution: 1 for the predicted class, 0 elsewhere.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Test instances, as in :meth:`predict`.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            One-hot rows, columns following ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            As :meth:`predict`.
-        """
+    def _predict_proba_codes(self, X):
+        """Weka's class distribution: 1 for the predicted class, 0 elsewhere."""
         codes = self._predict_codes(X)
         out = np.zeros((codes.shape[0], self.classes_.shape[0]))
         out[np.arange(codes.shape[0]), codes] = 1.0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import NominalClassifier, _check_fit_common
-from ._general import _check_general_fit_inputs, _check_general_predict_input
+from .._docstrings import fill_doc
+from ._base import _LEARNER_DOCS, NominalClassifier
+from ._general import _check_general_fit, _check_general_predict_input
 from ._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict, _nb_predict_general,
                           _nb_predict_proba, _nb_predict_proba_general)
 
@@ -16,6 +17,7 @@ __all__ = ["NaiveBayes"]
 # Estimator
 # --------------------------------------------------------------------------
 
+@fill_doc(**_LEARNER_DOCS)
 class NaiveBayes(NominalClassifier):
     """Naive Bayes with Laplace-corrected counts and Weka's normal estimator.
 
@@ -42,14 +44,7 @@ class NaiveBayes(NominalClassifier):
 
     The model has no hyperparameters.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Number of values of each attribute (codes are ``0..n_values_[j]-1``).
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     class_prior_ : ndarray of shape (n_classes,)
         Laplace-corrected class probabilities ``P(c)``.
     model_ : tuple of ndarray
@@ -78,9 +73,8 @@ class NaiveBayes(NominalClassifier):
            distributions in Bayesian classifiers. Proc. 11th Conference on
            Uncertainty in Artificial Intelligence, 338-345.
            arXiv:1302.4964
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``NaiveBayes`` and ``DiscreteEstimator``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``NaiveBayes`` and ``DiscreteEstimator``).
 
     Examples
     --------
@@ -106,34 +100,20 @@ class NaiveBayes(NominalClassifier):
     array(['no', 'yes'], dtype='<U3')
     """
 
-    def __init__(self):
-        pass
-
+    @fill_doc(**_LEARNER_DOCS)
     def fit(self, X, y, n_values=None, classes=None):
         """Fit the class prior and the conditional value distributions.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes ``0 <= X[:, j] < n_values[j]`` and numeric values,
-            NaN for a missing value (the encoding of :mod:`calibsim.datasets`).
-            Without ``n_values``, integer ``X`` is nominal codes and float
-            ``X`` all numeric (as :class:`C45`).
-        y : array_like of shape (n_samples,)
-            Class labels (any sortable type), not NaN; see ``classes``.
+        {fit_X_y}
         n_values : array_like of shape (n_features,), optional
             Number of values of each nominal attribute, 0 for a numeric one.
             Defaults to all nominal with ``X.max(axis=0) + 1`` values for
             integer ``X`` and to all numeric (zeros) for float ``X``. It
             matters: the Laplace correction adds ``V_j`` to each denominator,
             so pass the declared arity when a value is absent from the data.
-        classes : array_like of shape (n_classes,), optional
-            The declared class labels in their declared order (as the values of
-            Weka's class attribute); it becomes ``classes_``, the columns of
-            ``predict_proba``. Every label of ``y`` must be in it; a declared
-            class absent from ``y`` (a fold that misses a class) is a class with
-            no training instances, as in Weka: the Laplace-corrected prior and
-            conditionals count it (``C`` in the denominators). Defaults to ``np.unique(y)``.
+        {fit_classes}
+            as in Weka: the Laplace-corrected prior and conditionals count it (``C`` in
+            the denominators). Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -148,14 +128,9 @@ class NaiveBayes(NominalClassifier):
             ``n_values`` (or NaN), ``y`` does not have one label per row, or
             ``n_values`` is not one non-negative integer per column exceeding
             its codes, or ``classes`` does not hold every label of ``y``.
-            Also if ``X`` is complex or has no column, or ``y`` is None, holds
-            NaN or is not a set of class labels (scikit-learn's "Unknown label
-            type", e.g. continuous).
-        TypeError
-            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
+        {fit_raises_end}
         """
-        X, y = _check_fit_common(self, X, y)
-        X, y_codes, classes, n_values, codes = _check_general_fit_inputs(X, y, n_values, classes)
+        X, y_codes, classes, n_values, codes = _check_general_fit(self, X, y, n_values, classes)
         self.classes_ = classes
         self.n_values_ = n_values
         self.n_features_in_ = X.shape[1]
@@ -176,57 +151,14 @@ class NaiveBayes(NominalClassifier):
         return (prior, cond, offset, np.zeros(a, np.bool_), np.zeros((a, C)), np.ones((a, C)),
                 np.full(a, 0.01))
 
-    def _dispatch(self, X, nominal_kernel, general_kernel):
-        X, codes = _check_general_predict_input(self._check_predict_X(X), self.n_values_)
+    def _prepare_X(self, X):
+        """int64 codes for the nominal kernels, else float64 (NaN = missing) for the general ones."""
+        X, codes = _check_general_predict_input(X, self.n_values_)
         if codes and not self.general_:
-            return nominal_kernel(self.model_, X)
-        return general_kernel(self._general_model(), np.ascontiguousarray(X, dtype=np.float64))
+            return X
+        return np.ascontiguousarray(X, dtype=np.float64)
 
-    def predict_proba(self, X):
-        """Return the class probabilities of each instance.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Instances encoded as in ``fit``; NaN (missing) is allowed in any
-            column and leaves that attribute out.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Probabilities in [0, 1], columns following ``classes_``, computed
-            as in Weka (see the class docstring).
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        return self._dispatch(X, _nb_predict_proba, _nb_predict_proba_general)
-
-    def predict(self, X):
-        """Return the predicted class, ties going to the first of ``classes_``.
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Instances encoded as in ``fit``; NaN (missing) is allowed.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-            Predicted labels, taken from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator has not been fitted.
-        ValueError
-            If ``X`` is not a valid 2-D array for the fitted model (columns,
-            codes below ``n_values_``, finite values or NaN).
-        """
-        codes = self._dispatch(X, _nb_predict, _nb_predict_general)   # checks fitted first
-        return self.classes_[codes]
+    def _kernels(self, X):
+        if X.dtype == np.float64:
+            return self._general_model(), _nb_predict_general, _nb_predict_proba_general
+        return self.model_, _nb_predict, _nb_predict_proba

@@ -7,8 +7,10 @@ import math
 import numba
 import numpy as np
 
-from ._base import NominalClassifier, _check_fit_common
-from ._general import _check_general_fit_inputs, _check_general_predict_input
+from .._docstrings import fill_doc
+from ._base import _LEARNER_DOCS, NominalClassifier
+from ._general import (_check_general_fit, _check_general_fit_inputs,
+                       _check_general_predict_input)
 from ._kernels_tan import _tan_fit, _tan_predict, _tan_predict_proba
 
 __all__ = ["TAN"]
@@ -206,6 +208,7 @@ def _nominal_predict_codes(X, n_values, modes):
 # Estimator
 # --------------------------------------------------------------------------
 
+@fill_doc(**_LEARNER_DOCS)
 class TAN(NominalClassifier):
     """Tree-augmented naive Bayes as Weka's ``BayesNet`` with the ``TAN`` search.
 
@@ -243,14 +246,7 @@ class TAN(NominalClassifier):
 
     The model has no hyperparameters.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The declared ``classes`` of ``fit``, or the sorted distinct labels of ``y``.
-    n_values_ : ndarray of shape (n_features,), int64
-        Number of values of each nominal attribute, 0 for a numeric one.
-    n_features_in_ : int
-        Number of attributes.
+    {fitted_attributes}
     cut_points_ : list of (ndarray or None)
         Increasing MDL cut points of each numeric attribute; None for a
         nominal one.
@@ -315,31 +311,19 @@ class TAN(NominalClassifier):
     array([0, 1])
     """
 
-    def __init__(self):
-        pass
-
+    @fill_doc(**_LEARNER_DOCS)
     def fit(self, X, y, n_values=None, classes=None):
         """Learn the tree and the conditional probability tables.
 
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Nominal codes ``0 <= X[:, j] < n_values[j]`` and numeric values;
-            NaN marks a missing value (the encoding of :mod:`calibsim.datasets`).
-        y : array_like of shape (n_samples,)
-            Class labels (any sortable type), not NaN; see ``classes``.
+        {fit_X_y}
         n_values : array_like of shape (n_features,), optional
             Number of values of each nominal attribute, 0 for a numeric one;
             by default ``X.max(axis=0) + 1`` (all nominal) for integer ``X``
             and all numeric for float ``X``. Pass the declared arity: it
             enters the scores and the tables.
-        classes : array_like of shape (n_classes,), optional
-            The declared class labels in their declared order (as the values of
-            Weka's class attribute); it becomes ``classes_``, the columns of
-            ``predict_proba``. Every label of ``y`` must be in it; a declared
-            class absent from ``y`` (a fold that misses a class) is a class with
-            no training instances, as in Weka: it enters the scores, the
-            tables and the class prior. Defaults to ``np.unique(y)``.
+        {fit_classes}
+            as in Weka: it enters the scores, the tables and the class prior. Defaults
+            to ``np.unique(y)``.
 
         Returns
         -------
@@ -352,14 +336,9 @@ class TAN(NominalClassifier):
             nominal columns hold codes (or NaN) below ``n_values``, ``y`` does
             not have one label per row, or ``classes`` does not hold every
             label of ``y``.
-            Also if ``X`` is complex or has no column, or ``y`` is None, holds
-            NaN or is not a set of class labels (scikit-learn's "Unknown label
-            type", e.g. continuous).
-        TypeError
-            If ``X`` is a sparse matrix (convert it with ``X.toarray()``).
+        {fit_raises_end}
         """
-        X, y = _check_fit_common(self, X, y)
-        X, y_codes, classes, n_values, codes = _check_general_fit_inputs(X, y, n_values, classes)
+        X, y_codes, classes, n_values, codes = _check_general_fit(self, X, y, n_values, classes)
         C = classes.shape[0]
         self.cut_points_ = [None] * X.shape[1]
         discrete = n_values.copy()

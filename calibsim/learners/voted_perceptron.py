@@ -7,8 +7,9 @@ import numbers
 import numba
 import numpy as np
 
-from ._base import NominalClassifier, _check_fit_common
-from ._general import _check_general_fit_inputs, _check_general_predict_input
+from .._docstrings import fill_doc
+from ._base import _LEARNER_DOCS, NominalClassifier
+from ._general import _check_general_fit, _check_general_predict_input
 from ._kernels_vp import _java_shuffle, _vp_fit, _vp_predict, _vp_predict_proba
 from .tan import _fill_missing, _nominal_predict_codes, _training_modes
 
@@ -128,6 +129,7 @@ def _check_count(name, value, min_value):
         raise ValueError(f"`{name}` must be an integer >= {min_value}; got {value!r}.")
 
 
+@fill_doc
 class VotedPerceptron(NominalClassifier):
     """Freund and Schapire's voted perceptron as Weka trains it.
 
@@ -203,9 +205,8 @@ class VotedPerceptron(NominalClassifier):
     .. [1] Freund, Y. & Schapire, R. E. (1999). Large margin classification
            using the perceptron algorithm. Machine Learning 37, 277-296.
            doi:10.1023/A:1007662407062
-    .. [2] Witten, I. H. & Frank, E. (2005). Data Mining: Practical Machine
-           Learning Tools and Techniques, 2nd ed. Morgan Kaufmann (Weka 3.6,
-           ``VotedPerceptron``).
+    .. [2] {witten_frank2005}
+           (Weka 3.6, ``VotedPerceptron``).
 
     Examples
     --------
@@ -232,6 +233,7 @@ class VotedPerceptron(NominalClassifier):
         self.max_k = max_k
         self.seed = seed
 
+    @fill_doc(**_LEARNER_DOCS)
     def fit(self, X, y, n_values=None, classes=None):
         """Train the sequence of perceptrons.
 
@@ -247,13 +249,9 @@ class VotedPerceptron(NominalClassifier):
             by default ``X.max(axis=0) + 1`` (all nominal) for integer ``X``
             and all numeric for float ``X``. It decides whether a nominal
             attribute is one 0/1 input (at most 2 values) or indicators.
-        classes : array_like of shape (n_classes,), optional
-            The declared class labels in their declared order (as the values of
-            Weka's class attribute); it becomes ``classes_``, the columns of
-            ``predict_proba``. Every label of ``y`` must be in it; a declared
-            class absent from ``y`` (a fold that misses a class) is a class with
-            no training instances, as in Weka (training on one class
-            then makes no mistake on it, or only mistakes). Defaults to ``np.unique(y)``.
+        {fit_classes}
+            as in Weka (training on one class then makes no mistake on it, or only
+            mistakes). Defaults to ``np.unique(y)``.
 
         Returns
         -------
@@ -266,11 +264,8 @@ class VotedPerceptron(NominalClassifier):
             nominal columns hold codes (or NaN) below ``n_values``, ``y`` does
             not have one label per row, the classes (declared, or those of ``y``) are
             not exactly two, or a hyperparameter is out of range.
-            Also if ``X`` is complex or has no column, or ``y`` is None, holds
-            NaN or is not a set of class labels (scikit-learn's "Unknown label
-            type", e.g. continuous).
-        TypeError
-            If a hyperparameter is not an integer, or ``X`` is a sparse matrix.
+        {fit_raises_end}
+            Also if a hyperparameter is not an integer.
         """
         _check_count("n_iterations", self.n_iterations, 1)
         _check_count("max_k", self.max_k, 1)
@@ -278,9 +273,8 @@ class VotedPerceptron(NominalClassifier):
             raise TypeError(f"`seed` must be an integer; got {self.seed!r}.")
         if not -2**63 <= self.seed < 2**63:
             raise ValueError(f"`seed` must fit in a Java long; got {self.seed!r}.")
-        X, y = _check_fit_common(self, X, y)
         where = "`y`" if classes is None else "`classes`"
-        X, y_codes, classes, n_values, codes = _check_general_fit_inputs(X, y, n_values, classes)
+        X, y_codes, classes, n_values, codes = _check_general_fit(self, X, y, n_values, classes)
         if classes.shape[0] != 2:
             k = classes.shape[0]
             raise ValueError(f"VotedPerceptron needs exactly two classes in {where}; got {k} "

@@ -5,10 +5,7 @@ Only what is the paper's own lives here: its reference values
 the layouts that copy its tables and figures. Every number comes from the
 engine's analyses of a study file (``studies/bouckaert2003_*.toml``).
 
-References
-----------
-.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based on
-       calibrated tests. ICML 2003, 51-58.
+{references:bouckaert2003}
 """
 
 from __future__ import annotations
@@ -17,8 +14,11 @@ import os
 
 import pandas as pd
 
+from .._docstrings import fill
 from ._bouckaert2003_figure2 import write_figure2
 from ._bouckaert2003_tables import write_table
+
+__doc__ = fill(__doc__)
 
 __all__ = ["LAYOUTS"]
 

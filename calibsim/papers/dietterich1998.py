@@ -27,21 +27,17 @@ Each layout writes ``<study>_type1.csv`` / ``.md`` (the engine's table with
 figure (``<study>.png`` and ``.pdf``) and ``<study>_report.md``; ``null_learners``
 also ``<study>_5x2cv_df.csv``.
 
-References
-----------
-.. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-       supervised classification learning algorithms. Neural Computation 10(7),
-       1895-1923. doi:10.1162/089976698300017197
-.. [2] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised
-       classification learning algorithms. Neural Computation 11(8), 1885-1892.
-       doi:10.1162/089976699300016007
+{references:dietterich1998,alpaydin1999}
 """
 
 from __future__ import annotations
 
+from .._docstrings import fill
 from ._dietterich1998_real import calibrate_damage, learning_curves
 from ._dietterich1998_real_report import write_real
 from ._dietterich1998_reports import write_epsilon_point, write_null_learners
+
+__doc__ = fill(__doc__)
 
 __all__ = ["LAYOUTS", "calibrate_damage", "learning_curves"]
 

@@ -14,11 +14,7 @@ module holds what belongs to the paper:
 
 LAYOUTS = {"published": write_published, "synthetic": write_synthetic, "real": write_real}``.
 
-References
-----------
-.. [1] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison of
-       supervised learning algorithms over multiple data sets. Pattern Recognition 45(4),
-       1772-1781. doi:10.1016/j.patcog.2011.10.005
+{references:ulas2012}
 """
 
 from __future__ import annotations
@@ -28,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._docstrings import fill
 from ..plotting import (
     plot_critical_difference,
     plot_multitest_graph,
@@ -328,5 +325,7 @@ def write_synthetic(*, study, tables, scores, folder, wall=None, calibrations=No
 
 
 from ._ulas2012_real import write_real  # noqa: E402
+
+__doc__ = fill(__doc__)
 
 LAYOUTS = {"published": write_published, "synthetic": write_synthetic, "real": write_real}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import numbers
 
+from .._docstrings import fill_doc
+
 __all__ = ["epsilon_pair"]
 
 _GAP_RULES = ("widest", "balanced")
@@ -21,6 +23,7 @@ def _check_real(name, value, lo, hi):
     return value
 
 
+@fill_doc
 def epsilon_pair(epsilon, *, gap="widest") -> tuple[float, float]:
     r"""The two per-point error probabilities (e1, e2) for target error ε.
 
@@ -72,11 +75,7 @@ def epsilon_pair(epsilon, *, gap="widest") -> tuple[float, float]:
     is what the resampled t and the difference of proportions mistake for a
     real difference, so the widest gap is the hardest case for them.
 
-    References
-    ----------
-    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    {references:dietterich1998}
 
     Examples
     --------

@@ -43,11 +43,7 @@ resampled splits of other schemes. Within the resampling stream each split draws
 one row of uniforms, so the first s splits are the same for every
 ``n_resamples >= s`` (common random numbers along Figure 5's x axis).
 
-References
-----------
-.. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-       supervised classification learning algorithms. Neural Computation 10(7),
-       1895-1923. doi:10.1162/089976698300017197
+{references:dietterich1998}
 """
 
 from __future__ import annotations
@@ -58,9 +54,12 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
+from .._docstrings import fill, fill_doc
 from .._rng import source_key
 from .._validation import check_int
 from ._epsilon_pair import _check_real, epsilon_pair
+
+__doc__ = fill(__doc__)
 
 __all__ = ["EpsilonPointSource", "EpsilonPointTrials", "epsilon_pair", "TRIAL_STREAMS",
            "SCHEMES"]
@@ -169,6 +168,7 @@ class EpsilonPointTrials:
 # The source
 # ---------------------------------------------------------------------------
 
+@fill_doc
 @dataclass(frozen=True, init=False)
 class EpsilonPointSource:
     r"""Two simulated algorithms with equal error ε that differ on every point.
@@ -206,11 +206,7 @@ class EpsilonPointSource:
     n_test : int
         Test-set size of the 2/3 - 1/3 splits (100 for 300 points).
 
-    References
-    ----------
-    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    {references:dietterich1998}
 
     Examples
     --------

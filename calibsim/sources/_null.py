@@ -11,11 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._docstrings import fill_doc
 from .._validation import check_int, check_probability, check_random_state
 
 __all__ = ["NullSource"]
 
 
+@fill_doc
 @dataclass(frozen=True)
 class NullSource:
     """Binary attributes independent of each other and of a binary class.
@@ -43,10 +45,7 @@ class NullSource:
     n_classes : int
         Number of class values (2).
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML 2003, 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------

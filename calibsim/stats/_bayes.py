@@ -20,8 +20,7 @@ References
 .. [3] Benavoli, A., Corani, G., Demšar, J. & Zaffalon, M. (2017). Time for a
        change: a tutorial for comparing multiple classifiers through Bayesian
        analysis. Journal of Machine Learning Research 18(77), 1-36.
-.. [4] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error.
-       Machine Learning 52, 239-281.
+.. [4] {nadeau_bengio2003}
 """
 
 from __future__ import annotations
@@ -31,7 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_finite_array, check_probability, check_random_state
+
+__doc__ = fill(__doc__)
 
 __all__ = ["BayesianResult", "correlated_bayesian_ttest", "bayesian_signed_rank_test",
            "correlated_t_rho_threshold"]
@@ -115,6 +117,7 @@ def _cast(v):
     return float(v) if np.ndim(v) == 0 else np.asarray(v, dtype=float)
 
 
+@fill_doc
 def correlated_bayesian_ttest(x, *, rope=0.0, rho=None, threshold=0.95) -> BayesianResult:
     r"""Correlated Bayesian t test on r × k cross-validation differences.
 
@@ -154,8 +157,7 @@ def correlated_bayesian_ttest(x, *, rope=0.0, rho=None, threshold=0.95) -> Bayes
     .. [1] Corani, G. & Benavoli, A. (2015). A Bayesian approach for comparing
            cross-validated algorithms on multiple data sets. Machine Learning 100,
            285-304.
-    .. [4] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error.
-           Machine Learning 52, 239-281.
+    .. [4] {nadeau_bengio2003}
 
     Examples
     --------

@@ -22,12 +22,8 @@ n11     both classify correctly
 
 References
 ----------
-.. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-       supervised classification learning algorithms. Neural Computation
-       10(7), 1895-1923. doi:10.1162/089976698300017197
-.. [2] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised
-       classification learning algorithms. Neural Computation 11(8),
-       1885-1892. doi:10.1162/089976699300016007
+.. [1] {dietterich1998}
+.. [2] {alpaydin1999}
 .. [3] McNemar, Q. (1947). Note on the sampling error of the difference
        between correlated proportions or percentages. Psychometrika 12(2),
        153-157. doi:10.1007/BF02295996
@@ -41,8 +37,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_finite_array
 from ._ttests import _iv_alternative
+
+__doc__ = fill(__doc__)
 
 __all__ = ["ClassicTestResult", "mcnemar_test", "proportions_test"]
 
@@ -159,6 +158,7 @@ def _s2(x):
 # Public tests
 # ---------------------------------------------------------------------------
 
+@fill_doc
 def mcnemar_test(n01, n10, *, correction=True, exact=False, alternative="two-sided"):
     r"""McNemar's test on the disagreements of two classifiers on one test set.
 
@@ -210,9 +210,7 @@ def mcnemar_test(n01, n10, *, correction=True, exact=False, alternative="two-sid
 
     References
     ----------
-    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    .. [1] {dietterich1998}
     .. [2] McNemar, Q. (1947). Note on the sampling error of the difference
            between correlated proportions or percentages. Psychometrika 12(2),
            153-157. doi:10.1007/BF02295996
@@ -253,6 +251,7 @@ def mcnemar_test(n01, n10, *, correction=True, exact=False, alternative="two-sid
     return ClassicTestResult(chi2[()], p[()], 1.0, _method="mcnemar")
 
 
+@fill_doc
 def proportions_test(n00, n01, n10, n11, *, alternative="two-sided"):
     r"""Dietterich's test for the difference of two proportions (error rates).
 
@@ -290,11 +289,7 @@ def proportions_test(n00, n01, n10, n11, *, alternative="two-sided"):
     as 0 with p = 1; a zero standard error with :math:`p_A \ne p_B` (which
     cannot occur for valid counts) would give ``±inf`` and p = 0.
 
-    References
-    ----------
-    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    {references:dietterich1998}
 
     Examples
     --------

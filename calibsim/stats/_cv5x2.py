@@ -1,14 +1,7 @@
 """The 5x2cv paired t test (Dietterich 1998), the combined 5x2cv F test (Alpaydin 1999)
 and the sign test; vectorised, degenerate cases defined (see each function's Notes).
 
-References
-----------
-.. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-       supervised classification learning algorithms. Neural Computation
-       10(7), 1895-1923. doi:10.1162/089976698300017197
-.. [2] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised
-       classification learning algorithms. Neural Computation 11(8),
-       1885-1892. doi:10.1162/089976699300016007
+{references:dietterich1998,alpaydin1999}
 """
 
 from __future__ import annotations
@@ -17,14 +10,18 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_finite_array
 from ._classic import (ClassicTestResult, _binom_half_pvalue, _iv_5x2, _iv_axis, _s2)
 from ._results import TTestResult
 from ._ttests import _iv_alternative, _iv_df, _pvalue_t, _ratio, _zero_tol
 
+__doc__ = fill(__doc__)
+
 __all__ = ["cv5x2_ttest", "cv5x2_ftest", "sign_test"]
 
 
+@fill_doc
 def cv5x2_ttest(x, *, df=None, alternative="two-sided"):
     r"""Dietterich's 5x2cv paired t test.
 
@@ -69,11 +66,7 @@ def cv5x2_ttest(x, *, df=None, alternative="two-sided"):
     ``alternative``) when :math:`p_1^{(1)}` is 0 as well, and
     ``sign(p_1^(1))·inf`` with p = 0 (two-sided) otherwise.
 
-    References
-    ----------
-    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    {references:dietterich1998}
 
     Examples
     --------
@@ -103,6 +96,7 @@ def cv5x2_ttest(x, *, df=None, alternative="two-sided"):
                        _alternative=alternative, _method="cv5x2")
 
 
+@fill_doc
 def cv5x2_ftest(x, *, df=None):
     r"""Alpaydin's combined 5x2cv F test.
 
@@ -136,14 +130,7 @@ def cv5x2_ftest(x, *, df=None):
     in :func:`cv5x2_ttest`): f = 0 with p = 1 if all ten differences are 0,
     and f = inf with p = 0 otherwise.
 
-    References
-    ----------
-    .. [1] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing
-           supervised classification learning algorithms. Neural Computation
-           11(8), 1885-1892. doi:10.1162/089976699300016007
-    .. [2] Dietterich, T. G. (1998). Approximate statistical tests for comparing
-           supervised classification learning algorithms. Neural Computation
-           10(7), 1895-1923. doi:10.1162/089976698300017197
+    {references:alpaydin1999,dietterich1998}
 
     Examples
     --------
@@ -174,6 +161,7 @@ def cv5x2_ftest(x, *, df=None):
     return ClassicTestResult(np.array(f)[()], p[()], (10.0, df2), _method="cv5x2_f")
 
 
+@fill_doc
 def sign_test(x, *, axis=-1, alternative="two-sided"):
     r"""Sign test: wins against losses of A over folds or over data sets.
 
@@ -206,10 +194,7 @@ def sign_test(x, *, axis=-1, alternative="two-sided"):
     and p = 1 for every ``alternative``. Ties are dropped, not split evenly
     between wins and losses as Demšar [1]_ suggests.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------

@@ -54,8 +54,9 @@ from scipy import stats
 from .._validation import check_finite_array, check_int
 from ._bayes import _decide, _iv_common
 from ._hierarchical_batch import fit_batch
-from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES, _nuts_program,  # noqa: F401
-                                _import_jax, _initial_values, _x64, compilation_cache_dir)
+from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES, _hyperpriors,  # noqa: F401
+                                _import_jax, _initial_values, _nuts_program, _x64,
+                                compilation_cache_dir)
 
 __all__ = ["HierarchicalResult", "hierarchical_bayesian_test", "hierarchical_bayesian_batch",
            "HierarchicalDiagnosticWarning", "BAYES_EXTRA_HINT", "compilation_cache_dir"]
@@ -299,11 +300,7 @@ def _model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, centred=False)
     import numpyro
     import numpyro.distributions as dist
     q = m.shape[0]
-    delta0 = numpyro.sample("delta0", dist.Uniform(dlo, dhi))                  # (5)
-    std0 = numpyro.sample("std0", dist.Uniform(0.0, s0hi))                     # (5)
-    a = numpyro.sample("gamma_alpha", dist.Uniform(alo, ahi))                  # (4)
-    b = numpyro.sample("gamma_beta", dist.Uniform(blo, bhi))                   # (4)
-    nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0                # (4)
+    delta0, std0, nu = _hyperpriors(dlo, dhi, s0hi, alo, ahi, blo, bhi)       # (4)-(5)
     with numpyro.plate("datasets", q):
         if centred:                                                            # (2)
             delta = numpyro.sample("delta", dist.StudentT(nu, delta0, std0))

@@ -29,8 +29,8 @@ import os
 
 import numpy as np
 
-from ._hierarchical_jax import (_import_jax, _initial_values, _nuts_program, _x64,
-                                compilation_cache_dir)
+from ._hierarchical_jax import (_hyperpriors, _import_jax, _initial_values, _nuts_program,
+                                _x64, compilation_cache_dir)
 
 __all__ = ["batch_size", "fit_batch", "padded_size"]
 
@@ -69,11 +69,7 @@ def _batch_model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, mask, ce
     import numpyro
     import numpyro.distributions as dist
     q = m.shape[0]
-    delta0 = numpyro.sample("delta0", dist.Uniform(dlo, dhi))                  # (5)
-    std0 = numpyro.sample("std0", dist.Uniform(0.0, s0hi))                     # (5)
-    a = numpyro.sample("gamma_alpha", dist.Uniform(alo, ahi))                  # (4)
-    b = numpyro.sample("gamma_beta", dist.Uniform(blo, bhi))                   # (4)
-    nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0                # (4)
+    delta0, std0, nu = _hyperpriors(dlo, dhi, s0hi, alo, ahi, blo, bhi)       # (4)-(5)
     if centred:                                                                # (2), q = 1
         with numpyro.plate("datasets", q):
             delta = numpyro.sample("delta", dist.StudentT(nu, delta0, std0))

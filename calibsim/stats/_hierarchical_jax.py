@@ -93,6 +93,20 @@ def _x64(jax):
 _SITES = ("delta0", "std0", "nu_minus_one", "delta", "sigma")
 
 
+
+def _hyperpriors(dlo, dhi, s0hi, alo, ahi, blo, bhi):
+    """The hyperpriors (4)-(5) of :mod:`._hierarchical`'s model, sampled under the site
+    names ``_SITES`` gives them, for the single and the batched model alike:
+    (delta0, std0, nu)."""
+    import numpyro
+    import numpyro.distributions as dist
+    delta0 = numpyro.sample("delta0", dist.Uniform(dlo, dhi))                  # (5)
+    std0 = numpyro.sample("std0", dist.Uniform(0.0, s0hi))                     # (5)
+    a = numpyro.sample("gamma_alpha", dist.Uniform(alo, ahi))                  # (4)
+    b = numpyro.sample("gamma_beta", dist.Uniform(blo, bhi))                   # (4)
+    nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0                # (4)
+    return delta0, std0, nu
+
 def _logit(p):
     return np.log(p) - np.log1p(-p)
 

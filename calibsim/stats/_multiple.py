@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill_doc
 from .._validation import check_choice, check_finite_array, check_probability
 from ._classic import ClassicTestResult, _iv_bool
 from ._ttests import _iv_alternative
@@ -164,15 +165,22 @@ def _rank_z(ranks_avg, n_datasets):
     return z, p
 
 
+#: The ``scores`` and ``higher_is_better`` entries of the rank procedures' Parameters.
+_RANK_SCORES = """
+    scores : array_like of shape (n_datasets, n_learners)
+        One score per data set and learner (e.g. accuracy in [0, 1]).
+    higher_is_better : bool, default True
+        True for accuracies, False for error rates.
+"""
+
+
+@fill_doc(rank_scores=_RANK_SCORES)
 def average_ranks(scores, *, higher_is_better=True):
     """Average rank of each learner over data sets (rank 1 = best).
 
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner (e.g. accuracy in [0, 1]).
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
 
     Returns
     -------
@@ -191,6 +199,7 @@ def average_ranks(scores, *, higher_is_better=True):
     return _ranks(x, hib).mean(axis=0)
 
 
+@fill_doc
 def friedman_test(scores, *, higher_is_better=True, tie_correction=True):
     r"""Friedman's test and Iman-Davenport's F test over data sets.
 
@@ -230,10 +239,7 @@ def friedman_test(scores, *, higher_is_better=True, tie_correction=True):
     ``inf`` with p = 0. S = 1 is rejected: the F test then has no
     denominator df.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------
@@ -268,6 +274,7 @@ def friedman_test(scores, *, higher_is_better=True, tie_correction=True):
     return FriedmanResult(chi2, min(p, 1.0), df, float(f), pf, df_num, df_den, R, tc)
 
 
+@fill_doc(rank_scores=_RANK_SCORES)
 def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
     r"""Unadjusted pairwise z tests of average ranks.
 
@@ -279,10 +286,7 @@ def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
 
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner.
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
     alpha : float, default 0.05
         Level in (0, 1) for ``reject``, applied to each pair separately.
 
@@ -291,10 +295,7 @@ def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
     PairwiseRankResult
         ``pvalue`` and ``unadjusted_pvalue`` are the same matrix.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------
@@ -317,6 +318,7 @@ def rank_z_test(scores, *, higher_is_better=True, alpha=0.05):
     return PairwiseRankResult(z, p, None, reject, alpha, R, p.copy(), None, "rank_z")
 
 
+@fill_doc
 def wilcoxon_datasets(a, b, *, higher_is_better=True, zero_method="zsplit",
                       alternative="two-sided"):
     """Wilcoxon signed-ranks test of two learners over data sets.
@@ -352,10 +354,7 @@ def wilcoxon_datasets(a, b, *, higher_is_better=True, zero_method="zsplit",
     zero: statistic 0, p = 1. Differences of rounded scores (``0.768 - 0.763``
     vs ``0.936 - 0.931``) may differ in the last bit and then do not tie.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------
@@ -376,6 +375,7 @@ def wilcoxon_datasets(a, b, *, higher_is_better=True, zero_method="zsplit",
                              _method="wilcoxon_datasets")
 
 
+@fill_doc
 def sign_test_datasets(a, b, *, higher_is_better=True, ties="split",
                        alternative="two-sided"):
     """Sign test of two learners over data sets, ties split or dropped.
@@ -404,10 +404,7 @@ def sign_test_datasets(a, b, *, higher_is_better=True, ties="split",
     ClassicTestResult
         ``statistic`` w (wins after splitting, float); p = 1 if w + l = 0.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------

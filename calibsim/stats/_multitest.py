@@ -12,14 +12,7 @@ differences such as the paper's Table 1); :func:`multitest` runs the pairwise te
 per-fold error rates first. Multi²Test over data sets is in
 :mod:`calibsim.stats._multitest_datasets`.
 
-References
-----------
-.. [1] Yıldız, O. T. & Alpaydın, E. (2006). Ordering and finding the best of K > 2
-       supervised learning algorithms. IEEE Trans. Pattern Analysis and Machine
-       Intelligence 28(3), 392-402. doi:10.1109/TPAMI.2006.61
-.. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison of
-       supervised learning algorithms over multiple data sets. Pattern Recognition
-       45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+{references:yildiz_alpaydin2006,ulas2012}
 """
 
 from __future__ import annotations
@@ -29,9 +22,12 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_choice, check_finite_array, check_probability
 from ._cv5x2 import cv5x2_ftest, cv5x2_ttest
 from ._onesample import kfold_cv_ttest
+
+__doc__ = fill(__doc__)
 
 __all__ = ["CORRECTIONS", "PAIRWISE_TESTS", "MultiTestResult", "multitest", "multitest_order"]
 
@@ -252,6 +248,7 @@ def _result(better, prior, learners, pvalue=None, unadjusted=None, **info):
                            candidates, pvalue, unadjusted, **info)
 
 
+@fill_doc
 def multitest_order(better, *, cost, learners=None):
     """MultiTest's graph and order from a table of significant differences.
 
@@ -282,11 +279,7 @@ def multitest_order(better, *, cost, learners=None):
         If ``better`` is not square 0/1 with a zero diagonal, says both a > b and
         b > a, or ``cost`` has ties or the wrong length.
 
-    References
-    ----------
-    .. [1] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison
-           of supervised learning algorithms over multiple data sets. Pattern
-           Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+    {references:ulas2012}
 
     Examples
     --------
@@ -304,6 +297,7 @@ def multitest_order(better, *, cost, learners=None):
     return _result(b, prior, names)
 
 
+@fill_doc
 def multitest(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
               correction="bonferroni", alpha=0.05):
     """MultiTest on one data set: one-sided pairwise tests, the graph, the order.
@@ -349,14 +343,7 @@ def multitest(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
         If ``errors`` is not finite with at least 2 learners, its fold shape does
         not suit the test, or ``cost`` has ties.
 
-    References
-    ----------
-    .. [1] Yıldız, O. T. & Alpaydın, E. (2006). Ordering and finding the best of
-           K > 2 supervised learning algorithms. IEEE Trans. PAMI 28(3), 392-402.
-           doi:10.1109/TPAMI.2006.61
-    .. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison
-           of supervised learning algorithms over multiple data sets. Pattern
-           Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+    {references:yildiz_alpaydin2006,ulas2012}
 
     Examples
     --------

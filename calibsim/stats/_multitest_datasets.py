@@ -8,11 +8,7 @@ its tests ("the one with lower average rank" is the better one) and the average
 normalised cost as the prior order. If Friedman does not reject, the order is the prior
 order by average normalised cost.
 
-References
-----------
-.. [1] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison of
-       supervised learning algorithms over multiple data sets. Pattern Recognition
-       45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+{references:ulas2012}
 """
 
 from __future__ import annotations
@@ -21,11 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_choice, check_finite_array, check_int, check_probability
 from ._classic import _iv_bool
 from ._multiple import FriedmanResult, PairwiseRankResult, friedman_test
 from ._multitest import MultiTestResult, _iv_learners, _iv_prior, _result, multitest
 from ._multitest_ranks import POSTHOC_METHODS, friedman_from_ranks, posthoc_from_ranks
+
+__doc__ = fill(__doc__)
 
 __all__ = ["Multi2TestResult", "multi2test", "multi2test_from_ranks", "normalised_cost"]
 
@@ -257,6 +256,7 @@ def multi2test_from_ranks(ranks, *, cost, learners=None, n_datasets=None,
                         friedman=friedman, dataset_ranks=dranks)
 
 
+@fill_doc
 def multi2test(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
                correction="bonferroni", alpha=0.05, posthoc="bergmann_hommel",
                friedman="chi2", tie_correction=True):
@@ -299,11 +299,7 @@ def multi2test(errors, *, cost, learners=None, pairwise_test="cv5x2_f",
     pass turns such pairs into no edge (the cheaper one is also the better ranked),
     so the prior order survives; Ulaş et al.'s Tables 7 and 8 show this.
 
-    References
-    ----------
-    .. [1] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious comparison
-           of supervised learning algorithms over multiple data sets. Pattern
-           Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+    {references:ulas2012}
 
     Examples
     --------

@@ -17,6 +17,7 @@ import math
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill_doc
 from .._validation import check_choice, check_finite_array, check_int, check_probability
 from ._multiple import MAX_LEARNERS, FriedmanResult, PairwiseRankResult, _rank_se
 from ._posthoc import (
@@ -73,6 +74,7 @@ def _iv_ranks(average_ranks, n_datasets):
     return R, S, L
 
 
+@fill_doc
 def friedman_from_ranks(average_ranks, n_datasets):
     r"""Friedman's test and Iman-Davenport's F from average ranks.
 
@@ -107,13 +109,7 @@ def friedman_from_ranks(average_ranks, n_datasets):
         Fields of shape (...) (floats for one table). :math:`\chi^2_F` is
         clipped to [0, S(L-1)], its range, against rounding in published ranks.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
-    .. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious
-           comparison of supervised learning algorithms over multiple data sets.
-           Pattern Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+    {references:demsar2006,ulas2012}
 
     Examples
     --------
@@ -164,6 +160,7 @@ def _stepdown_batch(p, multipliers):
     return out
 
 
+@fill_doc
 def posthoc_from_ranks(average_ranks, n_datasets, *, method="bergmann_hommel", alpha=0.05):
     r"""A post-hoc procedure over all pairs, from average ranks.
 
@@ -196,14 +193,7 @@ def posthoc_from_ranks(average_ranks, n_datasets, *, method="bergmann_hommel", a
         L(L+1)/2) or holds more than 1000 learners, ``n_datasets`` < 2, or
         Bergmann-Hommel gets more than 12 learners.
 
-    References
-    ----------
-    .. [1] García, S. & Herrera, F. (2008). An extension on "Statistical
-           comparisons of classifiers over multiple data sets" for all pairwise
-           comparisons. Journal of Machine Learning Research 9, 2677-2694.
-    .. [2] Ulaş, A., Yıldız, O. T. & Alpaydın, E. (2012). Cost-conscious
-           comparison of supervised learning algorithms over multiple data sets.
-           Pattern Recognition 45(4), 1772-1781. doi:10.1016/j.patcog.2011.10.005
+    {references:garcia_herrera2008,ulas2012}
 
     Examples
     --------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill, fill_doc
 from ._ttests import (_finish, _iv_1d_x, _iv_alternative, _iv_cv_x, _iv_df, _iv_ratio,
                       _ratio, _sd, _zero_tol)
 
@@ -27,6 +28,35 @@ def _one_sample(x, df, alternative, method, ratio=None):
     return _finish(u, m, sd, undefined, df, alternative, method, ratio=ratio)
 
 
+def _textbook_ttest(x, df, alternative, count, method):
+    """The one-sample t test of the last axis's ``count`` differences at ``df`` (default
+    count - 1): :func:`kfold_cv_ttest` and :func:`resampled_ttest`."""
+    alternative = _iv_alternative(alternative)
+    x = _iv_1d_x(x, count)
+    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
+    return _one_sample(x, df, alternative, method)
+
+
+#: The alternative and Returns entries of the t tests on differences with explicit df ...
+_ALTERNATIVE_RETURNS = """
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``"greater"``: the differences (A minus B) tend to be positive.
+
+    Returns
+    -------
+    TTestResult
+"""
+#: ... and with the df entry of the textbook tests before them.
+_DF_ALTERNATIVE_RETURNS = fill("""
+    df : None, float or array_like, optional
+        Degrees of freedom (> 0); default one less than the number of
+        differences, ``x.shape[-1] - 1``. Arrays broadcast against
+        ``x.shape[:-1]``.
+    {alternative_returns}
+""", {"alternative_returns": _ALTERNATIVE_RETURNS})
+
+
+@fill_doc(df_alternative_returns=_DF_ALTERNATIVE_RETURNS)
 def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     r"""k-fold cross-validated paired t test with explicit df.
 
@@ -39,24 +69,14 @@ def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     x : array_like of shape (..., k)
         Differences in accuracy (A minus B, accuracies in [0, 1]) on the k >= 2
         folds of one k-fold cross-validation run.
-    df : None, float or array_like, optional
-        Degrees of freedom (> 0); default k - 1. Arrays broadcast against
-        ``x.shape[:-1]``.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-
-    Returns
-    -------
-    TTestResult
+    {df_alternative_returns}
 
     Notes
     -----
     At the default df this is the ordinary one-sample t test of the k
     differences. Zero variance is handled as in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------
@@ -65,12 +85,10 @@ def kfold_cv_ttest(x, *, df=None, alternative="two-sided"):
     >>> float(res.df), round(float(res.statistic), 3), round(float(res.pvalue), 4)
     (9.0, 2.941, 0.0165)
     """
-    alternative = _iv_alternative(alternative)
-    x = _iv_1d_x(x, "k")
-    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
-    return _one_sample(x, df, alternative, "kfold_cv")
+    return _textbook_ttest(x, df, alternative, "k", "kfold_cv")
 
 
+@fill_doc(df_alternative_returns=_DF_ALTERNATIVE_RETURNS)
 def resampled_ttest(x, *, df=None, alternative="two-sided"):
     r"""Resampled (random subsampling) paired t test with explicit df.
 
@@ -82,14 +100,7 @@ def resampled_ttest(x, *, df=None, alternative="two-sided"):
     x : array_like of shape (..., n)
         Differences in accuracy (A minus B, accuracies in [0, 1]) on n >= 2
         random train/test splits.
-    df : None, float or array_like, optional
-        Degrees of freedom (> 0); default n - 1. Arrays broadcast against
-        ``x.shape[:-1]``.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-
-    Returns
-    -------
-    TTestResult
+    {df_alternative_returns}
 
     Notes
     -----
@@ -97,10 +108,7 @@ def resampled_ttest(x, *, df=None, alternative="two-sided"):
     high Type I error because the splits overlap. Zero variance is handled as
     in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------
@@ -111,12 +119,10 @@ def resampled_ttest(x, *, df=None, alternative="two-sided"):
     >>> float(res.df), round(float(res.statistic), 3), round(float(res.pvalue), 4)
     (7.0, 2.106, 0.0732)
     """
-    alternative = _iv_alternative(alternative)
-    x = _iv_1d_x(x, "n")
-    df = _iv_df(df, x.shape[-1] - 1, x.shape[:-1])
-    return _one_sample(x, df, alternative, "resampling")
+    return _textbook_ttest(x, df, alternative, "n", "resampling")
 
 
+@fill_doc(alternative_returns=_ALTERNATIVE_RETURNS)
 def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-sided"):
     r"""Nadeau–Bengio corrected resampled t test with explicit df.
 
@@ -137,22 +143,13 @@ def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-
         Degrees of freedom (> 0); default n - 1, at which the statistic is
         exactly Nadeau & Bengio's ``m / sqrt((1/n + n2/n1) s^2)``. ``inf``
         (when n2/n1 > 0) is the normal limit ``m / sqrt(n2/n1 · s^2)``.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-
-    Returns
-    -------
-    TTestResult
+    {alternative_returns}
 
     Notes
     -----
     Zero variance is handled as in :func:`repeated_cv_ttest`.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. ICML-2003, 51-58.
-    .. [2] Nadeau, C. & Bengio, Y. (2003). Inference for the generalization
-           error. Machine Learning 52, 239-281. doi:10.1023/A:1024068626366
+    {references:bouckaert2003,nadeau_bengio2003}
 
     Examples
     --------
@@ -170,6 +167,7 @@ def corrected_resampled_ttest(x, *, test_train_ratio, df=None, alternative="two-
     return _one_sample(x, df, alternative, "corrected_resampling", ratio=ratio)
 
 
+@fill_doc(alternative_returns=_ALTERNATIVE_RETURNS)
 def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
                                 alternative="two-sided"):
     r"""Corrected repeated k-fold cv t test (Bouckaert & Frank 2004).
@@ -193,11 +191,7 @@ def corrected_repeated_cv_ttest(x, *, test_train_ratio=None, df=None,
         ``Z = m / sqrt(n2/n1 · s^2)`` against the standard normal; Bouckaert's
         calibrated df reaches it where the correction alone already makes the
         test conservative.
-    alternative : {"two-sided", "greater", "less"}, default "two-sided"
-
-    Returns
-    -------
-    TTestResult
+    {alternative_returns}
 
     Notes
     -----

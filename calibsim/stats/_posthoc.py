@@ -31,9 +31,11 @@ import math
 import numpy as np
 from scipy import stats
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_choice, check_int, check_probability
 from ._classic import _iv_bool
-from ._multiple import MAX_LEARNERS, PairwiseRankResult, _iv_scores, _rank_se, _rank_z, _ranks
+from ._multiple import (MAX_LEARNERS, _RANK_SCORES, PairwiseRankResult, _iv_scores, _rank_se,
+                        _rank_z, _ranks)
 
 __all__ = ["BERGMANN_HOMMEL_MAX_LEARNERS", "bergmann_hommel_test", "bonferroni_dunn_test",
            "critical_difference", "holm_test", "nemenyi_test", "shaffer_test"]
@@ -49,6 +51,7 @@ def _q_nemenyi(n_learners, alpha):
     return stats.studentized_range.ppf(1 - alpha, n_learners, np.inf) / np.sqrt(2.0)
 
 
+@fill_doc
 def critical_difference(n_learners, n_datasets, alpha=0.05):
     r"""Nemenyi's critical difference of average ranks.
 
@@ -72,10 +75,7 @@ def critical_difference(n_learners, n_datasets, alpha=0.05):
     float
         CD in rank units.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------
@@ -188,25 +188,25 @@ def _bergmann_hommel_apv(p, L, chunk=20000):
 
 # --- Public procedures ---
 
-_SEE = """
+_RANK_PARAMETERS = fill("""
     Parameters
     ----------
-    scores : array_like of shape (n_datasets, n_learners)
-        One score per data set and learner (e.g. accuracy in [0, 1]).
-    higher_is_better : bool, default True
-        True for accuracies, False for error rates.
+    {rank_scores}
     alpha : float, default 0.05
         Family-wise significance level in (0, 1) for ``reject``.
-"""
+""", {"rank_scores": _RANK_SCORES})
 
 
+@fill_doc(rank_parameters=_RANK_PARAMETERS)
 def nemenyi_test(scores, *, higher_is_better=True, alpha=0.05, pvalue="studentized_range"):
     """Nemenyi's test: all pairs against the critical difference CD.
 
     Two learners differ iff :math:`|R_i - R_j| \\ge CD`
     (:func:`critical_difference`; Demšar 2006 [1]_).
-    {see}    pvalue : {{"studentized_range", "bonferroni"}}, default "studentized_range"
-        ``"studentized_range"``: APV = :math:`P(Q_{{L,\\infty}} > \\sqrt 2 |z|)`,
+
+    {rank_parameters}
+    pvalue : {"studentized_range", "bonferroni"}, default "studentized_range"
+        ``"studentized_range"``: APV = :math:`P(Q_{L,\\infty} > \\sqrt 2 |z|)`,
         so APV <= alpha iff :math:`|R_i - R_j| \\ge CD`. ``"bonferroni"``:
         APV = min(1, m p), García & Herrera's [2]_ Nemenyi APV (more
         conservative for L >= 3; the same for L = 2).
@@ -216,14 +216,7 @@ def nemenyi_test(scores, *, higher_is_better=True, alpha=0.05, pvalue="studentiz
     PairwiseRankResult
         With ``critical_difference``.
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
-    .. [2] García, S. & Herrera, F. (2008). An extension on "Statistical
-           comparisons of classifiers over multiple data sets" for all
-           pairwise comparisons. Journal of Machine Learning Research 9,
-           2677-2694.
+    {references:demsar2006,garcia_herrera2008}
 
     Examples
     --------
@@ -245,12 +238,15 @@ def nemenyi_test(scores, *, higher_is_better=True, alpha=0.05, pvalue="studentiz
     return _result(z, _to_matrix(L, apv), alpha, R, p, "nemenyi", cd)
 
 
+@fill_doc(rank_parameters=_RANK_PARAMETERS)
 def bonferroni_dunn_test(scores, *, control=0, higher_is_better=True, alpha=0.05):
     """Bonferroni-Dunn test: every learner against a control, APV = min(1, (L-1) p).
 
     Demšar (2006) [1]_, Sec. 3.2.2; the critical difference uses
-    :math:`q_\\alpha = z_{{1 - \\alpha/(2(L-1))}}` (Demšar's Table 5(b)).
-    {see}    control : int, default 0
+    :math:`q_\\alpha = z_{1 - \\alpha/(2(L-1))}` (Demšar's Table 5(b)).
+
+    {rank_parameters}
+    control : int, default 0
         Column index of the control learner.
 
     Returns
@@ -259,10 +255,7 @@ def bonferroni_dunn_test(scores, *, control=0, higher_is_better=True, alpha=0.05
         ``pvalue`` and ``reject`` are filled in the control's row and column
         only; other off-diagonal pairs are NaN (p) / False (reject).
 
-    References
-    ----------
-    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over
-           multiple data sets. Journal of Machine Learning Research 7, 1-30.
+    {references:demsar2006}
 
     Examples
     --------
@@ -282,22 +275,20 @@ def bonferroni_dunn_test(scores, *, control=0, higher_is_better=True, alpha=0.05
     return _result(z, apv, alpha, R, p, "bonferroni_dunn", cd)
 
 
+@fill_doc(rank_parameters=_RANK_PARAMETERS)
 def holm_test(scores, *, higher_is_better=True, alpha=0.05):
     """Holm's step-down procedure over all L(L-1)/2 pairs.
 
-    APV of the i-th smallest p-value: :math:`\\min(1, \\max_{{j \\le i}}
-    (m - j + 1) p_{{(j)}})` (Holm 1979; García & Herrera 2008 [1]_).
-    {see}
+    APV of the i-th smallest p-value: :math:`\\min(1, \\max_{j \\le i}
+    (m - j + 1) p_{(j)})` (Holm 1979; García & Herrera 2008 [1]_).
+
+    {rank_parameters}
+
     Returns
     -------
     PairwiseRankResult
 
-    References
-    ----------
-    .. [1] García, S. & Herrera, F. (2008). An extension on "Statistical
-           comparisons of classifiers over multiple data sets" for all
-           pairwise comparisons. Journal of Machine Learning Research 9,
-           2677-2694.
+    {references:garcia_herrera2008}
 
     Examples
     --------
@@ -313,14 +304,17 @@ def holm_test(scores, *, higher_is_better=True, alpha=0.05):
     return _result(z, _to_matrix(L, apv), alpha, R, p, "holm")
 
 
+@fill_doc(rank_parameters=_RANK_PARAMETERS)
 def shaffer_test(scores, *, higher_is_better=True, alpha=0.05):
     """Shaffer's static procedure (S1) over all pairs.
 
     Like Holm's, with :math:`m - j + 1` replaced by :math:`t_j`, the largest
     number of hypotheses that can be true given that j - 1 are false,
-    :math:`t_j = \\max\\{{s \\in S(L): s \\le m - j + 1\\}}` (Shaffer 1986 [1]_;
-    García & Herrera 2008 [2]_). S(4) = {{0, 1, 2, 3, 6}}.
-    {see}
+    :math:`t_j = \\max\\{s \\in S(L): s \\le m - j + 1\\}` (Shaffer 1986 [1]_;
+    García & Herrera 2008 [2]_). S(4) = {0, 1, 2, 3, 6}.
+
+    {rank_parameters}
+
     Returns
     -------
     PairwiseRankResult
@@ -330,10 +324,7 @@ def shaffer_test(scores, *, higher_is_better=True, alpha=0.05):
     .. [1] Shaffer, J. P. (1986). Modified sequentially rejective multiple
            test procedures. Journal of the American Statistical Association
            81(395), 826-831. doi:10.1080/01621459.1986.10478341
-    .. [2] García, S. & Herrera, F. (2008). An extension on "Statistical
-           comparisons of classifiers over multiple data sets" for all
-           pairwise comparisons. Journal of Machine Learning Research 9,
-           2677-2694.
+    .. [2] {garcia_herrera2008}
 
     Examples
     --------
@@ -348,17 +339,20 @@ def shaffer_test(scores, *, higher_is_better=True, alpha=0.05):
     return _result(z, _to_matrix(L, apv), alpha, R, p, "shaffer")
 
 
+@fill_doc(rank_parameters=_RANK_PARAMETERS)
 def bergmann_hommel_test(scores, *, higher_is_better=True, alpha=0.05):
     """Bergmann-Hommel's dynamic procedure over all pairs.
 
-    APV of pair (i, j): :math:`\\min(1, \\max\\{{|I| \\min_{{k \\in I}} p_k\\}})`
+    APV of pair (i, j): :math:`\\min(1, \\max\\{|I| \\min_{k \\in I} p_k\\})`
     over the exhaustive sets I containing (i, j) (Bergmann & Hommel 1988
     [1]_; García & Herrera 2008 [2]_). The exhaustive sets of pairwise
     equalities are the within-block pairs of the Bell(L) partitions of the
     learners, all of which are visited, so L is limited to
     ``BERGMANN_HOMMEL_MAX_LEARNERS`` = 12 (Bell(12) = 4213597 partitions,
     about 1.5 s; L = 10 takes under 0.1 s).
-    {see}
+
+    {rank_parameters}
+
     Returns
     -------
     PairwiseRankResult
@@ -373,10 +367,7 @@ def bergmann_hommel_test(scores, *, higher_is_better=True, alpha=0.05):
     .. [1] Bergmann, B. & Hommel, G. (1988). Improvements of general multiple
            test procedures for redundant systems of hypotheses. In Multiple
            Hypothesenprüfung, 100-115. doi:10.1007/978-3-642-52307-6_8
-    .. [2] García, S. & Herrera, F. (2008). An extension on "Statistical
-           comparisons of classifiers over multiple data sets" for all
-           pairwise comparisons. Journal of Machine Learning Research 9,
-           2677-2694.
+    .. [2] {garcia_herrera2008}
 
     Examples
     --------
@@ -395,7 +386,3 @@ def bergmann_hommel_test(scores, *, higher_is_better=True, alpha=0.05):
     apv = _bergmann_hommel_apv(p[i, j], L)
     return _result(z, _to_matrix(L, apv), alpha, R, p, "bergmann_hommel")
 
-
-for _f in (nemenyi_test, bonferroni_dunn_test, holm_test, shaffer_test, bergmann_hommel_test):
-    _f.__doc__ = _f.__doc__.format(see=_SEE)
-del _f

@@ -11,11 +11,7 @@ All tests are vectorised over the leading dimensions of ``x`` and over ``df``:
 the df-free part (``m / sigma``) is computed once and then broadcast against
 ``df``.
 
-References
-----------
-.. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms based
-       on calibrated tests. Proceedings of the 20th International Conference on
-       Machine Learning (ICML-2003), 51-58.
+{references:bouckaert2003}
 """
 
 from __future__ import annotations
@@ -25,8 +21,11 @@ import numbers
 import numpy as np
 from scipy import special
 
+from .._docstrings import fill, fill_doc
 from .._validation import check_real_dtype, check_choice, check_finite_array
 from ._results import TTestResult
+
+__doc__ = fill(__doc__)
 
 __all__ = ["CV_METHODS", "repeated_cv_ttest", "default_cv_df"]
 
@@ -296,6 +295,7 @@ def _sd(a, axis):
 # Public tests
 # ---------------------------------------------------------------------------
 
+@fill_doc
 def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sided"):
     r"""Bouckaert's (2003) t tests on r runs of k-fold cross-validation.
 
@@ -371,11 +371,7 @@ def repeated_cv_ttest(x, *, method="use_all_data", df=None, alternative="two-sid
     or 0 when m is 0. In the undefined (0/0) cases p = 1 for every
     ``alternative``.
 
-    References
-    ----------
-    .. [1] Bouckaert, R. R. (2003). Choosing between two learning algorithms
-           based on calibrated tests. Proceedings of the 20th International
-           Conference on Machine Learning (ICML-2003), 51-58.
+    {references:bouckaert2003}
 
     Examples
     --------

@@ -1,7 +1,5 @@
 """Tests of calibsim.learners.C45 and its kernels (Weka 3.6 J48)."""
 
-import pathlib
-
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -10,6 +8,8 @@ from calibsim.learners import C45
 from calibsim.learners._c45 import (
     _add_errs, _c45_fit, _c45_fit_weighted, _c45_predict, _c45_predict_proba, _c45_size,
 )
+
+from _weka_folds import null_fixture_folds  # tests/learners is on sys.path
 
 # Weka's examples/weather.nominal.arff, coded by declaration order:
 # outlook {sunny, overcast, rainy}, temperature {hot, mild, cool},
@@ -129,19 +129,11 @@ def test_predict_proba_is_leaf_frequency(rng):
 
 
 def test_weka_fixture_null_data():
-    # Weka 3.6 J48 (default options) on 10-fold CV of 3 null data sets of
-    # 300 x 10 independent binary attributes; produced by
-    # `python scripts/weka_j48_check.py --fixture ... --fixture-sets 3`.
-    d = np.load(pathlib.Path(__file__).parent / "data" / "weka_null_fixture.npz")
-    n_values = np.full(d["X"].shape[2], 2)
-    for s in range(d["X"].shape[0]):
-        X, y = d["X"][s], d["y"][s]
-        for f, test in enumerate(d["test_index"][s]):
-            train = np.setdiff1d(np.arange(len(y)), test)
-            tree = _c45_fit(np.ascontiguousarray(X[train]), y[train], n_values, 2, 0.25, 2)
-            assert _c45_size(tree) == (d["weka_size"][s, f], d["weka_leaves"][s, f])
-            assert_array_equal(_c45_predict(tree, np.ascontiguousarray(X[test])),
-                               d["weka_j48"][s, f])
+    # Weka 3.6 J48 (default options) on 10-fold CV of 3 null data sets.
+    for d, s, f, X_train, y_train, X_test in null_fixture_folds():
+        tree = _c45_fit(X_train, y_train, np.full(X_train.shape[1], 2), 2, 0.25, 2)
+        assert _c45_size(tree) == (d["weka_size"][s, f], d["weka_leaves"][s, f])
+        assert_array_equal(_c45_predict(tree, X_test), d["weka_j48"][s, f])
 
 
 def test_string_labels_and_estimator_api():

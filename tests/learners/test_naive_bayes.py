@@ -7,6 +7,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 from calibsim.learners import NaiveBayes
 from calibsim.learners._kernels_nb import _nb_fit, _nb_predict, _nb_predict_proba
 
+from _weka_folds import null_fixture_folds  # tests/learners is on sys.path
+
 
 def _reference_proba(X, y, Xt, n_values, n_classes):
     """Slow NumPy naive Bayes with Laplace estimates, in log space."""
@@ -99,18 +101,10 @@ def test_single_class():
 
 
 def test_weka_fixture_predictions():
-    # Weka 3.6 NaiveBayes predictions on 10-fold CV of 3 null data sets,
-    # produced by scripts/weka_j48_check.py --fixture (seed 20030101).
-    import pathlib
-    d = np.load(pathlib.Path(__file__).parent / "data" / "weka_null_fixture.npz")
-    n_values = np.full(d["X"].shape[2], 2)
-    for s in range(d["X"].shape[0]):
-        X, y = d["X"][s], d["y"][s]
-        for f, test in enumerate(d["test_index"][s]):
-            train = np.setdiff1d(np.arange(len(y)), test)
-            model = _nb_fit(np.ascontiguousarray(X[train]), y[train], n_values, 2)
-            pred = _nb_predict(model, np.ascontiguousarray(X[test]))
-            assert_array_equal(pred, d["weka_nb"][s, f])
+    # Weka 3.6 NaiveBayes predictions on 10-fold CV of 3 null data sets.
+    for d, s, f, X_train, y_train, X_test in null_fixture_folds():
+        model = _nb_fit(X_train, y_train, np.full(X_train.shape[1], 2), 2)
+        assert_array_equal(_nb_predict(model, X_test), d["weka_nb"][s, f])
 
 
 @pytest.mark.parametrize("X, y, match", [

@@ -9,7 +9,6 @@ and vote have missing values). Every prediction and every tree must agree.
 """
 
 import math
-import pathlib
 
 import numpy as np
 import pytest
@@ -20,34 +19,18 @@ from calibsim.datasets import load_uci
 from calibsim.learners import TAN
 from calibsim.learners._kernels_tan import _lngamma, _tan_fit, _tan_predict
 
-DATA = pathlib.Path(__file__).parent / "data"
+from _weka_folds import cv_splits, tan_vp_null_sets  # tests/learners is on sys.path
+
 UCI_NOMINAL = ("breast-cancer", "contact-lenses", "soybean", "vote", "weather.nominal")
 
 
-@pytest.fixture(scope="module")
-def fixture():
-    d = dict(np.load(DATA / "weka_oracle_tan_vp.npz"))
-    S, n = d["null__y"].shape
-    a = int(d["null__n_attributes"])
-    d["null__X"] = np.unpackbits(d["null__X_bits"], axis=1, count=n * a).reshape(S, n, a)
-    return d
-
-
-def _splits(fold):
-    for r in range(fold.shape[0]):
-        for f in range(int(fold[r].max()) + 1):
-            yield r, f, np.flatnonzero(fold[r] != f), np.flatnonzero(fold[r] == f)
-
-
-def test_null_fixture(fixture):
-    d = fixture
+def test_null_fixture(tan_vp_oracle):
+    d = tan_vp_oracle
     n_values = np.full(d["null__X"].shape[2], 2, np.int64)
     assert d["null__y"].shape == (100, 300)
-    for s in range(d["null__y"].shape[0]):
-        X = np.ascontiguousarray(d["null__X"][s], dtype=np.int64)
-        y = d["null__y"][s].astype(np.int64)
+    for s, X, y, fold in tan_vp_null_sets(d):
         pred = np.full(y.shape, -2)
-        for r, f, tr, te in _splits(d["null__fold"][s]):
+        for r, f, tr, te in cv_splits(fold):
             model = _tan_fit(X[tr], y[tr], n_values, 2)
             assert_array_equal(model[0], d["null__tan_parent"][s, r, f])
             pred[te] = _tan_predict(model, n_values, X[te])
@@ -55,17 +38,17 @@ def test_null_fixture(fixture):
 
 
 @pytest.mark.parametrize("name", UCI_NOMINAL)
-def test_uci_fixture(fixture, name):
+def test_uci_fixture(tan_vp_oracle, name):
     # The estimator, with missing values replaced by the training modes as in Weka.
     ds = load_uci(name)
-    fold = fixture[f"{name}__fold"]
+    fold = tan_vp_oracle[f"{name}__fold"]
     assert fold.shape == (10, ds.X.shape[0])
     pred = np.full(fold.shape, -2)
-    for r, f, tr, te in _splits(fold):
+    for r, f, tr, te in cv_splits(fold):
         tan = TAN().fit(ds.X[tr], ds.y[tr], n_values=ds.n_values)
-        assert_array_equal(tan.parent_, fixture[f"{name}__tan_parent"][r, f])
+        assert_array_equal(tan.parent_, tan_vp_oracle[f"{name}__tan_parent"][r, f])
         pred[r, te] = tan.predict(ds.X[te])
-    assert_array_equal(pred, fixture[f"{name}__tan"])
+    assert_array_equal(pred, tan_vp_oracle[f"{name}__tan"])
 
 
 # --------------------------------------------------------------------------

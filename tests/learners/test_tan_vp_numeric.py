@@ -10,7 +10,6 @@ the voted perceptron on the binary-class ones) and the distributions of the
 first run. Every prediction and every tree must agree.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
@@ -20,7 +19,8 @@ from calibsim.datasets import UCI_DATASETS, load_uci
 from calibsim.learners import TAN, VotedPerceptron
 from calibsim.learners.tan import _cut_points, _discretize, _entropy, _mdl_accepts
 
-DATA = pathlib.Path(__file__).parent / "data"
+from _weka_folds import DATA, cv_splits  # tests/learners is on sys.path
+
 #: Shipped data sets with numeric attributes that the Weka oracle was run on (the fixture's).
 _CHECKED = {k.split("__")[0] for k in np.load(DATA / "weka_tan_vp_numeric.npz").files
             if k.endswith("__fold")}
@@ -34,17 +34,11 @@ def fixture():
     return dict(np.load(DATA / "weka_tan_vp_numeric.npz"))
 
 
-def _splits(fold):
-    for r in range(fold.shape[0]):
-        for f in range(int(fold[r].max()) + 1):
-            yield r, f, np.flatnonzero(fold[r] != f), np.flatnonzero(fold[r] == f)
-
-
 def _replay(fixture, name, make, check):
     ds = load_uci(name)
     fold = fixture[f"{name}__fold"]
     pred = np.full(fold.shape, -2)
-    for r, f, tr, te in _splits(fold):
+    for r, f, tr, te in cv_splits(fold):
         est = make().fit(ds.X[tr], ds.y[tr], n_values=ds.n_values,
                          classes=np.arange(ds.n_classes))
         pred[r, te] = est.predict(ds.X[te])

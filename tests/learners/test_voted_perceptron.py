@@ -7,7 +7,6 @@ all-nominal UCI data sets (breast-cancer, vote, weather.nominal; 10 x 10 CV).
 Every prediction must agree.
 """
 
-import pathlib
 
 import numpy as np
 import pytest
@@ -18,45 +17,28 @@ from calibsim.datasets import load_uci
 from calibsim.learners import VotedPerceptron
 from calibsim.learners._kernels_vp import _java_shuffle, _vp_fit, _vp_predict
 
-DATA = pathlib.Path(__file__).parent / "data"
+from _weka_folds import cv_splits, tan_vp_null_sets  # tests/learners is on sys.path
 
 
-@pytest.fixture(scope="module")
-def fixture():
-    d = dict(np.load(DATA / "weka_oracle_tan_vp.npz"))
-    S, n = d["null__y"].shape
-    a = int(d["null__n_attributes"])
-    d["null__X"] = np.unpackbits(d["null__X_bits"], axis=1, count=n * a).reshape(S, n, a)
-    return d
-
-
-def _splits(fold):
-    for r in range(fold.shape[0]):
-        for f in range(int(fold[r].max()) + 1):
-            yield r, f, np.flatnonzero(fold[r] != f), np.flatnonzero(fold[r] == f)
-
-
-def test_null_fixture(fixture):
-    d = fixture
+def test_null_fixture(tan_vp_oracle):
+    d = tan_vp_oracle
     n_values = np.full(d["null__X"].shape[2], 2, np.int64)
-    for s in range(d["null__y"].shape[0]):
-        X = np.ascontiguousarray(d["null__X"][s], dtype=np.int64)
-        y = d["null__y"][s].astype(np.int64)
+    for s, X, y, fold in tan_vp_null_sets(d):
         pred = np.full(y.shape, -2)
-        for _, _, tr, te in _splits(d["null__fold"][s]):
+        for _, _, tr, te in cv_splits(fold):
             pred[te] = _vp_predict(_vp_fit(X[tr], y[tr], n_values, 1, 10000, 1), X[te])
         assert_array_equal(pred, d["null__vp"][s, 0], err_msg=f"null data set {s}")
 
 
 @pytest.mark.parametrize("name", ["breast-cancer", "vote", "weather.nominal"])
-def test_uci_fixture(fixture, name):
+def test_uci_fixture(tan_vp_oracle, name):
     ds = load_uci(name)
-    fold = fixture[f"{name}__fold"]
+    fold = tan_vp_oracle[f"{name}__fold"]
     pred = np.full(fold.shape, -2)
-    for r, _, tr, te in _splits(fold):
+    for r, _, tr, te in cv_splits(fold):
         vp = VotedPerceptron().fit(ds.X[tr], ds.y[tr], n_values=ds.n_values)
         pred[r, te] = vp.predict(ds.X[te])
-    assert_array_equal(pred, fixture[f"{name}__vp"])
+    assert_array_equal(pred, tan_vp_oracle[f"{name}__vp"])
 
 
 def test_java_random_shuffle():

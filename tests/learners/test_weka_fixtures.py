@@ -28,16 +28,10 @@ from calibsim.learners._kernels_ib1 import _ib1_predict
 from calibsim.learners._kernels_nb import (_nb_fit, _nb_fit_general, _nb_predict,
                                            _nb_predict_general)
 
-DATA = pathlib.Path(__file__).parent / "data"
+from _weka_folds import DATA, cv_splits  # tests/learners is on sys.path
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 WEKA_JAR = pathlib.Path("/usr/share/java/weka.jar")
-
-
-def _splits(fold):
-    """(train, test) index arrays of every split of a (R, n) fold array, in index order."""
-    for r in range(fold.shape[0]):
-        for f in range(int(fold[r].max()) + 1):
-            yield r, f, np.flatnonzero(fold[r] != f), np.flatnonzero(fold[r] == f)
 
 
 def _replay(X, y, n_values, n_classes, fold, *, with_j48):
@@ -48,7 +42,7 @@ def _replay(X, y, n_values, n_classes, fold, *, with_j48):
     Xi = None if general else np.ascontiguousarray(X, dtype=np.int64)
     out = {m: np.full(fold.shape, -2, np.int64) for m in ("nb", "ib1", "j48")}
     sizes = {}
-    for r, f, tr, te in _splits(fold):
+    for r, f, tr, te in cv_splits(fold):
         if general:
             model = _nb_fit_general(Xf[tr], y[tr], n_values, n_classes)
             out["nb"][r, te] = _nb_predict_general(model, Xf[te])
