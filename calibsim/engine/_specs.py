@@ -77,7 +77,7 @@ ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "c
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
                  "fresh_check", "datasets", "ropes", "rhos", "thresholds",
-                 "target", "learner", "truth"}
+                 "target", "learner", "truth", "truth_fits", "truth_test"}
 #: How an analysis treats the per-fold differences of its null data (``null`` key):
 #: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
 #: the pair's mean difference over all the source's data sets, so the learners are
@@ -256,7 +256,11 @@ class AnalysisSpec:
     thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
     target: str = "difference"    # coverage: "difference" (of the pair) or "error" (of
                                   # `learner`, held as the pair (learner, ""))
-    truth: tuple = ()             # coverage: ((source label or group, value), ...)
+    truth: tuple | str = ()       # coverage: ((source label or group, value), ...), or
+                                  # "drawn": computed by calibsim.engine._truth
+    truth_fits: int = 2000        # coverage, drawn truth: training sets per source and m
+    truth_test: int = 20_000      # coverage, drawn truth: fresh test instances a fit
+                                  # (where the attribute space is not enumerated)
 
     def scheme_of(self, test: str) -> str:
         return dict(self.schemes)[test]
@@ -264,6 +268,9 @@ class AnalysisSpec:
     def truth_of(self, source) -> float:
         """The coverage analysis's truth for ``source`` (a SourceSpec): the value given
         for its label, else for its group."""
+        if self.truth == "drawn":
+            raise ValueError(f"analysis {self.name!r}: its truth is drawn per source and "
+                             "training size (calibsim.engine._truth), not given.")
         given = dict(self.truth)
         return float(given[source.label] if source.label in given else given[source.group])
 
