@@ -259,6 +259,7 @@ class AnalysisSpec:
     truth: tuple | str = ()       # coverage: ((source label or group, value), ...), or
                                   # "drawn": computed by calibsim.engine._truth
     truth_fits: int = 2000        # coverage, drawn truth: training sets per source and m
+                                  # (a reduced run: at most 10 per data set, >= 20)
     truth_test: int = 20_000      # coverage, drawn truth: fresh test instances a fit
                                   # (where the attribute space is not enumerated)
 
@@ -378,7 +379,9 @@ class Study:
             else:
                 kept.append(replace(s, n_datasets=n))
         labels = {s.label for s in kept}
-        analyses = tuple(replace(a, sources=tuple(x for x in a.sources if x in labels))
+        # a drawn truth (coverage) is drawn from at most 10 training sets a data set kept
+        analyses = tuple(replace(a, sources=tuple(x for x in a.sources if x in labels),
+                                 truth_fits=min(a.truth_fits, max(20, 10 * n)))
                          for a in self.analyses)
         return replace(self, sources=tuple(kept), analyses=analyses, requested_n_datasets=n,
                        declared_n_datasets=tuple(s_n for s, s_n in zip(

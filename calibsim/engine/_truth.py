@@ -88,8 +88,10 @@ def train_size(scheme, n: int) -> int:
                      "for a drawn truth; give the truth as literals.")
 
 
-def _test_rows(src, n_test, rng):
-    """(X, y, w): test rows, their class and weights with sum w [pred = y] = accuracy."""
+def _test_rows(src, fresh, rng):
+    """(X, y, w, method): test rows, their class and weights with sum w [pred = y] =
+    accuracy; ``fresh`` is the source at ``n_instances = n_test``, drawn when ``src``'s
+    attribute space is not enumerated."""
     joint = getattr(src, "joint_probability", None)
     n_values = np.asarray(src.n_values)
     C = int(src.n_classes)
@@ -100,7 +102,7 @@ def _test_rows(src, n_test, rng):
         P = joint(np.ascontiguousarray(X, dtype=np.int64))
         method = "exact"
     else:
-        X, y = src._draw(rng, n_test)
+        X, y = fresh.sample(rng)
         if joint is None:
             return X, y, np.full(len(y), 1.0 / len(y)), "sampled"
         P = joint(X)
@@ -152,6 +154,8 @@ def drawn_truth(source, learners, *, n_train: int, fits: int, n_test: int, seed:
                          "of a chosen size; its truth must be given as literals.")
     params["n_instances"] = int(n_train)
     src = _build_source(source.kind, tuple(sorted(params.items())))
+    params["n_instances"] = int(n_test)
+    fresh = _build_source(source.kind, tuple(sorted(params.items())))
     learners = tuple(learners)
     fast = getattr(src, "is_nominal_codes", True) and all(lrn.fast_path(True)
                                                           for lrn in learners)
@@ -161,7 +165,7 @@ def drawn_truth(source, learners, *, n_train: int, fits: int, n_test: int, seed:
     for i in range(fits):
         data, test, damage = np.random.SeedSequence(seed, spawn_key=(key, i)).spawn(3)
         X, y = src.sample(data)
-        Xt, yt, w, method = _test_rows(src, n_test, test)
+        Xt, yt, w, method = _test_rows(src, fresh, test)
         Xs = np.concatenate([X, Xt.astype(X.dtype)])
         ys = np.concatenate([y, yt.astype(y.dtype)])
         masks = np.zeros((1, len(ys)), bool)

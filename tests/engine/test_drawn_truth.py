@@ -2,6 +2,7 @@
 closed-form checks on tiny networks, and the coverage count against the intervals."""
 
 import textwrap
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -169,3 +170,47 @@ def test_bad_drawn_truth_keys_are_named(tmp_path, edit, message):
 def test_truth_fits_needs_a_drawn_truth(tmp_path):
     with pytest.raises(StudyFileError, match=r"truth_fits` applies only to truth = \"drawn\""):
         _study(tmp_path, STUDY.replace('truth = "drawn"', "truth = { rule = 0.4 }"))
+
+
+def test_a_reduced_run_draws_fewer_truth_fits(tiny):
+    assert tiny.analysis("drawn").truth_fits == 20
+    study = replace(tiny, analyses=(replace(tiny.analysis("drawn"), truth_fits=2000),))
+    assert study.with_n_datasets(10).analysis("drawn").truth_fits == 100
+    assert study.with_n_datasets(1).analysis("drawn").truth_fits == 20
+
+
+def test_sampled_truth_on_the_logistic_source_agrees_with_the_scripts(tmp_path):
+    """Where nothing is enumerable (Gaussian attributes), fresh test instances a fit: the
+    expected error of logistic regression at m = 100 in Bates et al.'s s = 1 example is
+    0.3635 ± 0.0004 by scripts/cv_inference_truth.py (2,000 fits, exact P(y | x))."""
+    path = tmp_path / "lowd.toml"
+    path.write_text(textwrap.dedent("""
+        [study]
+        name = "lowd"
+        seed = 5
+        [sources.lowd]
+        kind = "logistic"
+        n_instances = 100
+        n_attributes = 10
+        strength = 1.0
+        n_datasets = 1
+        [learners]
+        names = ["logistic", "majority"]
+        [learners.logistic]
+        estimator = "sklearn.linear_model.LogisticRegression"
+        C = 1e6
+        [learners.majority]
+        estimator = "sklearn.dummy.DummyClassifier"
+        strategy = "most_frequent"
+        [schemes.cv]
+        kind = "repeated_kfold"
+        n_runs = 1
+        [outputs]
+        results = "results"
+        """), encoding="utf-8")
+    study = load_study(path)
+    t = drawn_truth(study.source("lowd"), study.learners[:1], n_train=100, fits=60,
+                    n_test=2000, seed=study.seed, target="error")
+    assert t.method == "sampled" and t.n_test == 2000
+    assert abs(t.value - 0.3635) < 4 * np.hypot(t.se, 0.0004), (t.value, t.se)
+    assert t.se < 0.01
