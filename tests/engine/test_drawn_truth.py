@@ -44,15 +44,13 @@ n_datasets = 1
 
 [learners]
 names = ["naive_bayes", "c45", "majority"]
-[learners.majority]
-estimator = "sklearn.dummy.DummyClassifier"
-strategy = "most_frequent"
+majority = { estimator = "sklearn.dummy.DummyClassifier", strategy = "most_frequent" }
 
-[schemes.cv]
+[schemes.cv]             # one 4-fold cv
 kind = "repeated_kfold"
+correctness = true
 n_folds = 4
 n_runs = 1
-correctness = true
 
 [[analysis]]
 kind = "coverage"
@@ -183,31 +181,12 @@ def test_sampled_truth_on_the_logistic_source_agrees_with_the_scripts(tmp_path):
     """Where nothing is enumerable (Gaussian attributes), fresh test instances a fit: the
     expected error of logistic regression at m = 100 in Bates et al.'s s = 1 example is
     0.3635 ± 0.0004 by scripts/cv_inference_truth.py (2,000 fits, exact P(y | x))."""
+    from test_coverage import TINY            # tests/engine is on the path (no __init__)
+    text = TINY.replace("n_instances = 40\nn_attributes = 2\nstrength = 2.0",
+                        "n_instances = 100\nn_attributes = 10\nstrength = 1.0")
+    assert text != TINY
     path = tmp_path / "lowd.toml"
-    path.write_text(textwrap.dedent("""
-        [study]
-        name = "lowd"
-        seed = 5
-        [sources.lowd]
-        kind = "logistic"
-        n_instances = 100
-        n_attributes = 10
-        strength = 1.0
-        n_datasets = 1
-        [learners]
-        names = ["logistic", "majority"]
-        [learners.logistic]
-        estimator = "sklearn.linear_model.LogisticRegression"
-        C = 1e6
-        [learners.majority]
-        estimator = "sklearn.dummy.DummyClassifier"
-        strategy = "most_frequent"
-        [schemes.cv]
-        kind = "repeated_kfold"
-        n_runs = 1
-        [outputs]
-        results = "results"
-        """), encoding="utf-8")
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
     study = load_study(path)
     t = drawn_truth(study.source("lowd"), study.learners[:1], n_train=100, fits=60,
                     n_test=2000, seed=study.seed, target="error")
