@@ -64,11 +64,16 @@ class DrawnTruth:
 def train_size(scheme, n: int) -> int:
     """The mean training-set size of ``scheme``'s splits on ``n`` instances (a SchemeSpec).
 
+    Returns
+    -------
+    int
+        Instances a model of the design is trained on (a ``test_set`` scheme: n).
+
     Raises
     ------
     ValueError
-        For a scheme that sets a share aside first (``hold_out``), a ``test_set`` scheme
-        is n; for kinds with no fixed training size (e.g. a bootstrap).
+        For a scheme that sets a share aside first (``hold_out``) and for kinds with no
+        fixed training size (e.g. a bootstrap).
     """
     p, kind = scheme.p, scheme.kind
     if p.get("hold_out"):

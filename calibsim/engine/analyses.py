@@ -12,7 +12,9 @@
   size and fit/predict time;
 - ``coverage``: how often a test's two-sided 1 - α interval (of the accuracy
   difference of a pair, or of one learner's error) holds a truth the study file
-  gives per source, with Monte Carlo SE and Clopper–Pearson interval (issue 43).
+  gives per source, or one the engine draws from the source (``truth = "drawn"``,
+  :mod:`calibsim.engine._truth`, with the truth's own Monte Carlo SE), with Monte
+  Carlo SE and Clopper–Pearson interval (issue 43).
 
 **The null.** A calibration is only as good as its null: the two learners must be
 equally good on it. Every ``calibrate`` (and ``calibrate_rho``) table therefore reports
