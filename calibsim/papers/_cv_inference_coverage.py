@@ -92,15 +92,23 @@ def _coverage_table(t) -> str:
     return pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True)
 
 
+def _pooled(g) -> tuple:
+    """Coverage over a test's cells from their counts (the same whether the table was just
+    computed or read back from its CSV), and its SE from the cells' binomial SEs."""
+    k = np.rint(g["coverage"] * g["n_data"]).sum()
+    se = float(np.sqrt((g["mc_se"] ** 2).sum()) / len(g))
+    return float(k / g["n_data"].sum()), se
+
+
 def summary_table(t) -> pd.DataFrame:
     """Per test (comparison order): design, coverage pooled over its (set, n) cells (mean,
     with the SE from the cells' own), its range and the count of each verdict."""
     rows = []
     for test, g in t.groupby("test", sort=False):
         k = g["verdict"].value_counts()
-        se = float(np.sqrt((g["mc_se"] ** 2).sum()) / len(g))
+        pooled, se = _pooled(g)
         rows.append({"test": TESTS[test][1], "design": TESTS[test][0],
-                     "coverage %, pooled (SE)": f"{_pct(g['coverage'].mean())} ({_pct(se)})",
+                     "coverage %, pooled (SE)": f"{_pct(pooled)} ({_pct(se)})",
                      "range over the cells": f"{_pct(g['coverage'].min())}–"
                                              f"{_pct(g['coverage'].max())}",
                      "cells nominal / under / over": " / ".join(
@@ -120,8 +128,7 @@ def _words(t) -> str:
     for test, g in t.groupby("test", sort=False):
         k = g["verdict"].value_counts()
         under = g[g["verdict"] == "under"]
-        pooled = float(g["coverage"].mean())
-        pooled_se = float(np.sqrt((g["mc_se"] ** 2).sum()) / len(g))
+        pooled, pooled_se = _pooled(g)
         text = (f"- **{TESTS[test][1]}** ({TESTS[test][0]}): coverage "
                 f"{_pct(g['coverage'].min())}–{_pct(g['coverage'].max())}% over the "
                 f"{len(g)} (set, n) cells, {_pct(pooled)}% ({_pct(pooled_se)}) pooled; "
