@@ -318,3 +318,24 @@ def test_a_network_file_is_parsed_once_per_content(tmp_path, monkeypatch):
     assert len(calls) == 2 and third.identity != first.identity
     with pytest.raises(FileNotFoundError):
         BANSource(tmp_path / "missing.bif")
+
+
+def test_joint_probability_equals_pgmpy_inference():
+    """P(x, class) of every configuration, against pgmpy's exact joint (issue 43's drawn
+    truth weighs each configuration's correctness by it)."""
+    import itertools
+    model = _three_state_model()
+    src = BANSource(model, n_instances=5)
+    names = list(src.attributes) + ["class"]
+    joint = _exact(model).query(names, joint=True, show_progress=False)
+    configs = np.array(list(itertools.product(*[range(k) for k in src.n_values])))
+    got = src.joint_probability(configs)
+    assert got.shape == (len(configs), 3) and np.isclose(got.sum(), 1.0)
+    order = [joint.variables.index(v) for v in names]
+    want = np.transpose(joint.values, order)
+    for i, x in enumerate(configs):
+        np.testing.assert_allclose(got[i], want[tuple(x)], rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="`X` must be a 2-D array of 3 columns"):
+        src.joint_probability(configs[:, :2])
+    with pytest.raises(ValueError, match="state codes in 0 .. n_values - 1"):
+        src.joint_probability(configs + 3)

@@ -179,7 +179,7 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             kw["pairs"] = _pairs(c, f"{key}.pairs", sec["pairs"], pairs)
         else:
             kw["pairs"] = pairs
-        for k in ("target", "learner", "truth"):
+        for k in ("target", "learner", "truth", "truth_fits", "truth_test"):
             if k in sec and kind != "coverage":
                 c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
         for k in ("null", "df", "calibration"):
@@ -435,7 +435,9 @@ def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
 
 def _coverage_keys(c, key, sec, kw, sources, pairs) -> dict:
     """The keys of a ``coverage`` analysis: ``target``, the learner or the one pair it is
-    about, and ``truth``, a number for every source it covers (by label or group)."""
+    about, and ``truth``, a number for every source it covers (by label or group), or
+    ``"drawn"`` (computed from the source, :mod:`calibsim.engine._truth`, with
+    ``truth_fits`` training sets and ``truth_test`` fresh test instances a fit)."""
     from .analyses import COVERAGE_TARGETS
     target = c.value(f"{key}.target", sec.get("target", "difference"), str,
                      choices=COVERAGE_TARGETS)
@@ -461,6 +463,17 @@ def _coverage_keys(c, key, sec, kw, sources, pairs) -> dict:
     if "truth" not in sec:
         c.fail(f"{key}.truth", "is required: a table of the true value per source "
                "(label or group), e.g. truth = { lowd = 0.31 }", show_value=False)
+    if isinstance(sec["truth"], str):             # drawn from the source (engine/_truth.py)
+        c.value(f"{key}.truth", sec["truth"], str, choices=("drawn",))
+        out["truth"] = "drawn"
+        out["truth_fits"] = c.value(f"{key}.truth_fits", sec.get("truth_fits", 2000), int,
+                                    min_value=2)
+        out["truth_test"] = c.value(f"{key}.truth_test", sec.get("truth_test", 20_000), int,
+                                    min_value=1, max_value=1_000_000)
+        return out
+    for k in ("truth_fits", "truth_test"):
+        if k in sec:
+            c.fail(f"{key}.{k}", "applies only to truth = \"drawn\"", sec[k])
     table = c.table(f"{key}.truth", sec["truth"])
     known = {s.label for s in sources} | {s.group for s in sources}
     truth = []

@@ -77,7 +77,8 @@ ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "c
 ANALYSIS_KEYS = {"kind", "name", "tests", "schemes", "sources", "pairs", "runs", "repeats",
                  "alphas", "df", "calibration", "df_min", "df_max", "continuous", "null",
                  "fresh_check", "datasets", "ropes", "rhos", "thresholds",
-                 "target", "learner", "truth", "designs", "differences", "n_instances"}
+                 "target", "learner", "truth", "truth_fits", "truth_test", "designs",
+                 "differences", "n_instances"}
 #: How an analysis treats the per-fold differences of its null data (``null`` key):
 #: "as_is" (as the learners produce them, Bouckaert's calibration) or "centred" (minus
 #: the pair's mean difference over all the source's data sets, so the learners are
@@ -256,7 +257,12 @@ class AnalysisSpec:
     thresholds: tuple = (0.95,)   # bayes_datasets: posterior probability for a decision
     target: str = "difference"    # coverage: "difference" (of the pair) or "error" (of
                                   # `learner`, held as the pair (learner, ""))
-    truth: tuple = ()             # coverage: ((source label or group, value), ...)
+    truth: tuple | str = ()       # coverage: ((source label or group, value), ...), or
+                                  # "drawn": computed by calibsim.engine._truth
+    truth_fits: int = 2000        # coverage, drawn truth: training sets per source and m
+                                  # (a reduced run: at most 10 per data set, >= 20)
+    truth_test: int = 20_000      # coverage, drawn truth: fresh test instances a fit
+                                  # (where the attribute space is not enumerated)
     designs: tuple = ()           # plan: calibsim.plan's designs ("10x10", "holdout", ...)
     differences: tuple = ()       # plan: Δ > 0 in accuracy units, or ("own",): each
                                   # design's own difference of the undamaged learners
@@ -269,6 +275,9 @@ class AnalysisSpec:
     def truth_of(self, source) -> float:
         """The coverage analysis's truth for ``source`` (a SourceSpec): the value given
         for its label, else for its group."""
+        if self.truth == "drawn":
+            raise ValueError(f"analysis {self.name!r}: its truth is drawn per source and "
+                             "training size (calibsim.engine._truth), not given.")
         given = dict(self.truth)
         return float(given[source.label] if source.label in given else given[source.group])
 
@@ -376,7 +385,9 @@ class Study:
             else:
                 kept.append(replace(s, n_datasets=n))
         labels = {s.label for s in kept}
-        analyses = tuple(replace(a, sources=tuple(x for x in a.sources if x in labels))
+        # a drawn truth (coverage) is drawn from at most 10 training sets a data set kept
+        analyses = tuple(replace(a, sources=tuple(x for x in a.sources if x in labels),
+                                 truth_fits=min(a.truth_fits, max(20, 10 * n)))
                          for a in self.analyses)
         return replace(self, sources=tuple(kept), analyses=analyses, requested_n_datasets=n,
                        declared_n_datasets=tuple(s_n for s, s_n in zip(

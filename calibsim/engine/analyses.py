@@ -12,7 +12,9 @@
   size and fit/predict time;
 - ``coverage``: how often a test's two-sided 1 - α interval (of the accuracy
   difference of a pair, or of one learner's error) holds a truth the study file
-  gives per source, with Monte Carlo SE and Clopper–Pearson interval (issue 43).
+  gives per source, or one the engine draws from the source (``truth = "drawn"``,
+  :mod:`calibsim.engine._truth`, with the truth's own Monte Carlo SE), with Monte
+  Carlo SE and Clopper–Pearson interval (issue 43).
 - ``plan``: :func:`calibsim.plan` on each source's data (Type I error on the damaged
   real-data null, power at each Δ, replicability), its repeats in the study's store
   (:mod:`calibsim.engine._plan_analysis`; issue 42, item 5).
@@ -885,8 +887,13 @@ def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
     scores = _SameDifferences(scores)
     rows = []
     target = analysis.target
+    drawn = {}
     for source, pair, test, sname, r, alpha, _df, base in _test_cells(study, analysis, None):
-        truth = analysis.truth_of(study.source(source))
+        if analysis.truth == "drawn":
+            dt = _drawn_truth(study, analysis, source, sname, pair, drawn)
+            truth = dt.value
+        else:
+            truth = analysis.truth_of(study.source(source))
         low, high, est = _intervals(study, scores, source, sname, test, pair, r, alpha, target)
         n = low.size
         below, above = truth < low, truth > high
@@ -905,7 +912,58 @@ def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
                      "miss_above": float(above.mean()) if n else float("nan"),
                      "mean_width": float(np.mean(high - low)) if n else float("nan"),
                      "mean_estimate": float(np.mean(est)) if n else float("nan"), "n": n})
+        if analysis.truth == "drawn":
+            rows[-1].update(_drawn_columns(dt, low, high))
     return pd.DataFrame(rows)
+
+
+def _drawn_truth(study, analysis, source, sname, pair, cache):
+    """The drawn truth (:func:`calibsim.engine._truth.drawn_truth`) of ``source`` at the
+    training size of scheme ``sname``, computed once per source and training size."""
+    from ._truth import drawn_truth, train_size
+    spec = study.source(source)
+    m = train_size(study.scheme(sname), _n_instances(spec))
+    if (source, m) not in cache:
+        by_label = {lrn.label: lrn for lrn in study.learners_of(spec)}
+        cache[(source, m)] = drawn_truth(
+            spec, [by_label[x] for x in pair if x], n_train=m, fits=analysis.truth_fits,
+            n_test=analysis.truth_test, seed=spec.seed, target=analysis.target)
+    return cache[(source, m)]
+
+
+#: Truth Monte Carlo SEs a drawn truth is moved by either way for ``coverage_truth_*``.
+TRUTH_SPAN = 2.0
+
+
+def _covered_range(low, high, a, b) -> tuple:
+    """Fewest and most intervals (low, high) holding one truth t, over t in [a, b] (the
+    count only changes at the ends of the intervals, so those, the points just outside
+    them and a, b are all the candidates; NaN ends count as holding, as in the table)."""
+    ends = np.concatenate([low, np.nextafter(low, -np.inf), high,
+                           np.nextafter(high, np.inf), [a, b]])
+    t = ends[np.isfinite(ends) & (ends >= a) & (ends <= b)]
+    k = (~((t[:, None] < low[None, :]) | (t[:, None] > high[None, :]))).sum(axis=1)
+    return int(k.min()), int(k.max())
+
+
+def _drawn_columns(dt, low, high) -> dict:
+    """Columns a drawn truth adds to a coverage row: the truth's Monte Carlo SE
+    ``truth_se``, training size ``n_train``, ``truth_fits`` and ``truth_method``; the
+    coverage while the truth moves :data:`TRUTH_SPAN` SEs either way
+    (``coverage_truth_low``, ``coverage_truth_high``), and the Clopper-Pearson 95% ends
+    of those two counts (``ci_low_both``, ``ci_high_both``): nominal coverage outside
+    them is a difference beyond the Monte Carlo error of both the data sets and the
+    truth."""
+    from ..measures import _clopper_pearson
+    n = low.size
+    a, b = dt.value - TRUTH_SPAN * dt.se, dt.value + TRUTH_SPAN * dt.se
+    k_lo, k_hi = _covered_range(low, high, a, b) if n else (0, 0)
+    return {"truth_se": dt.se, "n_train": dt.n_train, "truth_fits": dt.fits,
+            "truth_method": dt.method,
+            "coverage_truth_low": k_lo / n if n else float("nan"),
+            "coverage_truth_high": k_hi / n if n else float("nan"),
+            "ci_low_both": _clopper_pearson(k_lo, n, 0.95)[0] if n else float("nan"),
+            "ci_high_both": _clopper_pearson(k_hi, n, 0.95)[1] if n else float("nan")}
 
 
 def _rho_rows(study, analysis, scores) -> pd.DataFrame:

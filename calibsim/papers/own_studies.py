@@ -31,6 +31,9 @@ and the newer tests on each instance's outcome on the same null and BAN data at 
 fits per test, and which test to use for which design and n
 (``calibsim/papers/_cv_inference.py``). ``cv_inference_dietterich``: the same tests on
 Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``).
+``cv_inference_coverage`` (``studies/cv_inference_1998_2023_coverage.toml``): the coverage
+of those tests' intervals on the BAN sets against the true difference the engine draws
+from each network (:mod:`calibsim.papers._cv_inference_coverage`).
 
 ``plan_validation`` (``studies/plan_validation.toml``, issue 42 item 5): ``calibsim plan``
 (the engine's ``plan`` analysis) beside the committed Type I errors of Dietterich's tasks
@@ -782,6 +785,12 @@ def _cv_inference(**kw):
     return write_main(**kw)
 
 
+def _cv_inference_coverage(**kw):
+    """Coverage on the BAN sets of ``studies/cv_inference_1998_2023_coverage.toml``."""
+    from ._cv_inference_coverage import write_coverage
+    return write_coverage(**kw)
+
+
 def _cv_inference_dietterich(**kw):
     """Dietterich's tasks of ``studies/cv_inference_1998_2023_{pima_exp6,letter}.toml``."""
     from ._cv_inference import write_dietterich
@@ -795,5 +804,6 @@ LAYOUTS = {"null_construction": _null_construction,
            "null_real_vs_balanced": _null_real_vs_balanced,
            "bayesian_hierarchical": _bayesian_hierarchical,
            "cv_inference": _cv_inference,
-           "cv_inference_dietterich": _cv_inference_dietterich, **_CV_INFERENCE,
+           "cv_inference_dietterich": _cv_inference_dietterich,
+           "cv_inference_coverage": _cv_inference_coverage, **_CV_INFERENCE,
            **_PLAN_VALIDATION}

@@ -211,6 +211,58 @@ class BANSource:
                          for i, (v, pars) in enumerate(zip(net.names, net.parent_names))])
         return model
 
+    def joint_probability(self, X) -> np.ndarray:
+        """Exact ``P(x, class = c)`` of attribute rows under the network.
+
+        The product of every node's CPT entry at the row's values, once for each class
+        value; so ``P(class = c | x)`` is a row divided by its sum, and over every
+        attribute configuration the rows sum to 1. The coverage analysis's drawn truth
+        (:mod:`calibsim.engine._truth`) weighs each configuration's correctness by it.
+
+        Parameters
+        ----------
+        X : array_like of shape (m, n_attributes), int
+            Attribute state codes (as :meth:`sample` returns them).
+
+        Returns
+        -------
+        ndarray of shape (m, n_classes), float64
+            Probabilities in [0, 1].
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not 2-D with ``n_attributes`` columns of codes in
+            ``0 .. n_values - 1``.
+
+        Examples
+        --------
+        >>> from calibsim.sources import random_ban
+        >>> src = BANSource(random_ban(0, n_attributes=3, n_arcs=1))
+        >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)])
+        >>> p = src.joint_probability(X)
+        >>> p.shape, round(float(p.sum()), 12)
+        ((8, 2), 1.0)
+        """
+        net = self._net
+        X = np.asarray(X)
+        n_att = len(net.names) - 1
+        if X.ndim != 2 or X.shape[1] != n_att or X.dtype.kind not in "iu" or (
+                X.size and (X.min() < 0 or np.any(X.max(axis=0) >= net.card[:-1]))):
+            raise ValueError(f"`X` must be a 2-D array of {n_att} columns of state codes in "
+                             f"0 .. n_values - 1; got shape {X.shape}, dtype {X.dtype}.")
+        m, C = X.shape[0], int(net.card[-1])
+        values = np.empty((m, C, n_att + 1), np.int64)
+        values[:, :, :n_att] = X[:, None, :]
+        values[:, :, n_att] = np.arange(C)[None, :]
+        out = np.ones((m, C))
+        for v, table in enumerate(net.tables):
+            cfg = np.zeros((m, C), np.int64)
+            for q in range(net.parent_ptr[v], net.parent_ptr[v + 1]):
+                cfg += values[:, :, net.parents[q]] * net.strides[q]
+            out *= table[values[:, :, v], cfg]
+        return out
+
     def _draw(self, rng, n_instances: int):
         rng = np.random.default_rng(check_random_state("rng", rng, generator=True))
         net = self._net
