@@ -269,12 +269,9 @@ class BootstrapCV:
         ValueError
             If a side of a split would be empty.
         """
-        n = check_int("n", n, min_value=2)
-        m = int(round(self.train_fraction * n))
-        if not 1 <= m <= n - 1:
-            raise ValueError(f"`train_fraction` = {self.train_fraction} leaves an empty "
-                             f"training or test set with {n} instances.")
-        return m
+        from ._splitters import Holdout       # the same share, the same rule
+        return Holdout(train_fraction=self.train_fraction).n_train(check_int("n", n,
+                                                                             min_value=2))
 
     def adjusted_train_size(self, n: int) -> int:
         """m_adj, the training size of the bootstrap samples' splits
@@ -351,15 +348,8 @@ class BootstrapCV:
 
         Split c of row b trains on the copies of its training instances and tests on
         the copies of its test instances (row 0: the data as they are, no repeats).
-
-        Parameters
-        ----------
-        X : array_like of shape (n_samples, n_features)
-            Only its number of rows is used.
-        y, groups : optional
-            Ignored (present for scikit-learn's splitter protocol).
-        rng : None, int, SeedSequence or Generator, optional
-            Source of the samples and splits; when None the splitter's ``random_state``.
+        ``X`` (only its number of rows is used), ``y``, ``groups`` (ignored) and
+        ``rng`` are as for :meth:`Bootstrap632.split`.
 
         Yields
         ------

@@ -19,7 +19,7 @@ from calibsim.engine.runner import cluster
 from calibsim.learners import NaiveBayes
 from calibsim.schemes import BootstrapCV
 from calibsim.stats import bootstrap_cv_train_size, get_test
-from _studies import tiny_study
+from _studies import scored_study, tiny_study
 
 TINY = tiny_study("tiny_boot", seed=3, block_size=2, n_instances=40, n_datasets=5) + """
 [schemes.boot]
@@ -133,10 +133,7 @@ def test_compare_runs_it_and_names_it():
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    path = tmp_path_factory.mktemp("boot") / "tiny.toml"
-    path.write_text(textwrap.dedent(TINY), encoding="utf-8")
-    study = load_study(path)
-    return study, compute_scores(study)
+    return scored_study(tmp_path_factory, TINY, "boot")
 
 
 def test_same_bytes_for_any_block_size_and_worker_count(tiny, tmp_path):
