@@ -672,9 +672,11 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)
-        if setup["design"].kind == "holdout":
+        if setup["design"].kind in ("holdout", "bootstrap"):
             raise ValueError("`method` 'bayes' needs per-fold differences (r x k cv or "
-                             f"subsampling); the design {setup['design'].name!r} has one split.")
+                             f"subsampling); the design {setup['design'].name!r} has "
+                             + ("one split." if setup["design"].kind == "holdout" else
+                                "bootstrap samples, for the bootstrap_cv test."))
         setup["bayes"] = (rope, threshold, *_bayes_rho(setup["design"], rope, threshold, rho))
     learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
     acc, masks, holdout = accuracies(
@@ -947,7 +949,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     rows = []
     for i in range(len(items)):
         for j in range(i + 1, len(items)):
-            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0,
+            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0, masks,
                         holdout=holdout, pair=(i, j), splitter="")
             rows.append({"learner_a": names[i], "learner_b": names[j],
                          "accuracy_a": r.accuracy_a, "accuracy_b": r.accuracy_b,
@@ -975,7 +977,9 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         "correction": correction, "df_interval": setup["df_ci"],
         "df_source": setup["df_source"], "df_statement": r.df_statement,
         "accuracies": (acc[0][..., :setup["design"].n_folds]            # outer splits
-                       if setup["design"].kind == "nested" else acc[0]).reshape(len(names), -1),
+                       if setup["design"].kind == "nested" else acc[0][..., :1, :]  # the data's
+                       if setup["design"].kind == "bootstrap" else acc[0]).reshape(len(names),
+                                                                                   -1),
         "provenance": provenance("compare_all", estimators, X, y, opts["random_state"],
                                  {**{k: opts[k] for k in keys}, "test": setup["spec"].name,
                                   "correction": correction})}

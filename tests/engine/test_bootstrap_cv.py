@@ -175,3 +175,16 @@ def test_a_bootstrap_cv_scheme_keeps_no_correctness(tmp_path):
                     encoding="utf-8")
     with pytest.raises(ValueError, match=r"`schemes.boot.correctness` must be false"):
         load_study(path)
+
+
+def test_compare_all_runs_it_and_ranking_refuses_it():
+    ds = _data()
+    table = calibsim.compare_all(["naive_bayes", "c45", "ib1"], ds, design="bootcv:3x2",
+                                 test="bootstrap_cv", progress=False)
+    assert len(table) == 3 and set(table["test"]) == {"bootstrap_cv"}
+    assert table._info["accuracies"].shape == (3, 2)         # the splits of the data
+    with pytest.raises(ValueError, match=r"is the bootstrap cv design"):
+        calibsim.compare_datasets(["naive_bayes", "c45"], [ds, _data(30)],
+                                  design="bootcv:3x2")
+    with pytest.raises(ValueError, match=r"`method` 'bayes' needs per-fold differences"):
+        calibsim.compare("naive_bayes", "c45", ds, design="bootcv:3x2", method="bayes")
