@@ -200,11 +200,15 @@ _FIRST_FOLD = "first fold's difference, Dietterich 1998 §3.5"
 _FIRST_FOLD_TEXT = "the first fold's difference (Dietterich 1998)"
 _ESTIMATE_ROW = {"bayle_cv_clt": "mean over the instances of the first run, Bayle et al. 2020",
                  "ncv": "nested cv, bias-corrected, Bates et al. 2023",
-                 "bootstrap_cv": "mean over the splits of the data, Cai et al. 2023"}
+                 "bootstrap_cv": "mean over the splits of the data, Cai et al. 2023",
+                 "bootstrap_cv_unadjusted": "mean over the splits of the data, Cai et al. "
+                                            "2023"}
 _ESTIMATE_TEXT = {"bayle_cv_clt": "the mean per-instance difference over the first run "
                                   "(Bayle et al. 2020)",
                   "ncv": "the bias-corrected nested cv estimate (Bates et al. 2023)",
-                  "bootstrap_cv": "the mean over the splits of the data (Cai et al. 2023)"}
+                  "bootstrap_cv": "the mean over the splits of the data (Cai et al. 2023)",
+                  "bootstrap_cv_unadjusted": "the mean over the splits of the data (Cai et "
+                                             "al. 2023)"}
 
 def compare_report(res):
     """The report of one :class:`CompareResult`."""

@@ -127,6 +127,9 @@ TEST_WORDS = {
     "bootstrap_cv": ("bootstrap of the cross-validation estimate, random-effects standard "
                      "error with the adjustment for the bootstrap's training size",
                      "Cai et al. 2023"),
+    "bootstrap_cv_unadjusted": ("bootstrap of the cross-validation estimate, random-effects "
+                                "standard error without the adjustment for the bootstrap's "
+                                "training size", "Cai et al. 2023"),
 }
 
 

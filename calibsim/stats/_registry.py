@@ -249,20 +249,27 @@ def _ncv(x, df=None, *, alternative="two-sided"):
     return nested_cv_test(x, alternative=alternative)
 
 
-def _bootstrap_cv(x, df=None, *, n_instances, n_train, alternative="two-sided"):
+def _bootstrap_cv(x, df=None, *, n_instances, n_train, alternative="two-sided",
+                  adjust=True):
     """Cai et al.'s bootstrap of the cv estimate on x (..., 1 + B, C): the estimate is the
     mean of row 0 (the C splits of the data as they are, training size ``n_train``), the
     random-effects standard error from rows 1..B (the bootstrap samples' splits), with
-    the authors' adjustment for the bootstrap's fewer distinct training instances."""
-    _no_df("bootstrap_cv", df)
+    the authors' adjustment for the bootstrap's fewer distinct training instances
+    (``adjust``; their ``CV.confint(adj=...)``)."""
+    _no_df("bootstrap_cv" if adjust else "bootstrap_cv_unadjusted", df)
     x = check_finite_array("x", x, min_ndim=2)
     if x.shape[-2] < 3:
         raise ValueError("`x` must hold the C splits of the data as they are (row 0) and "
                          "B >= 2 bootstrap samples' splits, shape (..., 1 + B, C); got "
                          f"shape {x.shape}.")
     return bootstrap_cv_test(x[..., 1:, :], x[..., 0, :].mean(axis=-1),
-                             n_instances=n_instances, n_train=n_train,
+                             n_instances=n_instances, n_train=n_train, adjust=adjust,
                              alternative=alternative)
+
+
+def _bootstrap_cv_unadjusted(x, df=None, **kwargs):
+    """:func:`_bootstrap_cv` without the adjustment for the training size."""
+    return _bootstrap_cv(x, df, adjust=False, **kwargs)
 
 
 #: The tests that need more than the per-fold accuracies of an ordinary design. On
@@ -271,7 +278,8 @@ def _bootstrap_cv(x, df=None, *, n_instances, n_train, alternative="two-sided"):
 #: (all-pairs variance; on the first run of r x k cv) and Bates, Hastie & Tibshirani's
 #: (2023) nested cv (NCV), which needs a nested design (``"ncv:RxK"``). On bootstrap
 #: samples: Cai et al.'s (2023) bootstrap of the cv estimate, which needs the bootstrap
-#: cv design (``"bootcv:BxC"``). All use the standard normal, so they take no df; only
+#: cv design (``"bootcv:BxC"``), with the authors' adjustment for the bootstrap's training
+#: size and without it (their ``CV.confint(adj=FALSE)``). All use the standard normal, so they take no df; only
 #: :func:`calibsim.compare` (which keeps each fit's per-instance outcomes, or fits the
 #: bootstrap samples) runs them.
 INSTANCE_TESTS: dict[str, TestSpec] = {s.name: s for s in (
@@ -281,6 +289,8 @@ INSTANCE_TESTS: dict[str, TestSpec] = {s.name: s for s in (
              lambda n_runs, n_folds: None),
     TestSpec("bootstrap_cv", "bootstrap cv (Cai et al. 2023)", "bootstrap", _bootstrap_cv,
              lambda n_runs, n_folds: None),
+    TestSpec("bootstrap_cv_unadjusted", "bootstrap cv, unadjusted (Cai et al. 2023)",
+             "bootstrap", _bootstrap_cv_unadjusted, lambda n_runs, n_folds: None),
 )}
 
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.
