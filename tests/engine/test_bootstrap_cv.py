@@ -87,6 +87,8 @@ def test_the_registered_test_by_hand():
     assert float(res._estimate) == 3.0
     assert abs(float(res._stderr) - np.sqrt((32 / 3 - 4 / 3) / 2) * factor) < 1e-12
     assert res.df == np.inf and 0 < float(res.pvalue) < 1
+    raw = get_test("bootstrap_cv_unadjusted")(x, n_instances=90, n_train=50)  # adj = FALSE
+    assert abs(float(raw._stderr) - np.sqrt((32 / 3 - 4 / 3) / 2)) < 1e-12
     with pytest.raises(ValueError, match=r"`df` must be None"):
         get_test("bootstrap_cv")(x, 3.0, n_instances=90, n_train=50)
     with pytest.raises(ValueError, match=r"1 \+ B"):
