@@ -348,8 +348,15 @@ class BootstrapCV:
 
         Split c of row b trains on the copies of its training instances and tests on
         the copies of its test instances (row 0: the data as they are, no repeats).
-        ``X`` (only its number of rows is used), ``y``, ``groups`` (ignored) and
-        ``rng`` are as for :meth:`Bootstrap632.split`.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            The data; only its number of rows n is read.
+        y, groups : object, optional
+            Not used (scikit-learn's protocol passes them).
+        rng : None, int, SeedSequence or Generator, optional
+            Source of the samples and splits, as for :meth:`resample`.
 
         Yields
         ------
