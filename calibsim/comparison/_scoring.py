@@ -632,7 +632,9 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         [(n_repeats * (8.0 * d.n_runs * n + n_splits * n), "design", d.name, 1),
          (8.0 * n_repeats * len(learners) * n_splits, "n_repeats", n_repeats, 1)]
         + ([(1.0 * n_repeats * len(learners) * n_splits * n, "instances", "per-instance "
-             "correctness", 1)] if instances else []),
+             "correctness", 1)] if instances else [])
+        + ([(8.0 * n_repeats * (1 + d.n_runs) * n * max(1, Xa.shape[1]), "design", d.name,
+             1)] if d.kind == "bootstrap" else []),     # each bootstrap sample's rows
         what=f"the comparison on {n:,} instances")
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset
