@@ -16,7 +16,7 @@ __all__ = ["source_key", "dataset_seeds"]
 #: Names of the independent child streams of one data set, in spawn order. New names
 #: go at the end: ``SeedSequence.spawn`` keys child i by its index, so appending a
 #: stream leaves the earlier ones, and every saved result, unchanged.
-STREAMS = ("data", "cv", "subsampling", "holdout", "cv5x2", "damage")
+STREAMS = ("data", "cv", "subsampling", "holdout", "cv5x2", "damage", "bootstrap")
 
 
 def source_key(identity: str) -> int:
@@ -52,8 +52,10 @@ def dataset_seeds(root_entropy: int, source: int, index: int) -> dict[str, np.ra
         data set, ``"cv"`` the repeated cross-validation partitions,
         ``"subsampling"`` the random train/test splits, ``"holdout"`` the
         2/3 - 1/3 splits of Dietterich's tests, ``"cv5x2"`` the 5 x 2 cv
-        partitions and ``"damage"`` the random errors of damaged learners
-        (:class:`calibsim.learners._damaged.RandomErrors`).
+        partitions, ``"damage"`` the random errors of damaged learners
+        (:class:`calibsim.learners._damaged.RandomErrors`) and ``"bootstrap"`` the
+        samples and splits of the bootstrap of the cv estimate
+        (:class:`calibsim.schemes.BootstrapCV`).
     """
     ss = np.random.SeedSequence(root_entropy, spawn_key=(source, index))
     return dict(zip(STREAMS, ss.spawn(len(STREAMS))))

@@ -41,13 +41,15 @@ from calibsim.sources import LogisticSource
 
 #: (label, n_attributes, strength, training size m) of every truth the study needs.
 #: Bates et al.: the model fitted on all n = 100 instances (their NCV targets it);
-#: Bayle et al.: the k-fold test error's mean, models trained on 9/10 of n.
+#: Bayle et al.: the k-fold test error's mean, models trained on 9/10 of n; Cai et al.:
+#: the model trained on m = 50 of n = 90 instances (the cv estimate's training size).
 SETTINGS = [
     ("bates_s1 (n = 100)", 10, 1.0, 100),
     ("bates_s2 (n = 100)", 10, 2.0, 100),
     ("bayle_alt n = 200 (m = 180)", 10, 0.3, 180),
     ("bayle_alt n = 800 (m = 720)", 10, 0.3, 720),
     ("bayle_alt n = 3200 (m = 2880)", 10, 0.3, 2880),
+    ("cai_s1 n = 90 (m = 50)", 10, 1.0, 50),
 ]
 
 

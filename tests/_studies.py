@@ -42,3 +42,15 @@ def tiny_study(name="tiny", *, seed=7, n_datasets=6, n_instances=60, n_attribute
             f"[learners]\nnames = [{names}]\n\n"
             f'[schemes.cv]\nkind = "repeated_kfold"\nn_folds = {n_folds}\nn_runs = {n_runs}\n'
             f"{extra}\n")
+
+
+def scored_study(tmp_path_factory, text, folder="tiny"):
+    """Write ``text`` (a study file, dedented) to a fresh folder, load it and compute its
+    scores: ``(study, scores)``, for a module-scoped fixture."""
+    import textwrap
+
+    from calibsim.engine import compute_scores, load_study
+    path = tmp_path_factory.mktemp(folder) / "tiny.toml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    study = load_study(path)
+    return study, compute_scores(study)

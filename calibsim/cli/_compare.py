@@ -67,13 +67,17 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="a further learner (repeatable; all pairs are compared)")
     p.add_argument("--design", default=None,
                    help="'RxK' r runs of stratified k-fold cv, '5x2cv', 'subsampling:N', "
-                        "'holdout' or 'ncv:RxK' (R repetitions of nested K-fold cv, for "
-                        "--test ncv) (default 10x10 on one data set, 5x2cv over several)")
+                        "'holdout', 'ncv:RxK' (R repetitions of nested K-fold cv, for "
+                        "--test ncv) or 'bootcv:BxC' (B bootstrap samples of C splits, for "
+                        "--test bootstrap_cv; 'bootcv:50x10@0.5' for a test share of 0.5, "
+                        "default 1/3) (default 10x10 on one data set, 5x2cv over several)")
     p.add_argument("--test", default=None, help="test name, as `calibsim list tests` lists "
                    "them (default: corrected repeated cv t for cv, corrected resampled t for "
-                   "subsampling, 5x2cv t, McNemar for holdout, ncv for ncv:RxK); "
+                   "subsampling, 5x2cv t, McNemar for holdout, ncv for ncv:RxK, "
+                   "bootstrap_cv for bootcv:BxC); "
                    "'bayle_cv_clt' (Bayle et al. 2020) and 'ncv' (Bates et al. 2023) test "
-                   "each instance's outcome")
+                   "each instance's outcome, 'bootstrap_cv' (Cai et al. 2023) fits on "
+                   "bootstrap samples")
     p.add_argument("--alpha", type=alpha_type, default=0.05,
                    help="significance level α in (0, 1) (default 0.05)")
     p.add_argument("--df", default="calibrated",

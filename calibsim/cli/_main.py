@@ -490,8 +490,8 @@ def _cmd_list(args):
         for name, t in TESTS.items():
             print(f"  {name}: {t.label} [{t.scheme}]")
         from ..stats import INSTANCE_TESTS
-        print("tests on each instance's outcome (calibsim compare only; standard normal, "
-              "no df):")
+        print("tests on each instance's outcome or on bootstrap samples (calibsim compare "
+              "only; standard normal, no df):")
         for name, t in INSTANCE_TESTS.items():
             print(f"  {name}: {t.label} [{t.scheme}]")
     if what in ("all", "analyses"):

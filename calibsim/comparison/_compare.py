@@ -418,6 +418,9 @@ _ESTIMATE_WORDS = {"cv5x2_t": "first fold's difference",
                    "ncv": "nested cv, bias-corrected"}
 #: The tests on per-instance outcomes (calibsim.stats.INSTANCE_TESTS).
 _INSTANCE_SCHEMES = ("instances", "nested")
+#: The tests with a standard normal reference and no df: those and the bootstrap of the
+#: cv estimate (Cai et al. 2023), which fits on bootstrap samples.
+_NORMAL_SCHEMES = (*_INSTANCE_SCHEMES, "bootstrap")
 
 #: Why a test gives no interval for the difference (``str(result)`` says it).
 _NO_INTERVAL = {
@@ -456,7 +459,7 @@ def df_statement(spec, design: Design, df) -> str:
                 f"{n} stands in Nadeau & Bengio's correction{lim}")
     if spec.name in ("cv5x2_t", "cv5x2_f"):
         return "the 5x2cv statistic against its reference with df in place of 5"
-    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _INSTANCE_SCHEMES:
+    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _NORMAL_SCHEMES:
         return ""
     return (f"t = m·sqrt(df+1) / s against t(df): df + 1 stands where the number of "
             f"differences stands{lim}")
@@ -468,13 +471,13 @@ def _resolve_df(test, df, alpha, design: Design):
     spec = get_test(test)
     textbook = spec.default_df(design.n_runs, design.n_folds)
     nan2 = (float("nan"), float("nan"))
-    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _INSTANCE_SCHEMES:
+    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _NORMAL_SCHEMES:
         if not (isinstance(df, str) and df in ("calibrated", "textbook")):
             raise ValueError(f"`df` must be 'calibrated' or 'textbook' for {spec.name!r}, which "
                              f"takes no df; got {df!r}.")
         what = ("a posterior probability, no df" if spec.name in _BAYES else
                 "a standard normal reference, no df"
-                if spec.scheme in _INSTANCE_SCHEMES else
+                if spec.scheme in _NORMAL_SCHEMES else
                 "the exact binomial, no df" if spec.name == "mcnemar_exact" else
                 "chi-square with 1 df, nothing to calibrate" if spec.name == "mcnemar" else
                 "the normal distribution, no df")
@@ -670,9 +673,11 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
     if method == "bayes":
         from ..stats._bayes import _iv_common
         _iv_common(rope, threshold)
-        if setup["design"].kind == "holdout":
+        if setup["design"].kind in ("holdout", "bootstrap"):
             raise ValueError("`method` 'bayes' needs per-fold differences (r x k cv or "
-                             f"subsampling); the design {setup['design'].name!r} has one split.")
+                             f"subsampling); the design {setup['design'].name!r} has "
+                             + ("one split." if setup["design"].kind == "holdout" else
+                                "bootstrap samples, for the bootstrap_cv test."))
         setup["bayes"] = (rope, threshold, *_bayes_rho(setup["design"], rope, threshold, rho))
     learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
     acc, masks, holdout = accuracies(
@@ -765,20 +770,24 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
     their rows in ``holdout`` (see :func:`accuracies`)."""
     d, spec, alpha, df_value = setup["design"], setup["spec"], setup["alpha"], setup["df"]
     x = _test_input(spec, acc, holdout, pair, d)
+    n_inst = None if masks is None else masks.shape[-1]
     if d.kind == "nested":          # report the outer splits: an ordinary K-fold cv each
         acc = acc[..., :d.n_folds]
         masks = None if masks is None else masks[:, :d.n_folds]
+    if d.kind == "bootstrap":       # report the C splits of the data as they are (row 0)
+        acc = acc[..., :1, :]
+        masks = None if masks is None else masks[:1]
     diffs = acc[:, 0] - acc[:, 1]                       # (repeats, *shape)
-    test_df = None if spec.scheme in ("holdout", *_INSTANCE_SCHEMES) else df_value
+    test_df = None if spec.scheme in ("holdout", *_NORMAL_SCHEMES) else df_value
     if spec.name in _BAYES:
         res = _bayes_test(spec, diffs[0], d, alpha)
     else:
-        res = run_test(spec, x[0], test_df, d)
+        res = run_test(spec, x[0], test_df, d, n_inst)
     if replicability == "rerun":
         from ..measures import replicability_R
         n = diffs.shape[0]
         p_all = (np.array([_bayes_test(spec, row, d, alpha).pvalue for row in diffs])
-                 if spec.name in _BAYES else run_test(spec, x, test_df, d).pvalue)
+                 if spec.name in _BAYES else run_test(spec, x, test_df, d, n_inst).pvalue)
         k = int(np.sum(p_all <= alpha))
         rep, p_rej, how = (float(replicability_R(k, n)), k / n,
                            f"{n} repeats with new partitions, R(k, n) of Bouckaert & Frank 2004")
@@ -788,6 +797,10 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
     elif replicability == "bootstrap" and spec.name in _BAYES:
         rep = p_rej = float("nan")
         how = "not estimated for a Bayesian test (use replicability='rerun')"
+    elif replicability == "bootstrap" and d.kind == "bootstrap":
+        rep = p_rej = float("nan")
+        how = ("not estimated for the bootstrap cv design: its rows are not exchangeable "
+               "runs (use replicability='rerun')")
     elif replicability == "bootstrap" and spec.scheme in _INSTANCE_SCHEMES:
         # each run is an independent partition: resampling runs and testing the first
         # rejects, in expectation, as often as the runs' own tests do
@@ -818,7 +831,7 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
         posterior = correlated_bayesian_ttest(xb, rope=rope, rho=rho, threshold=threshold)
         reject = posterior.decision in ("left", "right")
     estimate = (float(diffs[0].reshape(-1)[0]) if spec.name == "cv5x2_t" else
-                float(res._estimate) if spec.scheme in _INSTANCE_SCHEMES else m)
+                float(res._estimate) if spec.scheme in _NORMAL_SCHEMES else m)
     mean_a, mean_b = float(acc[0, 0].mean()), float(acc[0, 1].mean())
     if np.isnan(sd):
         effect = float("nan")
@@ -937,7 +950,7 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
     rows = []
     for i in range(len(items)):
         for j in range(i + 1, len(items)):
-            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0,
+            r = _result(acc[:, [i, j]], (names[i], names[j]), setup, None, 0, 0, masks,
                         holdout=holdout, pair=(i, j), splitter="")
             rows.append({"learner_a": names[i], "learner_b": names[j],
                          "accuracy_a": r.accuracy_a, "accuracy_b": r.accuracy_b,
@@ -965,7 +978,9 @@ def compare_all(estimators, X, y=None, *, correction="holm", **kwargs) -> pd.Dat
         "correction": correction, "df_interval": setup["df_ci"],
         "df_source": setup["df_source"], "df_statement": r.df_statement,
         "accuracies": (acc[0][..., :setup["design"].n_folds]            # outer splits
-                       if setup["design"].kind == "nested" else acc[0]).reshape(len(names), -1),
+                       if setup["design"].kind == "nested" else acc[0][..., :1, :]  # the data's
+                       if setup["design"].kind == "bootstrap" else acc[0]).reshape(len(names),
+                                                                                   -1),
         "provenance": provenance("compare_all", estimators, X, y, opts["random_state"],
                                  {**{k: opts[k] for k in keys}, "test": setup["spec"].name,
                                   "correction": correction})}

@@ -127,7 +127,13 @@ def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0
 
 
 def _refuse_nested(d) -> None:
-    """A nested design's inner splits are not folds to rank accuracies on."""
+    """A nested design's inner splits, and a bootstrap design's samples, are not folds to
+    rank accuracies on."""
+    if d.kind == "bootstrap":
+        raise ValueError(f"`design` {d.name!r} is the bootstrap cv design, for the "
+                         "bootstrap_cv test on one data set (calibsim.compare(..., "
+                         "test='bootstrap_cv')); ranking over data sets takes per-fold "
+                         "accuracies of r x k cv, e.g. '5x2cv' or '10x10'.")
     if d.kind == "nested":
         raise ValueError(f"`design` {d.name!r} is a nested cv design, for the NCV test on one "
                          "data set (calibsim.compare(..., test='ncv')); ranking over data sets "

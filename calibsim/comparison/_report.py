@@ -98,6 +98,13 @@ def design_words(d) -> str:
         return (f"{d.n_runs} repetitions of nested stratified {k}-fold cross-validation "
                 f"(Bates et al. 2023: {k} outer and {k * (k - 1) // 2} inner train/test "
                 "splits each; accuracies over the outer splits)")
+    if d.kind == "bootstrap":
+        tr = round(100 * (1 - d.test_fraction))
+        return (f"the bootstrap of the cv estimate (Cai et al. 2023): {d.n_folds} random "
+                f"train/test splits of {tr}% / {100 - tr}% of the data, and {d.n_runs} "
+                f"bootstrap samples of {d.n_folds} splits each at Cai et al.'s adjusted "
+                "training size, copies of an instance on one side; accuracies over the "
+                "splits of the data")
     if d.n_runs == 1:
         return f"stratified {d.n_folds}-fold cross-validation"
     return (f"{d.n_runs} runs of stratified {d.n_folds}-fold cross-validation "
@@ -106,7 +113,7 @@ def design_words(d) -> str:
 
 def test_share(d) -> float:
     """n2 / (n1 + n2): the test share of each split, Nadeau & Bengio's ρ."""
-    if d.kind == "subsampling":
+    if d.kind in ("subsampling", "bootstrap"):
         return float(d.test_fraction)
     return 1.0 / d.n_folds
 
@@ -192,10 +199,16 @@ def df_sentence(test, df, df_interval, df_source, design) -> str:
 _FIRST_FOLD = "first fold's difference, Dietterich 1998 §3.5"
 _FIRST_FOLD_TEXT = "the first fold's difference (Dietterich 1998)"
 _ESTIMATE_ROW = {"bayle_cv_clt": "mean over the instances of the first run, Bayle et al. 2020",
-                 "ncv": "nested cv, bias-corrected, Bates et al. 2023"}
+                 "ncv": "nested cv, bias-corrected, Bates et al. 2023",
+                 "bootstrap_cv": "mean over the splits of the data, Cai et al. 2023",
+                 "bootstrap_cv_unadjusted": "mean over the splits of the data, Cai et al. "
+                                            "2023"}
 _ESTIMATE_TEXT = {"bayle_cv_clt": "the mean per-instance difference over the first run "
                                   "(Bayle et al. 2020)",
-                  "ncv": "the bias-corrected nested cv estimate (Bates et al. 2023)"}
+                  "ncv": "the bias-corrected nested cv estimate (Bates et al. 2023)",
+                  "bootstrap_cv": "the mean over the splits of the data (Cai et al. 2023)",
+                  "bootstrap_cv_unadjusted": "the mean over the splits of the data (Cai et "
+                                             "al. 2023)"}
 
 def compare_report(res):
     """The report of one :class:`CompareResult`."""

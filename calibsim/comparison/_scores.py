@@ -135,6 +135,10 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     a, b, scale_note = _on_scale(a, b, metric)
     d, splitter = _design_of(design, a, runs)
     splitter = f"{splitter}; {scale_note}"
+    if d.kind == "bootstrap":
+        raise ValueError(f"`design` {d.name!r}: the bootstrap of the cv estimate fits on "
+                         "bootstrap samples of the data, not on per-fold scores given; use "
+                         f"calibsim.compare(..., design={d.name!r}).")
     if d.kind == "holdout":
         raise ValueError("`design` 'holdout': McNemar's and the proportions test need each "
                          "instance's predictions, not per-fold scores; use calibsim.compare"

@@ -127,14 +127,15 @@ class Design:
 
     Attributes
     ----------
-    kind : {"cv", "subsampling", "cv5x2", "holdout", "nested"}
+    kind : {"cv", "subsampling", "cv5x2", "holdout", "nested", "bootstrap"}
     n_runs : int
         Runs r of r x k cv, or subsamples n (1 for a holdout split), or repetitions R of
-        nested cv.
+        nested cv, or bootstrap samples B.
     n_folds : int
-        Folds k (0 for subsampling and holdout).
+        Folds k (0 for subsampling and holdout), or splits C per bootstrap sample.
     test_fraction : float
-        Test share of each split (subsampling and holdout only).
+        Test share of each split (subsampling, holdout and the bootstrap's splits of the
+        data as they are).
     name : str
         E.g. ``"10x10"``, ``"5x2cv"``, ``"subsampling:30"``, ``"subsampling:30@0.2"``,
         ``"holdout@0.33"``.
@@ -154,6 +155,8 @@ class Design:
     def shape(self) -> tuple:
         if self.kind == "nested":      # K outer splits and K(K-1)/2 inner ones per repetition
             return (self.n_runs, self.n_folds + self.n_folds * (self.n_folds - 1) // 2)
+        if self.kind == "bootstrap":   # the estimate's C splits, then C per bootstrap sample
+            return (1 + self.n_runs, self.n_folds)
         return ((self.n_runs,) if self.kind in ("subsampling", "holdout")
                 else (self.n_runs, self.n_folds))
 
@@ -169,6 +172,10 @@ class Design:
         if self.kind == "nested":
             return schemes.NestedCV(n_folds=self.n_folds, n_runs=self.n_runs,
                                     random_state=random_state)
+        if self.kind == "bootstrap":
+            return schemes.BootstrapCV(n_bootstrap=self.n_runs, n_splits=self.n_folds,
+                                       train_fraction=1 - self.test_fraction,
+                                       random_state=random_state)
         return schemes.StratifiedRepeatedCV(n_folds=self.n_folds, n_runs=self.n_runs,
                                             random_state=random_state)
 
@@ -197,7 +204,8 @@ class Design:
 
     def default_test(self) -> str:
         return {"cv": "corrected_repeated_cv", "subsampling": "corrected_resampling",
-                "cv5x2": "cv5x2_t", "holdout": "mcnemar", "nested": "ncv"}[self.kind]
+                "cv5x2": "cv5x2_t", "holdout": "mcnemar", "nested": "ncv",
+                "bootstrap": "bootstrap_cv"}[self.kind]
 
 
 def _sklearn_name(cv) -> str:
@@ -306,7 +314,10 @@ MAX_FITS = 100_000
 def parse_design(design) -> Design:
     """``"RxK"`` (r runs of stratified k-fold cv), ``"5x2cv"``, ``"subsampling:N"`` (or
     ``"subsampling:N@f"``, test share f), ``"holdout"`` (``"holdout@f"``; default f = 1/3)
-    or ``"ncv:RxK"`` (R repetitions of nested K-fold cv, for Bates et al.'s NCV test).
+    or ``"ncv:RxK"`` (R repetitions of nested K-fold cv, for Bates et al.'s NCV test)
+    or ``"bootcv:BxC"`` (``"bootcv:BxC@f"``, test share f, default 1/3: B bootstrap samples
+    of C random splits each, and C splits of the data as they are, for Cai et al.'s
+    bootstrap of the cv estimate).
 
     Raises
     ------
@@ -354,6 +365,19 @@ def parse_design(design) -> Design:
             raise ValueError(f"`design` {design!r} asks for R·(K + K(K-1)/2) = {fits:,} fits "
                              f"per learner; at most {MAX_FITS:,} are allowed.")
         return Design("nested", r, k, name=f"ncv:{r}x{k}")
+    m = re.fullmatch(r"bootcv:(\d+)x(\d+)(?:@(0?\.\d+))?", text)
+    if m:
+        b, c = int(m.group(1)), int(m.group(2))
+        frac = float(m.group(3)) if m.group(3) else 1 / 3
+        if b < 2 or c < 2 or not 0 < frac < 1:
+            raise ValueError(f"`design` 'bootcv:BxC' needs B >= 2 bootstrap samples and C >= 2 "
+                             f"splits each (the random-effects variance), and a test share "
+                             f"in (0, 1); got {design!r}.")
+        if (1 + b) * c > MAX_FITS:
+            raise ValueError(f"`design` {design!r} asks for (1 + B)·C = {(1 + b) * c:,} fits "
+                             f"per learner; at most {MAX_FITS:,} are allowed.")
+        return Design("bootstrap", b, c, frac,
+                      name=f"bootcv:{b}x{c}" + (f"@{frac:g}" if m.group(3) else ""))
     m = re.fullmatch(r"holdout(?:@(0?\.\d+))?", text)
     if m:
         frac = float(m.group(1)) if m.group(1) else 1 / 3
@@ -361,8 +385,9 @@ def parse_design(design) -> Design:
     raise ValueError("`design` must be 'RxK' (r runs of stratified k-fold cv, e.g. '10x10'), "
                      "'5x2cv', 'subsampling:N' (N random 90/10 splits; 'subsampling:N@0.2' "
                      "for 80/20), 'holdout' (one 2/3-1/3 split, for McNemar's test; "
-                     "'holdout@0.5' for 50/50) or 'ncv:RxK' (R repetitions of nested K-fold "
-                     f"cv, for the NCV test); got {design!r}.")
+                     "'holdout@0.5' for 50/50), 'ncv:RxK' (R repetitions of nested K-fold "
+                     "cv, for the NCV test) or 'bootcv:BxC' (B bootstrap samples of C splits, "
+                     f"for the bootstrap of the cv estimate); got {design!r}.")
 
 
 @dataclass(frozen=True)
@@ -422,6 +447,13 @@ def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fa
     """
     out, all_masks = [], []
     for rep, seed in enumerate(seeds):
+        if design.kind == "bootstrap":   # one block per row: its own resampled data set
+            rows, test = design.splitter().resample(len(y), seed)
+            all_masks.append(test)
+            Xf = X.iloc if hasattr(X, "iloc") else X
+            out += [Block(f"compare-{rep}-{b}", Xf[r], y[r], test[b:b + 1][..., r], learners,
+                          n_values, n_classes, fast) for b, r in enumerate(rows)]
+            continue
         masks = design.test_masks(X, y, None if (design.cv is not None and rep == 0) else seed,
                                   groups)
         all_masks.append(masks)
@@ -494,7 +526,7 @@ def check_sample_sizes(codes, d: Design) -> None:
     n = int(codes.size)
     counts = np.bincount(codes)
     counts = counts[counts > 0]
-    if d.kind in ("subsampling", "holdout"):
+    if d.kind in ("subsampling", "holdout", "bootstrap"):
         n_test = int(np.ceil(n * d.test_fraction))
         k = max(2, int(round(1 / d.test_fraction)))
         n_train_min = n - n_test
@@ -519,11 +551,14 @@ def check_sample_sizes(codes, d: Design) -> None:
                          "of a regression target?); choose another class column or fewer folds.")
 
 
-def run_test(spec, diff, df, design: Design):
-    """``spec`` on per-fold differences (or McNemar's counts, for the holdout tests)."""
+def run_test(spec, diff, df, design: Design, n_instances=None):
+    """``spec`` on per-fold differences (or McNemar's counts, for the holdout tests);
+    ``n_instances``: the data set's size, for the bootstrap of the cv estimate."""
     kw = {}
     if spec.name == "corrected_resampling":
         kw["test_train_ratio"] = design.test_fraction / (1 - design.test_fraction)
+    if spec.scheme == "bootstrap":
+        kw.update(n_instances=n_instances, n_train=design.splitter().n_train(n_instances))
     return spec.func(diff, df, **kw)
 
 
@@ -555,7 +590,7 @@ def score_table(acc, d: Design) -> pd.DataFrame:
     """(L=2, *shape) accuracies -> one row per fold."""
     runs, folds = (np.arange(d.n_runs), np.zeros(d.n_runs, int)) \
         if d.kind in ("subsampling", "holdout") \
-        else np.meshgrid(np.arange(d.n_runs), np.arange(d.n_folds), indexing="ij")
+        else np.meshgrid(np.arange(acc.shape[1]), np.arange(acc.shape[2]), indexing="ij")
     return pd.DataFrame({"run": np.ravel(runs), "fold": np.ravel(folds),
                          "accuracy_a": acc[0].ravel(), "accuracy_b": acc[1].ravel(),
                          "difference": (acc[0] - acc[1]).ravel()})
@@ -597,7 +632,9 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         [(n_repeats * (8.0 * d.n_runs * n + n_splits * n), "design", d.name, 1),
          (8.0 * n_repeats * len(learners) * n_splits, "n_repeats", n_repeats, 1)]
         + ([(1.0 * n_repeats * len(learners) * n_splits * n, "instances", "per-instance "
-             "correctness", 1)] if instances else []),
+             "correctness", 1)] if instances else [])
+        + ([(8.0 * n_repeats * (1 + d.n_runs) * n * max(1, Xa.shape[1]), "design", d.name,
+             1)] if d.kind == "bootstrap" else []),     # each bootstrap sample's rows
         what=f"the comparison on {n:,} instances")
     fast = nominal and all(lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset

@@ -28,6 +28,10 @@ def _schemes(c, table) -> tuple:
             if k in sec:
                 params[k] = c.value(f"{key}.{k}", sec[k], want, **rules)
         correctness = c.value(f"{key}.correctness", sec.get("correctness", False), bool)
+        if correctness and kind == "bootstrap_cv":
+            c.fail(f"{key}.correctness", "must be false for a bootstrap_cv scheme (its "
+                   "splits fit on resampled data sets, whose rows are not the instances)",
+                   correctness)
         out.append(SchemeSpec(name, kind, tuple(sorted(params.items())), correctness))
     return tuple(out)
 
@@ -155,7 +159,8 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
             kw["tests"] = tests
             kw["schemes"] = tuple((t, _scheme_for(c, key, t, by_kind, only)) for t in tests)
             for t, sname in kw["schemes"]:
-                if t in INSTANCE_TESTS and not {s.name: s for s in schemes}[sname].correctness:
+                if t in INSTANCE_TESTS and INSTANCE_TESTS[t].scheme != "bootstrap" and not {
+                        s.name: s for s in schemes}[sname].correctness:
                     c.fail(f"schemes.{sname}.correctness", f"must be true for {t!r}, which "
                            "tests each instance's outcome (the cells then keep per-instance "
                            "correctness and test masks, bit-packed)", False)
@@ -396,7 +401,8 @@ def _learners(c, table):
 # registry scheme kind -> scheme kinds of a study that can feed it
 _FEEDS = {"cv": ("repeated_kfold",), "kfold": ("repeated_kfold",),
           "subsampling": ("subsampling", "holdout"), "cv5x2": ("cv5x2",),
-          "holdout": ("holdout",), "instances": ("repeated_kfold",), "nested": ("nested",)}
+          "holdout": ("holdout",), "instances": ("repeated_kfold",), "nested": ("nested",),
+          "bootstrap": ("bootstrap_cv",)}
 
 
 def _datasets_keys(c, key, sec, by_kind, only, schemes) -> dict:
@@ -613,6 +619,12 @@ def _check_runs(c, key, kw, schemes):
     by_name = {s.name: s for s in schemes}
     for test, sname in kw["schemes"]:
         s = by_name[sname]
+        if s.kind == "bootstrap_cv":          # one design: the estimate's row and B samples
+            if kw.get("runs") or kw["repeats"] > 1:
+                c.fail(f"{key}.runs", f"does not apply to scheme {sname!r} of kind "
+                       "bootstrap_cv (its rows are the estimate's splits and the bootstrap "
+                       "samples; set n_bootstrap)", list(kw.get("runs") or [kw["repeats"]]))
+            continue
         if s.kind in ("cv5x2", "test_set"):
             if kw.get("runs") and all(by_name[n].kind in ("cv5x2", "test_set")
                                       for _, n in kw["schemes"]):

@@ -65,12 +65,19 @@ SCHEME_KINDS = {
               # never trained or tested on: Ulaş et al. (2012) §4.1's test third (issue 34)
               "hold_out": (_F, {"min_value": 0, "max_value": 1, "open_high": True})},
     "test_set": {"n_test": (_I, {"min_value": 1})},
+    # Cai et al. (2023): B bootstrap samples x C splits at their adjusted training size,
+    # and C splits of the data as they are (calibsim.schemes.BootstrapCV), for the
+    # bootstrap_cv test (issue 43)
+    "bootstrap_cv": {"n_bootstrap": (_I, {"min_value": 2}), "n_splits": (_I, {"min_value": 2}),
+                     "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                                             "open_high": True})},
 }
 _SCHEME_COMMON = {"kind", "correctness"}
 _SCHEME_DEFAULTS = {"repeated_kfold": {"n_folds": 10, "n_runs": 10},
                     "subsampling": {"n_runs": 10, "test_fraction": 0.1},
                     "holdout": {"n_runs": 1}, "cv5x2": {"repeats": 1},
-                    "test_set": {"n_test": 10_000}, "nested": {"n_folds": 10, "n_runs": 50}}
+                    "test_set": {"n_test": 10_000}, "nested": {"n_folds": 10, "n_runs": 50},
+                    "bootstrap_cv": {"n_bootstrap": 50, "n_splits": 10}}
 
 ANALYSIS_KINDS = ("calibrate", "rejection_rate", "replicability", "accuracy", "calibrate_rho",
                   "bayes_datasets", "coverage", "plan")
@@ -171,8 +178,10 @@ class SchemeSpec:
 
     ``split_shape`` is the shape of one data set's score arrays: (n_runs, n_folds)
     for ``repeated_kfold``, (n_runs,) for ``subsampling`` and ``holdout``,
-    (repeats, 5, 2) for ``cv5x2``, (1,) for ``test_set`` and (n_runs, K(K+1)/2) for
-    ``nested`` (K outer splits, then one per pair of folds).
+    (repeats, 5, 2) for ``cv5x2``, (1,) for ``test_set``, (n_runs, K(K+1)/2) for
+    ``nested`` (K outer splits, then one per pair of folds) and (1 + n_bootstrap,
+    n_splits) for ``bootstrap_cv`` (row 0 the data as they are, then one row per
+    bootstrap sample).
     """
 
     name: str
@@ -191,6 +200,7 @@ class SchemeSpec:
                 "subsampling": lambda: (p["n_runs"],), "holdout": lambda: (p["n_runs"],),
                 "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,),
                 "nested": lambda: (p["n_runs"], p["n_folds"] * (p["n_folds"] + 1) // 2),
+                "bootstrap_cv": lambda: (1 + p["n_bootstrap"], p["n_splits"]),
                 }[self.kind]()
 
     @property
@@ -218,6 +228,10 @@ class SchemeSpec:
             return kind(n_folds=2, n_runs=5 * p["repeats"])
         if self.kind == "nested":
             return schemes.NestedCV(n_folds=p["n_folds"], n_runs=p["n_runs"])
+        if self.kind == "bootstrap_cv":
+            kw = {"train_fraction": p["train_fraction"]} if "train_fraction" in p else {}
+            return schemes.BootstrapCV(n_bootstrap=p["n_bootstrap"], n_splits=p["n_splits"],
+                                       **kw)
         return None
 
     @property

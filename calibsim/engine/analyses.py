@@ -65,8 +65,15 @@ def _n_instances(source) -> int:
 
 
 def test_callable(test: str, study, source, scheme_name: str):
-    """The registry test with the scheme's own n2/n1 for the corrected resampled t."""
+    """The registry test with the scheme's own n2/n1 for the corrected resampled t, and
+    the data set's size and training size for the bootstrap of the cv estimate."""
     spec = get_test(test)
+    if spec.scheme == "bootstrap":
+        n = _n_instances(source)
+        func = functools.partial(spec.func, n_instances=n,
+                                 n_train=study.scheme(scheme_name).splitter().n_train(n))
+        func.__name__ = spec.name
+        return func
     if test == "corrected_resampling":
         ratio = study.scheme(scheme_name).splitter().test_train_ratio_for(_n_instances(source))
         func = functools.partial(spec.func, test_train_ratio=ratio)
@@ -121,7 +128,7 @@ def test_data(scores, source: str, scheme_name: str, test: str, pair, runs=None,
 def _n_folds(study, scheme_name):
     s = study.scheme(scheme_name)
     return {"repeated_kfold": lambda: s.p["n_folds"], "cv5x2": lambda: 2,
-            "nested": lambda: s.p["n_folds"]}.get(
+            "nested": lambda: s.p["n_folds"], "bootstrap_cv": lambda: s.p["n_splits"]}.get(
         s.kind, lambda: 0)()
 
 
@@ -129,6 +136,8 @@ def _runs_of(analysis, study, scheme_name):
     s = study.scheme(scheme_name)
     if s.kind in ("cv5x2", "test_set"):
         return (5 if s.kind == "cv5x2" else 1,)
+    if s.kind == "bootstrap_cv":          # all rows: the estimate's and the samples'
+        return (s.split_shape[0],)
     return analysis.runs or (s.p["n_runs"] // analysis.repeats,)
 
 

@@ -20,6 +20,10 @@ Arrays returned per scheme, first axis the block's data sets (m):
 - ``correctness`` (m, L, *split, ceil(n / 8)) uint8, only for schemes with
   ``correctness = true``: per-instance correctness packed with ``numpy.packbits``
   (1 for a correctly classified test instance, 0 for a wrong or a training one);
+- for a ``bootstrap_cv`` scheme, split = (1 + B, C): row 0 the C splits of the data
+  as they are, row b the C splits of bootstrap sample b (:class:`calibsim.schemes.
+  BootstrapCV`, stream ``bootstrap``), ``correct`` and ``n_test`` counting the copies
+  of the test instances;
 - ``test_mask`` (m, *split, ceil(n / 8)) uint8, only for ``repeated_kfold`` and
   ``nested`` schemes with ``correctness = true``: the test masks packed alike, so the
   tests on per-instance outcomes (:data:`calibsim.stats.INSTANCE_TESTS`) tell a wrong
@@ -48,7 +52,8 @@ __all__ = ["CellSpec", "run_cell", "STREAM_OF"]
 
 #: Random stream of each scheme kind (``calibsim._rng.STREAMS``).
 STREAM_OF = {"repeated_kfold": "cv", "subsampling": "subsampling", "holdout": "holdout",
-             "cv5x2": "cv5x2", "nested": "cv"}   # nested: the folds of repeated_kfold
+             "cv5x2": "cv5x2", "nested": "cv",   # nested: the folds of repeated_kfold
+             "bootstrap_cv": "bootstrap"}
 
 
 @dataclass(frozen=True)
@@ -115,24 +120,29 @@ def run_cell(spec: CellSpec) -> dict:
                 Xs, ys = np.concatenate([X, Xt.astype(X.dtype)]), np.concatenate([y, yt])
                 masks = np.zeros((1, len(ys)), bool)
                 masks[0, len(y):] = True
-            else:
+            elif s.kind != "bootstrap_cv":        # bootstrap_cv: its rows and masks below
                 if s.p.get("hold_out"):           # set a share aside before the folds
                     Xs, ys = _held_in(X, y, s.p["hold_out"], seeds[STREAM_OF[s.kind]])
                 masks = s.splitter().test_masks(ys, seeds[STREAM_OF[s.kind]])
                 masks = masks.reshape(s.split_shape + (len(ys),))
             kw = dict(n_values=src.n_values, n_classes=src.n_classes,
                       return_correctness=s.correctness, costs=spec.costs)
-            if tuned:                             # engine/_tuned.py: grids and protocols
+            damage = np.random.SeedSequence(seeds["damage"].entropy, spawn_key=(
+                *seeds["damage"].spawn_key, source_key(s.identity)))
+            if s.kind == "bootstrap_cv":          # one fit set per resampled data set
+                if tuned:
+                    raise ValueError(f"scheme {s.name!r} (bootstrap_cv) cannot score tuned "
+                                     "learners; leave them out of this scheme.")
+                res = _bootstrap_cv(Xs, ys, s, seeds[STREAM_OF[s.kind]], spec.learners,
+                                    fast, kw, damage)
+            elif tuned:                           # engine/_tuned.py: grids and protocols
                 res = score_with_tuning(Xs, ys, masks, spec.learners, fast=fast,
                                         rng=seeds[STREAM_OF.get(s.kind, "data")], **kw)
                 o.setdefault("setting", np.empty((m, L) + s.split_shape, np.int16))[row] = \
                     res["setting"]
             else:                                 # damaged learners' errors: per scheme
                 res = (score_fast(Xs, ys, masks, spec.learners, **kw) if fast
-                       else score_general(Xs, ys, masks, spec.learners, **kw, rng=np.random.
-                                          SeedSequence(seeds["damage"].entropy, spawn_key=(
-                                              *seeds["damage"].spawn_key,
-                                              source_key(s.identity)))))
+                       else score_general(Xs, ys, masks, spec.learners, **kw, rng=damage))
             o["correct"][row] = res["correct"]
             o["n_test"][row] = res["n_test"]
             o["model_size"][row] = res["model_size"]
@@ -145,6 +155,30 @@ def run_cell(spec: CellSpec) -> dict:
             if s.keeps_masks:
                 packed = np.packbits(masks, axis=-1)
                 o.setdefault("test_mask", np.empty((m,) + packed.shape, np.uint8))[row] = packed
+    return out
+
+
+def _bootstrap_cv(X, y, scheme, stream, learners, fast, kw, damage) -> dict:
+    """A ``bootstrap_cv`` scheme on one data set: the learners fitted on each row's data
+    set (row 0 the data as they are, row b its bootstrap sample: the rows
+    ``rows[b]`` of X, copies of an instance kept on one side of every split), with the
+    arrays of the other schemes, of shape (L, 1 + B, C); times summed over the rows."""
+    from .learners import score_fast, score_general
+    rows, test = scheme.splitter().resample(len(y), stream)
+    parts = []
+    for b in range(rows.shape[0]):
+        r = rows[b]
+        masks = test[b][:, r]
+        parts.append(score_fast(X[r], y[r], masks, learners, **kw) if fast else
+                     score_general(X[r], y[r], masks, learners, **kw, rng=np.random.
+                                   SeedSequence(damage.entropy, spawn_key=(
+                                       *damage.spawn_key, b))))
+    out = {k: np.stack([p[k] for p in parts], axis=1)
+           for k in ("correct", "model_size")}
+    out["n_test"] = np.stack([p["n_test"] for p in parts])
+    for k in ("fit_time", "predict_time"):
+        out[k] = np.stack([p[k].reshape(len(learners), -1).sum(axis=1) for p in parts],
+                          axis=1)
     return out
 
 

@@ -124,6 +124,12 @@ TEST_WORDS = {
     "bayle_cv_clt": ("k-fold cv central limit theorem test on per-instance differences, "
                      "with the all-pairs variance", "Bayle, Bayle, Janson & Mackey 2020"),
     "ncv": ("nested cross-validation (NCV) test", "Bates, Hastie & Tibshirani 2023"),
+    "bootstrap_cv": ("bootstrap of the cross-validation estimate, random-effects standard "
+                     "error with the adjustment for the bootstrap's training size",
+                     "Cai et al. 2023"),
+    "bootstrap_cv_unadjusted": ("bootstrap of the cross-validation estimate, random-effects "
+                                "standard error without the adjustment for the bootstrap's "
+                                "training size", "Cai et al. 2023"),
 }
 
 

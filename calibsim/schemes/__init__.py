@@ -4,10 +4,11 @@ Schemes follow scikit-learn's splitter protocol (``split(X, y=None, groups=None)
 ``get_n_splits``, ``random_state``), so any of them can be passed as ``cv=`` to
 ``cross_val_score`` or ``GridSearchCV``, and they also report what the variance
 corrections and df calibration need (``test_train_ratio``, ``n_runs``). The .632
-bootstrap (Efron 1983) serves the tuning protocols of the study engine.
+bootstrap (Efron 1983) serves the tuning protocols of the study engine; the bootstrap of
+the cv estimate (Cai et al. 2023, :class:`BootstrapCV`) fits on resampled data sets.
 """
 
-from ._bootstrap import WEIGHT_OUT_OF_BAG, Bootstrap632, bootstrap632_accuracy
+from ._bootstrap import WEIGHT_OUT_OF_BAG, Bootstrap632, BootstrapCV, bootstrap632_accuracy
 from ._splitters import (
     FiveByTwoCV,
     Holdout,
@@ -18,7 +19,7 @@ from ._splitters import (
 )
 
 __all__ = ["StratifiedRepeatedCV", "RepeatedCV", "FiveByTwoCV", "RandomSubsampling", "Holdout",
-           "NestedCV", "Bootstrap632", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]
+           "NestedCV", "Bootstrap632", "BootstrapCV", "bootstrap632_accuracy", "WEIGHT_OUT_OF_BAG"]
 
 
 #: Former names of calibsim's own splitters, which are not scikit-learn's classes of the

@@ -13,7 +13,9 @@ builds this layout from each fit's per-instance correctness.
 - :func:`nested_cv_test`: the nested cross-validation (NCV) interval of Bates,
   Hastie & Tibshirani (2023), for one learner's error or the difference of two.
 - :func:`bootstrap_cv_test`: the bootstrap of the cv estimate with a random-effects
-  variance (Cai et al. 2023), on bootstrap cv results (not yet a design of compare).
+  variance (Cai et al. 2023), on bootstrap cv results; the engine's design for it is
+  :class:`calibsim.schemes.BootstrapCV` (scheme kind ``bootstrap_cv``, ``compare``'s
+  ``"bootcv:BxC"``), registered as ``"bootstrap_cv"``.
 
 **Equation numbers.** The docstrings cite sections, the algorithm and the authors'
 code, not equation numbers: the papers' stored texts (arXiv 2007.12671v2, 2104.00673,
@@ -23,8 +25,8 @@ the authors' public code (read, not copied): Bayle et al.'s ``cv_num_exper.py``
 (``aggr_ours``: the all-pairs ``version="out"`` and within-fold ``version="in"``
 standard deviations), Bates et al.'s ``nestedcv`` package (``naive_cv``, ``nested_cv``:
 the MSE estimate, the inflation and its clipping, the bias factor) and Cai et al.'s
-``Boot.CV``. The validation study ``studies/cv_inference_validation.toml`` runs the
-first two in the papers' settings (``figures/cv_inference/``).
+``Boot.CV`` and ``CV.confint``. The validation study
+``studies/cv_inference_validation.toml`` runs all three (``figures/cv_inference/``).
 """
 
 from __future__ import annotations
@@ -454,9 +456,20 @@ def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
     Each :math:`x_{bc}` comes from bootstrap sample b (multinomial counts of the n
     instances) split at random into m_adj training and n - m_adj test instances of
     the original indices, copies kept together: the model is trained on the
-    training instances' copies and scored on the test instances' copies. calibsim's
-    engine fits on masks, not on weighted copies, so this test has no design in
-    :func:`calibsim.compare` yet; give it the B x C results of your own runs.
+    training instances' copies and scored on the test instances' copies. This is
+    the design :class:`calibsim.schemes.BootstrapCV` draws: the engine fits each
+    bootstrap sample as a data set of resampled rows (scheme kind ``bootstrap_cv``
+    in a study file, ``design="bootcv:BxC"`` in :func:`calibsim.compare`, test
+    ``"bootstrap_cv"``, whose estimate is the mean of the design's C splits of the
+    data as they are). Followed from the authors' code: the multinomial draw, the
+    splits of the original indices at m_adj with every copy on its instance's side,
+    the balanced random-effects fit, the factor, the normal interval. Different:
+    the variance component is the ANOVA one (REML's for this balanced layout
+    unless the fit is at the boundary, where both give 0); a split with no copy on
+    a side is drawn again (the authors drop it); the estimate uses the design's C
+    splits, not 400. A zero variance component (e.g. B or C too small for any
+    between-sample variation to show) gives a zero standard error: z = ±inf unless
+    the estimate is 0.
 
     Parameters
     ----------

@@ -16,6 +16,9 @@ of its *scheme*:
 - ``"nested"``: per-instance outcomes of R repetitions of nested K-fold cv in the masked
   layout (..., R, K, K, n) of :func:`calibsim.stats.nested_cv_test` (Bates et al. 2023);
   no df.
+- ``"bootstrap"``: accuracy differences (..., 1 + B, C) of the bootstrap of the cv
+  estimate (:class:`calibsim.schemes.BootstrapCV`: row 0 the C splits of the data as they
+  are, rows 1..B the C splits of each bootstrap sample; Cai et al. 2023); no df.
 
 ``spec.default_df(n_runs, n_folds)`` is the textbook df (for subsampling,
 ``n_runs`` is the number n of subsampling runs and ``n_folds`` is ignored).
@@ -31,7 +34,7 @@ from typing import Callable
 from .._validation import check_finite_array
 from ._classic import ClassicTestResult, mcnemar_test, proportions_test
 from ._cv5x2 import cv5x2_ftest, cv5x2_ttest
-from ._cv_inference import cv_clt_test, nested_cv_test
+from ._cv_inference import bootstrap_cv_test, cv_clt_test, nested_cv_test
 from ._results import TTestResult
 from ._onesample import (
     corrected_repeated_cv_ttest,
@@ -45,7 +48,8 @@ __all__ = ["TestSpec", "TESTS", "FIGURE2_TESTS", "get_test", "fits_design",
            "check_fits_design", "designs_text", "takes_df", "check_calibratable",
            "INSTANCE_TESTS", "needs_instances"]
 
-SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested")
+SCHEMES = ("cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested",
+           "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,8 @@ class TestSpec:
         Registry key, e.g. ``"use_all_data"``.
     label : str
         The paper's human-readable name, e.g. ``"use all data"``.
-    scheme : {"cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested"}
+    scheme : {"cv", "kfold", "subsampling", "cv5x2", "holdout", "instances", "nested", \
+"bootstrap"}
         Which data ``func`` takes (see the module docstring).
     func : callable
         ``func(x, df=None, **kwargs) -> TTestResult`` (``ClassicTestResult``
@@ -244,17 +249,48 @@ def _ncv(x, df=None, *, alternative="two-sided"):
     return nested_cv_test(x, alternative=alternative)
 
 
-#: The tests on per-instance outcomes (0/1 correctness of every test instance of every
-#: fit), not per-fold accuracies: Bayle, Bayle, Janson & Mackey's (2020) k-fold cv
-#: central limit theorem test (all-pairs variance; on the first run of r x k cv) and
-#: Bates, Hastie & Tibshirani's (2023) nested cv (NCV), which needs a nested design
-#: (``"ncv:RxK"``). Both use the standard normal, so they take no df; only
-#: :func:`calibsim.compare` (which keeps each fit's per-instance outcomes) runs them.
+def _bootstrap_cv(x, df=None, *, n_instances, n_train, alternative="two-sided",
+                  adjust=True):
+    """Cai et al.'s bootstrap of the cv estimate on x (..., 1 + B, C): the estimate is the
+    mean of row 0 (the C splits of the data as they are, training size ``n_train``), the
+    random-effects standard error from rows 1..B (the bootstrap samples' splits), with
+    the authors' adjustment for the bootstrap's fewer distinct training instances
+    (``adjust``; their ``CV.confint(adj=...)``)."""
+    _no_df("bootstrap_cv" if adjust else "bootstrap_cv_unadjusted", df)
+    x = check_finite_array("x", x, min_ndim=2)
+    if x.shape[-2] < 3:
+        raise ValueError("`x` must hold the C splits of the data as they are (row 0) and "
+                         "B >= 2 bootstrap samples' splits, shape (..., 1 + B, C); got "
+                         f"shape {x.shape}.")
+    return bootstrap_cv_test(x[..., 1:, :], x[..., 0, :].mean(axis=-1),
+                             n_instances=n_instances, n_train=n_train, adjust=adjust,
+                             alternative=alternative)
+
+
+def _bootstrap_cv_unadjusted(x, df=None, **kwargs):
+    """:func:`_bootstrap_cv` without the adjustment for the training size."""
+    return _bootstrap_cv(x, df, adjust=False, **kwargs)
+
+
+#: The tests that need more than the per-fold accuracies of an ordinary design. On
+#: per-instance outcomes (0/1 correctness of every test instance of every fit):
+#: Bayle, Bayle, Janson & Mackey's (2020) k-fold cv central limit theorem test
+#: (all-pairs variance; on the first run of r x k cv) and Bates, Hastie & Tibshirani's
+#: (2023) nested cv (NCV), which needs a nested design (``"ncv:RxK"``). On bootstrap
+#: samples: Cai et al.'s (2023) bootstrap of the cv estimate, which needs the bootstrap
+#: cv design (``"bootcv:BxC"``), with the authors' adjustment for the bootstrap's training
+#: size and without it (their ``CV.confint(adj=FALSE)``). All use the standard normal, so they take no df; only
+#: :func:`calibsim.compare` (which keeps each fit's per-instance outcomes, or fits the
+#: bootstrap samples) runs them.
 INSTANCE_TESTS: dict[str, TestSpec] = {s.name: s for s in (
     TestSpec("bayle_cv_clt", "cv CLT (Bayle et al. 2020)", "instances", _bayle_cv_clt,
              lambda n_runs, n_folds: None),
     TestSpec("ncv", "nested cv (Bates et al. 2023)", "nested", _ncv,
              lambda n_runs, n_folds: None),
+    TestSpec("bootstrap_cv", "bootstrap cv (Cai et al. 2023)", "bootstrap", _bootstrap_cv,
+             lambda n_runs, n_folds: None),
+    TestSpec("bootstrap_cv_unadjusted", "bootstrap cv, unadjusted (Cai et al. 2023)",
+             "bootstrap", _bootstrap_cv_unadjusted, lambda n_runs, n_folds: None),
 )}
 
 #: Names of the 13 tests of Bouckaert (2003) Figure 2, in registry order.
@@ -309,8 +345,9 @@ def get_test(name) -> TestSpec:
 # --- Which designs a test fits ---------------------------------------------------------
 #: Design kinds (as :func:`calibsim.compare` parses them): ``"cv"`` r runs of k-fold cv,
 #: ``"cv5x2"`` 5x2cv, ``"subsampling"`` n random train/test splits, ``"holdout"`` one split,
-#: ``"nested"`` R repetitions of nested K-fold cv (``"ncv:RxK"``).
-DESIGN_KINDS = ("cv", "cv5x2", "subsampling", "holdout", "nested")
+#: ``"nested"`` R repetitions of nested K-fold cv (``"ncv:RxK"``), ``"bootstrap"`` B bootstrap
+#: samples x C splits (``"bootcv:BxC"``).
+DESIGN_KINDS = ("cv", "cv5x2", "subsampling", "holdout", "nested", "bootstrap")
 
 
 def needs_instances(test) -> bool:
@@ -331,9 +368,10 @@ def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
     Parameters
     ----------
     test : str or TestSpec
-    kind : {"cv", "cv5x2", "subsampling", "holdout", "nested"}
+    kind : {"cv", "cv5x2", "subsampling", "holdout", "nested", "bootstrap"}
     n_runs, n_folds : int
-        r and k (for subsampling n_runs is the number of splits, n_folds 0).
+        r and k (for subsampling n_runs is the number of splits, n_folds 0; for the
+        bootstrap B and C).
 
     Returns
     -------
@@ -353,6 +391,8 @@ def fits_design(test, kind: str, n_runs: int, n_folds: int) -> bool:
         return kind in ("cv", "cv5x2")
     if spec.scheme == "nested":             # the inner cv runs on K - 1 >= 2 folds
         return kind == "nested" and n_folds >= 3
+    if spec.scheme == "bootstrap":          # random effects: B >= 2 samples, C >= 2 splits
+        return kind == "bootstrap" and n_runs >= 2 and n_folds >= 2
     if spec.scheme == "kfold":
         return kind in ("cv", "cv5x2")
     if spec.scheme == "cv5x2":
@@ -379,6 +419,9 @@ def designs_text(test) -> str:
         "nested": ("nested cv, R repetitions of K-fold cv with an inner cv in each outer "
                    "training set, K >= 3, e.g. 'ncv:50x10' (it needs each instance's "
                    "outcome: calibsim.compare only)"),
+        "bootstrap": ("the bootstrap of the cv estimate, B >= 2 bootstrap samples of C >= 2 "
+                      "random splits each, e.g. 'bootcv:50x10' or 'bootcv:50x10@0.5' (test "
+                      "share 0.5; it fits on bootstrap samples: calibsim.compare only)"),
     }[spec.scheme]
 
 
@@ -401,7 +444,7 @@ def takes_df(test) -> bool:
     """Whether ``test`` has a df to calibrate (not McNemar's, the proportions test, the
     Bayesian tests or the tests on per-instance outcomes, which use the normal)."""
     spec = get_test(test)
-    return (spec.scheme not in ("holdout", "instances", "nested")
+    return (spec.scheme not in ("holdout", "instances", "nested", "bootstrap")
             and spec.name not in BAYES_TESTS)
 
 
@@ -416,6 +459,8 @@ def check_calibratable(test) -> None:
     spec = get_test(test)
     if not takes_df(spec):
         why = ("a posterior probability" if spec.name in BAYES_TESTS else
+               "a standard normal reference from bootstrap samples"
+               if spec.scheme == "bootstrap" else
                "a standard normal reference from per-instance outcomes"
                if spec.name in INSTANCE_TESTS else
                "counts of one holdout split (chi-square, binomial or normal reference)")

@@ -9,7 +9,7 @@ import pytest
 from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.analyses import test_data as engine_test_data
 from calibsim.stats import cv_clt_test, nested_cv_test
-from _studies import tiny_study
+from _studies import scored_study, tiny_study
 
 TINY = tiny_study('tiny_instances', seed=11, block_size=4, n_instances=30, n_datasets=6, n_folds=3, n_runs=2, cv_extra='correctness = true') + """[schemes.ncv]
 kind = "nested"
@@ -42,10 +42,7 @@ PAIR = ("naive_bayes", "c45")
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tiny") / "tiny.toml"
-    path.write_text(textwrap.dedent(TINY), encoding="utf-8")
-    study = load_study(path)
-    return study, compute_scores(study)
+    return scored_study(tmp_path_factory, TINY)
 
 
 def test_bit_packed_outcomes_agree_with_the_counts(tiny):
