@@ -63,7 +63,9 @@ KIND = {"calibrate": "calibrated df per test, α and runs, with the Type I error
                           "comparisons of q data sets, per ROPE, threshold and ρ, with "
                           "replicability",
         "coverage": "coverage (%) of a test's interval of an error or a difference, against "
-                    "the study file's truth, with its Monte Carlo SE"}
+                    "the study file's truth, with its Monte Carlo SE",
+        "plan": "calibsim plan's Type I error, power and replicability per design, test and "
+                "Δ on the damaged real-data null, with Monte Carlo SE"}
 EXT = {".md": "table", ".csv": "table (CSV)", ".png": "figure", ".pdf": "figure (PDF)"}
 
 
