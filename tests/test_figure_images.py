@@ -606,3 +606,19 @@ def test_a_figure_drawn_on_a_worker_is_byte_identical_to_one_drawn_here(tmp_path
     for here, worker in zip(files["here"], files["worker"]):
         assert here.read_bytes() == worker.read_bytes(), here.name
         assert len(here.read_bytes()) > 10_000
+
+
+def _blank(width):
+    from matplotlib.figure import Figure
+    return Figure(figsize=(width, 1))
+
+
+def test_two_jobs_for_one_file_draw_the_later_once(tmp_path):
+    from calibsim.engine.outputs import draw_figures
+    from calibsim.plotting._style import figure_bytes, figures_later, save_later
+    with figures_later() as jobs:
+        save_later(tmp_path / "a.png", _blank, 2)
+        save_later(tmp_path / "a.png", _blank, 3)        # as if saved after the first
+    assert len(jobs) == 2
+    assert draw_figures(jobs) == set()
+    assert (tmp_path / "a.png").read_bytes() == figure_bytes(_blank(3), ".png")
