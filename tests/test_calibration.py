@@ -63,6 +63,22 @@ def test_calibrated_df_2d_and_dtype():
     assert_array_equal(outf, [7.5, 5.5, 0.0])
 
 
+def test_calibrated_df_many_rows_follow_the_rule_row_by_row():
+    # a bootstrap's hundreds of rows at once (issue 46): each row as the rule says it,
+    # on Type I errors on a coarse grid (many ties), monotone or not, some rows with none
+    rng = np.random.default_rng(46)
+    type1 = rng.integers(0, 12, size=(300, DFS.size)) / 100
+    type1[::2] = np.sort(type1[::2], axis=1)
+    alpha = rng.choice([0.005, 0.01, 0.05, 0.10], size=300)
+    expected = []
+    for row, a in zip(type1, alpha):
+        ok = [v for v in row if v <= a]
+        expected.append(0 if not ok else
+                        max(d for d, v in zip(DFS, row) if v == max(ok)))
+    assert_array_equal(calibrated_df(DFS, type1, alpha), expected)
+    assert 0 < expected.count(0) < 300
+
+
 def test_calibrated_df_validation():
     with pytest.raises(ValueError, match=r"`type1` must have shape \(n_df,\)"):
         calibrated_df(DFS, [0.1, 0.2], 0.05)

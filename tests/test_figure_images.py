@@ -573,3 +573,57 @@ def test_a_figure_that_became_a_table_leaves_no_stale_png(tmp_path):
     assert len(table) < 5
     assert write_figures(study, [study.analysis("kfold")], {"kfold": table}, tmp_path) == {}
     assert not stale.exists()
+
+
+def test_a_deferred_figure_with_nothing_to_draw_leaves_no_stale_png(tmp_path):
+    from calibsim.engine import load_study
+    from calibsim.engine.outputs import draw_figures, write_figures
+    from calibsim.plotting._style import figures_later
+    study = load_study(REPO / "studies" / "bouckaert_frank2004_table5.toml")
+    stale = tmp_path / "bouckaert_frank2004_table5_kfold.png"
+    stale.write_bytes(b"an earlier run's figure")
+    table = _read(FIG / "bouckaert_frank2004" / "bouckaert_frank2004_table5_kfold.csv")
+    with figures_later() as jobs:
+        paths = write_figures(study, [study.analysis("kfold")], {"kfold": table}, tmp_path)
+    assert paths == {"kfold.png": stale} and stale.exists()       # collected, not drawn
+    assert draw_figures(jobs) == {stale}
+    assert not stale.exists()
+
+
+def test_a_figure_drawn_on_a_worker_is_byte_identical_to_one_drawn_here(tmp_path):
+    """Issue 46: a run draws its figures on its worker processes. The tracked Figure 2
+    of Bouckaert (2003), PNG then PDF of one figure as the layout saves them, drawn in a
+    fresh worker process and here, gives the same bytes (same rcParams, fonts and
+    metadata in both processes)."""
+    from calibsim.engine.outputs import draw_figures
+    from calibsim.engine.runner import LocalPool
+    from calibsim.papers._bouckaert2003_figure2 import figure2
+    from calibsim.plotting._style import figures_later, save_later
+    table = _read(FIG / "bouckaert2003" / "bouckaert2003_figure2_calibration.csv")
+    files = {}
+    for where, client in (("here", None), ("worker", LocalPool(1))):
+        with figures_later() as jobs:
+            files[where] = save_later([tmp_path / where / "figure2.png",
+                                       tmp_path / where / "figure2.pdf"], figure2, table,
+                                      alpha=0.05, dpi=130)
+        assert not any(p.exists() for p in files[where])
+        assert draw_figures(jobs, client=client) == set()
+    for here, worker in zip(files["here"], files["worker"]):
+        assert here.read_bytes() == worker.read_bytes(), here.name
+        assert len(here.read_bytes()) > 10_000
+
+
+def _blank(width):
+    from matplotlib.figure import Figure
+    return Figure(figsize=(width, 1))
+
+
+def test_two_jobs_for_one_file_draw_the_later_once(tmp_path):
+    from calibsim.engine.outputs import draw_figures
+    from calibsim.plotting._style import figure_bytes, figures_later, save_later
+    with figures_later() as jobs:
+        save_later(tmp_path / "a.png", _blank, 2)
+        save_later(tmp_path / "a.png", _blank, 3)        # as if saved after the first
+    assert len(jobs) == 2
+    assert draw_figures(jobs) == set()
+    assert (tmp_path / "a.png").read_bytes() == figure_bytes(_blank(3), ".png")

@@ -227,13 +227,14 @@ def calibrated_df(dfs, type1, alpha):
     if alpha.size != t.shape[0]:
         raise ValueError(f"`alpha` must give one level per row of `type1`; got "
                          f"{alpha.size} level(s) for {t.shape[0]} row(s).")
-    out = np.zeros(t.shape[0], dtype=np.result_type(dfs.dtype, np.int64))
-    for a_i, (row, a) in enumerate(zip(t, alpha)):
-        ok = row <= a
-        if not ok.any():
-            continue                              # no df qualifies -> 0
-        best = row[ok].max()                      # closest to alpha from below
-        out[a_i] = dfs[ok & (row == best)].max()  # ties -> largest df
+    # all rows at once (a bootstrap asks for hundreds): the largest Type I error <= α of
+    # each row (closest to α from below; -inf where no df qualifies), then the largest
+    # df that has it (dfs ascend, so the last one; ties -> largest df), else 0
+    ok = t <= alpha[:, None]
+    best = np.where(ok, t, -np.inf).max(axis=1, keepdims=True)
+    hit = ok & (t == best)
+    last = dfs.size - 1 - np.argmax(hit[:, ::-1], axis=1)
+    out = np.where(hit.any(axis=1), dfs[last], 0).astype(np.result_type(dfs.dtype, np.int64))
     return out[0] if scalar else out
 
 

@@ -725,7 +725,11 @@ def command() -> None:
 
     Once :func:`main` has returned, Ctrl-C is ignored: the command's work is done, and an
     interrupt while Python ends loky's worker pool would otherwise print a traceback from
-    loky's exit handler (or end the process by the signal, status -2).
+    loky's exit handler (or end the process by the signal, status -2). The local worker
+    processes are then ended at once (:func:`calibsim.engine.runner.end_local_workers`)
+    rather than waited for while each shuts its interpreter down, and the objects left
+    are frozen (:func:`gc.freeze`), so that Python's exit does not search them for
+    cycles (0.2-0.4 s after a study run; issue 46).
 
     Raises
     ------
@@ -739,6 +743,11 @@ def command() -> None:
         print("calibsim: interrupted", file=sys.stderr, flush=True)
         code = EXIT_INTERRUPTED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    runner = sys.modules.get("calibsim.engine.runner")    # imported by commands with workers
+    if runner is not None:
+        runner.end_local_workers()
+    import gc
+    gc.freeze()           # Python's exit then skips searching the run's objects for cycles
     sys.exit(code)
 
 

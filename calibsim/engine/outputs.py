@@ -32,11 +32,11 @@ import pandas as pd
 
 from ..plotting._names import _DAMAGED, axis_label, display_name
 from ..plotting._style import (PALETTE, chunks, dodge, finish_figure, legend_outside,
-                               new_figure, reduced_size, reference_line, save_figure,
-                               series_style, share_y)
+                               new_figure, reduced_size, reference_line, render_figure,
+                               save_later, series_style, share_y, write_rendered)
 
-__all__ = ["write_tables", "write_figures", "study_figures", "study_title", "source_words",
-           "MIN_POINTS", "PALETTE", "TIME_COLUMNS"]
+__all__ = ["write_tables", "write_figures", "draw_figures", "study_figures", "study_title",
+           "source_words", "MIN_POINTS", "PALETTE", "TIME_COLUMNS"]
 
 #: Fewer points than this: no figure (the table says it better).
 MIN_POINTS = 5
@@ -692,16 +692,56 @@ def write_figures(study, analyses_specs, tables: dict, folder: Path) -> dict:
     """One PNG per analysis with something to plot; returns ``{label: path}``.
 
     An analysis that draws no figure (fewer than :data:`MIN_POINTS` points) has its
-    PNG of an earlier run removed, so the folder holds what this code draws.
+    PNG of an earlier run removed, so the folder holds what this code draws. Inside
+    :func:`calibsim.plotting._style.figures_later` the figures are only collected (a
+    study run draws them on its workers, :func:`draw_figures`): the paths are then
+    those to be written.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    reduced = reduced_size(study)
     paths = {}
-    figures = study_figures(study, analyses_specs, tables)
-    for name, fig in figures.items():
-        paths[f"{name}.png"] = save_figure(fig, folder / f"{study.name}_{name}.png")
     for a in analyses_specs:
-        stale = folder / f"{study.name}_{a.name}.png"
-        if a.name not in figures and a.name in tables and stale.is_file():
-            stale.unlink()
+        table = tables.get(a.name)
+        path = folder / f"{study.name}_{a.name}.png"
+        if table is None or table.empty or a.kind not in _DRAW:
+            if a.name in tables and path.is_file():
+                path.unlink()
+            continue
+        path = save_later(path, _DRAW[a.kind], study, a, table, reduced)
+        if path is not None:
+            paths[f"{a.name}.png"] = path
     return paths
+
+
+def draw_figures(jobs, *, client=None) -> set:
+    """Draw the figures collected by :func:`~calibsim.plotting._style.figures_later`
+    and write their files here; returns the paths left unwritten (nothing to draw).
+
+    With ``client`` (a :class:`~calibsim.engine.runner.LocalPool` or a Dask client) the
+    figures are drawn on its workers, in parallel, through the one runner
+    (:func:`~calibsim.engine.runner.map_blocks`); only the files' bytes come back, so
+    the workers need not see the output folder. A figure's bytes are the same in any
+    process (tests/test_figure_images.py draws one both ways). Two jobs for the same
+    files: the later one is drawn (as if saved one after the other).
+
+    Parameters
+    ----------
+    jobs : sequence of FigureJob
+    client : LocalPool or distributed.Client, optional
+        None draws here, one after the other.
+
+    Returns
+    -------
+    set of pathlib.Path
+    """
+    from .runner import map_blocks
+    jobs = list({job.paths: job for job in jobs}.values())
+    skipped = set()
+
+    def on_result(job, data):
+        if write_rendered(job, data) is None:
+            skipped.update(job.paths)
+
+    map_blocks(render_figure, jobs, client=client, on_result=on_result, resumable=False)
+    return skipped

@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from .analyses import CalibratedDF, analysis_lookups, by_blocks, run_analyses
-from .outputs import write_figures, write_tables
+from ..plotting._style import figures_later
+from .outputs import draw_figures, write_figures, write_tables
 from .run import analyse_blocks, compute_scores, load_scores
 from .spec import load_study
 
@@ -136,12 +137,17 @@ def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, prog
         progress.phase("writing outputs")
     folder = output_folder(study, out)
     paths = write_tables(study, tables, folder)
-    paths.update(write_figures(study, study.analyses, tables, folder))
-    if study.paper:
-        from ..papers import get_paper
-        paths.update(get_paper(study.paper).write(
-            study=study, tables=tables, scores=scores, folder=folder, wall=None,
-            calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
+    # the figures are collected while the tables and reports are written, then drawn on
+    # the workers, in parallel (the same bytes as drawn here: draw_figures)
+    with figures_later() as jobs:
+        paths.update(write_figures(study, study.analyses, tables, folder))
+        if study.paper:
+            from ..papers import get_paper
+            paths.update(get_paper(study.paper).write(
+                study=study, tables=tables, scores=scores, folder=folder, wall=None,
+                calibrations={p: (nested[p], cal_scores[p]) for p in nested}))
+    unwritten = draw_figures(jobs, client=client)
+    paths = {k: v for k, v in paths.items() if Path(v) not in unwritten}
     if study.reduced:
         _label_reduced(study, paths)
     _write_runlog(study, folder, time.perf_counter() - t0, compute, times=_times(tables))

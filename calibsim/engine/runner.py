@@ -20,7 +20,7 @@ import time
 import uuid
 
 __all__ = ["cluster", "map_blocks", "warm_up", "Progress", "LocalPool", "ClusterLost",
-           "show_dask_logs"]
+           "show_dask_logs", "end_local_workers"]
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +211,7 @@ class LocalPool:
                                               initializer=_worker_init,
                                               initargs=(os.getpid(),),
                                               env=worker_threads_env())
+        _LAST_POOL["pool"] = self
 
     def submit(self, func, *args):
         """``func(*args)`` on a worker: a ``concurrent.futures.Future``."""
@@ -241,6 +242,29 @@ class LocalPool:
 
     def __repr__(self):
         return f"LocalPool(n_workers={self.n_workers})"
+
+
+#: The last :class:`LocalPool` made here (they share loky's one reusable executor).
+_LAST_POOL = {"pool": None}
+
+
+def end_local_workers() -> None:
+    """End this process's local worker processes (:class:`LocalPool`) at once.
+
+    For a program about to exit whose results are all handed over (the command line,
+    once a run's outputs are written). Python's exit would otherwise stop loky's pool
+    gently, waiting for each worker's interpreter to shut down (numba, scikit-learn,
+    ...): about a second after every run's last output, whatever the number of workers
+    (issue 46). Queued work is dropped, as for :meth:`LocalPool.kill`; a later
+    :class:`LocalPool` starts new workers. Does nothing when no pool was made.
+
+    Examples
+    --------
+    >>> end_local_workers()
+    """
+    pool, _LAST_POOL["pool"] = _LAST_POOL["pool"], None
+    if pool is not None:
+        pool.kill()
 
 
 def check_n_workers(n_workers, scheduler=None) -> None:

@@ -241,7 +241,7 @@ def write_figure2(study, scores, table: pd.DataFrame, folder, *,
     dict of str to pathlib.Path
         The files written.
     """
-    from ..plotting._style import reduced_size, save_figure
+    from ..plotting._style import reduced_size, save_later
     figures = tables = Path(folder)
     figures.mkdir(parents=True, exist_ok=True)
     stem = study.name
@@ -254,12 +254,12 @@ def write_figure2(study, scores, table: pd.DataFrame, folder, *,
     paths = {"csv": tables / f"{stem}_{cal.name}.csv", "md": tables / f"{stem}_{cal.name}.md",
              "report": tables / f"{stem}_report.md"}
     for alpha in cal.alphas:
-        fig = figure2(table, alpha=alpha, reduced=reduced_size(study))
         tag = "" if np.isclose(alpha, 0.05) else f"_alpha{alpha:g}"
-        for ext in ("png", "pdf"):
-            # no date in the file, so an unchanged figure gives an unchanged file
-            paths[f"figure{tag}.{ext}"] = save_figure(fig, figures / f"{stem}{tag}.{ext}",
-                                                      dpi=130)
+        # no date in the files, so an unchanged figure gives unchanged files; a run's
+        # workers draw the three figures in parallel (save_later)
+        paths[f"figure{tag}.png"], paths[f"figure{tag}.pdf"] = save_later(
+            [figures / f"{stem}{tag}.png", figures / f"{stem}{tag}.pdf"], figure2, table,
+            alpha=alpha, reduced=reduced_size(study), dpi=130)
 
     md = []
     for alpha in cal.alphas:

@@ -14,12 +14,17 @@ Nothing here changes matplotlib's global state: figures are
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import io
+from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["PALETTE", "MARKERS", "LINESTYLES", "MAX_SERIES", "REFERENCE", "series_style",
            "new_figure", "finish_figure", "save_figure", "reduced_stamp", "reduced_size",
            "legend_outside", "share_y",
-           "reference_line", "dodge", "chunks"]
+           "reference_line", "dodge", "chunks", "figure_bytes", "save_later",
+           "figures_later", "FigureJob", "render_figure", "write_rendered"]
 
 #: Okabe & Ito's colour-blind-safe palette: the only colours of data series (yellow, the
 #: faintest on white, last: only a panel of eight series uses it).
@@ -229,12 +234,146 @@ def chunks(names, size: int = MAX_SERIES) -> list:
     return [names[i:i + per] for i in range(0, len(names), per)]
 
 
+def figure_bytes(fig, suffix: str, *, dpi: int = 110) -> bytes:
+    """The file of ``fig`` as PNG or PDF (``suffix`` ``".png"`` or ``".pdf"``), with no
+    date or software stamp, so that a rerun gives the same bytes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> figure_bytes(Figure(figsize=(1, 1)), ".png")[:4]
+    b'\\x89PNG'
+    """
+    fmt = suffix.lower().lstrip(".")
+    meta = ({"CreationDate": None, "Producer": None, "Creator": None}
+            if fmt == "pdf" else {"Software": None})
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=dpi, metadata=meta)
+    return buf.getvalue()
+
+
 def save_figure(fig, path, *, dpi: int = 110) -> Path:
     """Save ``fig`` to ``path`` (PNG or PDF, by suffix) with no date or software stamp,
     so that a rerun writes the same bytes; returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    meta = ({"CreationDate": None, "Producer": None, "Creator": None}
-            if path.suffix == ".pdf" else {"Software": None})
-    fig.savefig(path, dpi=dpi, metadata=meta)
+    path.write_bytes(figure_bytes(fig, path.suffix, dpi=dpi))
     return path
+
+
+@dataclass(frozen=True)
+class FigureJob:
+    """One figure to draw: ``draw(*args, **kwargs)`` saved to each of ``paths`` in turn.
+
+    ``draw`` is a module-level function (picklable, so a worker process can run the
+    job) returning a :class:`matplotlib.figure.Figure`, or None when there is nothing to
+    draw (the files of an earlier run are then removed). The files are saved from the
+    one figure, in order, as :func:`save_figure` called once per path would: a
+    constrained layout carries over from one save to the next, so a PDF saved after the
+    PNG of the same figure differs in its last digits from one saved first. ``key``
+    names the job for the engine's runner (:func:`calibsim.engine.runner.map_blocks`).
+    """
+
+    paths: tuple
+    draw: object
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    dpi: int = 110
+
+    @property
+    def key(self) -> str:
+        return f"figure|{self.paths[0]}"
+
+
+def render_figure(job: FigureJob) -> tuple | None:
+    """The bytes of each of ``job``'s files (:func:`figure_bytes`), or None when its
+    ``draw`` returns None. A pure function of the job: the same bytes in any process."""
+    fig = job.draw(*job.args, **job.kwargs)
+    if fig is None:
+        return None
+    return tuple(figure_bytes(fig, Path(path).suffix, dpi=job.dpi) for path in job.paths)
+
+
+def write_rendered(job: FigureJob, data: tuple | None) -> tuple | None:
+    """Write what :func:`render_figure` returned for ``job``: its files, or — for None —
+    remove the files an earlier run left there. Returns the paths written, or None."""
+    paths = tuple(Path(p) for p in job.paths)
+    if data is None:
+        for path in paths:
+            path.unlink(missing_ok=True)
+        return None
+    for path, content in zip(paths, data):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    return paths
+
+
+#: The jobs collected by the innermost :func:`figures_later` block (None outside one).
+_LATER = contextvars.ContextVar("calibsim_figures_later", default=None)
+
+
+def save_later(path, draw, *args, dpi: int = 110, **kwargs):
+    """Save the figure ``draw(*args, **kwargs)`` to ``path`` — now, or, inside a
+    :func:`figures_later` block, when that block's owner draws the collected figures
+    (a study run draws them on its worker processes, in parallel).
+
+    Parameters
+    ----------
+    path : path-like or sequence of path-like
+        The file (PNG or PDF, by suffix), or several files of the one figure, saved in
+        this order.
+    draw : callable
+        A module-level function (picklable) returning a Figure, or None when there is
+        nothing to draw: then no file is written and those left by an earlier run are
+        removed.
+    *args, **kwargs
+        Arguments of ``draw`` (picklable).
+    dpi : int, default 110
+
+    Returns
+    -------
+    pathlib.Path, tuple of pathlib.Path, or None
+        The path (a tuple of them for a sequence); drawing now, None when ``draw``
+        returned None. Inside :func:`figures_later` the paths are returned at once and
+        the figure is drawn later.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from matplotlib.figure import Figure
+    >>> def blank(width):
+    ...     return Figure(figsize=(width, 1))
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     with figures_later() as jobs:
+    ...         path = save_later(Path(tmp) / "blank.png", blank, 2)
+    ...     print(path.name, path.exists(), len(jobs))
+    blank.png False 1
+    """
+    one = isinstance(path, (str, Path))
+    job = FigureJob(tuple(Path(p) for p in ([path] if one else path)), draw, tuple(args),
+                    dict(kwargs), int(dpi))
+    jobs = _LATER.get()
+    if jobs is not None:
+        jobs.append(job)
+        written = job.paths
+    else:
+        written = write_rendered(job, render_figure(job))
+    return None if written is None else written[0] if one else written
+
+
+@contextlib.contextmanager
+def figures_later():
+    """Collect the figures :func:`save_later` is asked for in this block, undrawn.
+
+    Yields
+    ------
+    list of FigureJob
+        Filled as the block runs; the caller draws them (:func:`render_figure`, for
+        instance on worker processes) and writes them (:func:`write_rendered`).
+    """
+    jobs = []
+    token = _LATER.set(jobs)
+    try:
+        yield jobs
+    finally:
+        _LATER.reset(token)

@@ -192,3 +192,20 @@ def test_local_workers_run_blas_and_openmp_single_threaded(monkeypatch):
     with cluster(n_workers=1) as pool:
         seen = pool.submit(_thread_variables).result()
     assert seen == {var: os.environ.get(var, "1") for var in THREAD_VARIABLES}
+
+
+def test_end_local_workers_ends_them_at_once_and_a_new_pool_starts_afresh():
+    """The command line ends its workers once a run's outputs are written, instead of
+    Python's exit waiting for each to shut its interpreter down (issue 46)."""
+    from calibsim.engine.runner import end_local_workers
+    with cluster(n_workers=1) as pool:
+        old = pool.submit(os.getpid).result()
+    workers = list(pool.executor._processes.values())
+    t0 = time.perf_counter()
+    end_local_workers()
+    while any(w.is_alive() for w in workers) and time.perf_counter() - t0 < 10:
+        time.sleep(0.01)
+    assert not any(w.is_alive() for w in workers)
+    end_local_workers()                              # nothing left: does nothing
+    with cluster(n_workers=1) as pool:
+        assert pool.submit(os.getpid).result() != old
