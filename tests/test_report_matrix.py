@@ -287,7 +287,9 @@ CASES = (
     + [Case("compare", test, lambda tmp, test=test, design=design: calibsim.compare(
         "naive_bayes", "c45", _data(1), design=design, test=test, progress=False),
         _compare_words, _compare_numbers)
-       for test, design in (("bayle_cv_clt", "2x3"), ("ncv", "ncv:2x3"))]
+       for test, design in (("bayle_cv_clt", "2x3"), ("ncv", "ncv:2x3"),
+                            ("bootstrap_cv", "bootcv:10x5"),
+                            ("bootstrap_cv_unadjusted", "bootcv:10x5"))]
     + [Case("plan", "damaged null, 2x3, Δ = 5", lambda tmp: calibsim.plan(
         "naive_bayes", "c45", "breast-cancer", differences=(0.05,), designs=("2x3",),
         n_datasets=10, progress=False),
