@@ -54,3 +54,29 @@ def test_a_study_of_built_in_learners_imports_no_torch(tmp_path):
                          env={"PATH": "", "PYTHONPATH": f"{tmp_path}:{root}"}, check=True).stdout
     assert out.strip() == "0", out
     assert not (tmp_path / "torch" / "__init__.py.imported").exists()
+
+
+def test_loading_a_study_and_fitting_built_in_learners_imports_no_scikit_learn(tmp_path):
+    """A study of built-in learners with their defaults is loaded (the main process)
+    without importing scikit-learn, and its cells are fitted (a worker, which unpickles
+    a cell: numba kernels only) without scikit-learn, scipy.stats or pandas: they were
+    most of each worker's start-up (issue 46)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    cell = tmp_path / "cell.pickle"
+    main = ("import pickle, sys; from calibsim.engine import load_study; "
+            "from calibsim.engine.cells import CellSpec; "
+            "s = load_study('studies/bouckaert2003_figure2.toml', n_datasets=1); "
+            "src = s.sources[0]; "
+            f"open({str(cell)!r}, 'wb').write(pickle.dumps(CellSpec(src, s.learners_of(src), "
+            "s.schemes, 0, 1))); print('sklearn' in sys.modules)")
+    worker = ("import pickle, sys; from calibsim.engine.cells import run_cell; "
+              f"out = run_cell(pickle.loads(open({str(cell)!r}, 'rb').read())); "
+              "print(out['cv']['correct'].shape, "
+              "sorted({'sklearn', 'pandas', 'scipy.stats'} & set(sys.modules)))")
+    env = {"PATH": "", "PYTHONPATH": str(root)}
+    out = [subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          env=env, check=True).stdout.strip() for code in (main, worker)]
+    assert out == ["False", "(1, 2, 100, 10) []"], out

@@ -13,13 +13,21 @@ Paper-specific code (reference values, claim rules, figure layouts) lives in
 :mod:`calibsim.papers`, one module per paper.
 """
 
-from .analyses import CalibratedDF, run_analyses
-from .cells import CellSpec, run_cell
-from .pipeline import run_study_file
-from .run import compute_scores, load_scores, null_differences
-from .scores import Scores
-from .spec import AnalysisSpec, SchemeSpec, SourceSpec, Study, StudyFileError, load_study
+from .. import _lazy_exports
+
+# public name -> module that defines it. The modules load on first use: a worker
+# unpickling a cell imports calibsim.engine.cells, and with it this package, so an
+# eager import here gave every worker the analyses, their scipy.stats and pandas, and
+# the figures' modules at start-up (issue 46).
+_API = {"load_study": "spec", "Study": "spec", "SourceSpec": "spec", "SchemeSpec": "spec",
+        "AnalysisSpec": "spec", "StudyFileError": "spec", "CellSpec": "cells",
+        "run_cell": "cells", "compute_scores": "run", "load_scores": "run",
+        "null_differences": "run", "Scores": "scores", "run_analyses": "analyses",
+        "CalibratedDF": "analyses", "run_study_file": "pipeline"}
 
 __all__ = ["load_study", "Study", "SourceSpec", "SchemeSpec", "AnalysisSpec", "StudyFileError",
            "CellSpec", "run_cell", "compute_scores", "load_scores", "Scores", "run_analyses",
            "CalibratedDF", "run_study_file", "null_differences"]
+
+
+__getattr__, __dir__ = _lazy_exports(__name__, _API)

@@ -375,6 +375,9 @@ def _learners(c, table):
                    names)
     from ._safe_spec import check_estimator, check_params
     for spec in specs:
+        if spec.is_builtin and not spec.params and not spec.pipeline and not spec.tuning:
+            continue    # calibsim's own class with its defaults: nothing to check, and
+            # making it would import scikit-learn for a run that never needs it (issue 46)
         try:
             for one in spec.settings():             # (spec,) unless tuned
                 check_params(dict(one.params), one.identity())   # before anything is built

@@ -17,6 +17,7 @@ never ask for a prediction on an empty test set. Predictions are unchanged for e
 non-empty ``X``.
 
 >>> import numpy as np
+>>> from calibsim.learners import C45
 >>> clf = C45().fit(np.array([[0.5], [1.5], [2.5]]), [0, 1, 1])
 >>> clf.predict(np.empty((0, 1)))
 Traceback (most recent call last):
@@ -24,10 +25,16 @@ Traceback (most recent call last):
 ValueError: `X` must have at least one row; got shape (0, 1).
 """
 
-from .c45 import C45
-from .ib1 import IB1
-from .naive_bayes import NaiveBayes
-from .tan import TAN
-from .voted_perceptron import VotedPerceptron
+from .. import _lazy_exports
+
+# public class -> module that defines it. The classes load on first use: the engine's
+# compiled loops import only the kernel modules, so a worker that fits built-in learners
+# never imports scikit-learn (whose import, with scipy.stats and pandas, is most of a
+# worker's start-up; issue 46).
+_API = {"C45": "c45", "IB1": "ib1", "NaiveBayes": "naive_bayes", "TAN": "tan",
+        "VotedPerceptron": "voted_perceptron"}
 
 __all__ = ["C45", "IB1", "NaiveBayes", "TAN", "VotedPerceptron"]
+
+
+__getattr__, __dir__ = _lazy_exports(__name__, _API)
