@@ -312,7 +312,12 @@ def _run_all(args, compute=True):
 
 def _cmd_run(args, compute=True):
     import time
-
+    if compute and not args.study.is_dir() and getattr(args, "scheduler", None) is None \
+            and getattr(args, "workers", None) != 0:
+        # the workers start and load their kernels while this process imports the
+        # analyses and reads the study file; the run's cluster then reuses them
+        from ..engine.runner import start_local_workers
+        start_local_workers(getattr(args, "workers", None))
     from ..engine.pipeline import run_study_file
     if args.study.is_dir():
         if args.out is not None:

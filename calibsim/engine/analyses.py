@@ -41,6 +41,7 @@ in [0, 1].
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -260,6 +261,59 @@ def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
     return out
 
 
+@dataclass(frozen=True)
+class BootstrapBlock:
+    """Cells of a ``calibrate`` analysis whose calibrated df :func:`bootstrap_block`
+    resamples (on a worker; picklable): per cell the summary's ``cells`` (and ``rej``),
+    and the state of the analysis's bootstrap generator before that cell's draws."""
+
+    key: str
+    summaries: tuple
+    states: tuple
+    dfs: np.ndarray
+    alphas: tuple
+    n_boot: int
+
+
+def bootstrap_block(block: BootstrapBlock) -> list:
+    """:func:`_bootstrap_df` of each cell of ``block``, its draws replayed from the
+    generator's state: the same numbers as drawn one cell after the other in one process."""
+    out = []
+    for summary, state in zip(block.summaries, block.states):
+        rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
+        rng.bit_generator.state = state
+        out.append(_bootstrap_df(summary, block.dfs, block.alphas, block.n_boot, rng))
+    return out
+
+
+#: Blocks the bootstrap of one ``calibrate`` analysis is cut into for the workers.
+BOOTSTRAP_BLOCKS = 16
+
+
+def _bootstraps(name, summaries, dfs, alphas, n_boot, rng, client) -> list:
+    """:func:`_bootstrap_df` of every summary of ``summaries``, in order, drawing from
+    ``rng`` one summary after the other, computed in :data:`BOOTSTRAP_BLOCKS` blocks on
+    ``client``'s workers (here without one; issue 46). This process draws each cell's
+    resamples once, to know the generator's state before the next cell's; the workers
+    draw them again from those states, so the numbers do not depend on the workers."""
+    from .runner import map_blocks
+    states = []
+    for summ in summaries:
+        states.append(rng.bit_generator.state)
+        n = summ["cells"].shape[1]
+        rng.integers(0, n, size=(n_boot, n))          # the draws of _bootstrap_df
+    per = -(-len(summaries) // BOOTSTRAP_BLOCKS) or 1
+    blocks = [BootstrapBlock(f"bootstrap|{name}|cells={i}-{i + per}",
+                             tuple({k: v for k, v in summ.items() if k in ("cells", "rej")}
+                                   for summ in summaries[i:i + per]),
+                             tuple(states[i:i + per]), dfs, tuple(alphas), n_boot)
+              for i in range(0, len(summaries), per)]
+    parts = {}
+    map_blocks(bootstrap_block, blocks, client=client, resumable=False,
+               on_result=lambda block, result: parts.__setitem__(block.key, result))
+    return [boot for block in blocks for boot in parts[block.key]]
+
+
 @numba.njit(cache=True)
 def _resampled_cell_counts(cells, draws, n_bins):
     """(n_alpha, N) cells, (n_boot, N) draws -> (n_alpha, n_boot, n_bins) int64: how many
@@ -297,7 +351,7 @@ def _pvalues_of_step(summary, func):
 
 
 def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
-                     summaries=None) -> pd.DataFrame:
+                     summaries=None, client=None) -> pd.DataFrame:
     """The ``calibrate`` analysis: one row per source x pair x test x runs x α.
 
     Columns (besides the shared ones): ``df_min, df_max, default_df,
@@ -310,7 +364,9 @@ def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
     ``df_ci_high`` and ``df_ci_coverage`` (its distribution-free interval).
 
     ``summaries`` (from :func:`block_summaries`, concatenated over blocks) replaces
-    ``scores``: the rows are the same bit for bit.
+    ``scores``: the rows are the same bit for bit. With ``client`` (a
+    :class:`~calibsim.engine.runner.LocalPool` or a Dask client) the bootstrap runs on
+    its workers, in blocks of cells, with the same numbers.
     """
     if summaries is None:
         summaries = summarise(study, [analysis], scores)
@@ -318,14 +374,16 @@ def calibration_rows(study, analysis, scores=None, *, n_boot: int = 200,
     alphas = check_alpha("alphas", list(analysis.alphas))
     rng = np.random.default_rng(np.random.SeedSequence(study.seed, spawn_key=(2**31,)))
     rows = []
-    for source, pair, test, sname, r in _calibrate_cells(study, analysis):
-        summ = summaries[(analysis.name, source, pair, test, r)]
+    cells = list(_calibrate_cells(study, analysis))
+    summs = [summaries[(analysis.name, source, pair, test, r)]
+             for source, pair, test, sname, r in cells]
+    boots = (_bootstraps(analysis.name, summs, dfs, analysis.alphas, n_boot, rng, client)
+             if n_boot else [[(np.nan,) * 3] * len(analysis.alphas)] * len(cells))
+    for (source, pair, test, sname, r), summ, boot in zip(cells, summs, boots):
         spec = get_test(test)
         type1 = _type1_of(summ, dfs.size)
         n = summ["cells"].shape[1]
         res = _calibration_result_from_type1(test, type1, dfs, alphas, 0.95, n)
-        boot = (_bootstrap_df(summ, dfs, analysis.alphas, n_boot, rng) if n_boot
-                else [(np.nan,) * 3] * len(analysis.alphas))
         k = _n_folds(study, sname)
         if analysis.continuous:
             func = test_callable(test, study, study.source(source), sname)
@@ -1199,7 +1257,7 @@ def _accuracy_rows(study, analysis, scores) -> pd.DataFrame:
 
 
 def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
-                 summaries=None, compute: bool = True) -> dict:
+                 summaries=None, compute: bool = True, client=None) -> dict:
     """Run every analysis of ``study`` on its scores.
 
     Parameters
@@ -1220,6 +1278,9 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
     compute : bool, default True
         False (``calibsim report``): a ``plan`` analysis fits nothing and raises
         ``FileNotFoundError`` if a repeat is not in the store.
+    client : LocalPool or distributed.Client, optional
+        Workers for the bootstrap of the ``calibrate`` analyses (:func:`calibration_rows`);
+        None computes it here. The tables are the same either way.
 
     Returns
     -------
@@ -1233,7 +1294,8 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
     for a in study.analyses:
         summ = summaries if summaries is not None and by_blocks(a) else None
         if a.kind == "calibrate":
-            out[a.name] = calibration_rows(study, a, scores, n_boot=n_boot, summaries=summ)
+            out[a.name] = calibration_rows(study, a, scores, n_boot=n_boot, summaries=summ,
+                                           client=client)
             continue
         if a.kind == "accuracy":
             out[a.name] = _accuracy_rows(study, a, scores)

@@ -132,7 +132,7 @@ def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, prog
     # every score at once only for what needs it (accuracy, ρ, own calibrated df, papers)
     scores = _LazyScores(study)
     tables = run_analyses(study, scores, calibrations=lookups, n_boot=n_boot,
-                          summaries=summaries, compute=compute)
+                          summaries=summaries, compute=compute, client=client)
     if progress is not None:
         progress.phase("writing outputs")
     folder = output_folder(study, out)

@@ -20,7 +20,7 @@ import time
 import uuid
 
 __all__ = ["cluster", "map_blocks", "warm_up", "Progress", "LocalPool", "ClusterLost",
-           "show_dask_logs", "end_local_workers"]
+           "show_dask_logs", "end_local_workers", "start_local_workers"]
 
 logger = logging.getLogger(__name__)
 
@@ -265,6 +265,38 @@ def end_local_workers() -> None:
     pool, _LAST_POOL["pool"] = _LAST_POOL["pool"], None
     if pool is not None:
         pool.kill()
+
+
+def start_local_workers(n_workers: int | None = None) -> LocalPool:
+    """Start the local worker processes of a run now, each loading the kernels, and
+    return at once.
+
+    A :func:`cluster` made later in this process with the same ``n_workers`` gets these
+    workers (loky's reusable pool). The command line starts them before it imports the
+    analyses and reads the study file, so the workers start and load their kernels
+    meanwhile instead of after (issue 46).
+
+    Parameters
+    ----------
+    n_workers : int, optional
+        As for :func:`cluster` (default ``os.cpu_count()``); must not be 0.
+
+    Returns
+    -------
+    LocalPool
+
+    Raises
+    ------
+    ValueError
+        If ``n_workers`` is not an integer in [1, 4 x cores].
+    """
+    check_n_workers(n_workers)
+    if n_workers == 0:
+        raise ValueError("`n_workers` must be >= 1 to start local workers; got 0.")
+    pool = LocalPool(n_workers or os.cpu_count() or 1)
+    for _ in range(pool.n_workers):
+        pool.submit(_compile_kernels)
+    return pool
 
 
 def check_n_workers(n_workers, scheduler=None) -> None:

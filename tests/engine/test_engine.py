@@ -350,7 +350,7 @@ def test_analyses_by_blocks_equal_all_scores_at_once(small, tmp_path, block_size
     assert {a.kind for a in blocky} == {"calibrate", "rejection_rate", "replicability"}
     with cluster(n_workers=n_workers, processes=False) as client:
         summaries = analyse_blocks(study, blocky, client=client)
-    got = run_analyses(study, compute_scores(study), summaries=summaries)
+        got = run_analyses(study, compute_scores(study), summaries=summaries, client=client)
     assert got.keys() == ref.keys()
     for name in ref:
         pd.testing.assert_frame_equal(got[name], ref[name], check_exact=True)
@@ -380,6 +380,33 @@ def test_calibration_summaries_of_a_test_not_monotone_in_df():
     for f in ("p_default", "cells", "rej", "x"):
         np.testing.assert_array_equal(merged[f], whole[f])
     np.testing.assert_array_equal(_type1_of(merged, dfs.size), _type1_of(whole, dfs.size))
+
+
+def test_the_bootstrap_in_blocks_replays_the_draws_of_one_cell_after_the_other():
+    """The calibrate analysis's bootstrap, cut into blocks for the workers (issue 46),
+    gives each cell the resamples it drew when the cells ran one after the other in one
+    process, for steps in df and for kept verdicts (``rej``) alike."""
+    import pickle
+
+    from calibsim.engine import analyses as A
+    gen = np.random.default_rng(5)
+    dfs, alphas = np.arange(2, 12), (0.05, 0.1)
+    summaries = []
+    for i in range(23):
+        cells = gen.integers(0, dfs.size + 1, size=(2, 30 + i)).astype(np.uint8)
+        summ = {"cells": cells, "p_default": gen.random(30 + i)}
+        if i % 3 == 0:                               # verdicts kept, not a step
+            summ["rej"] = gen.random((2, dfs.size, 30 + i)) < 0.3
+        summaries.append(summ)
+    one = np.random.default_rng(np.random.SeedSequence(7))
+    ref = [A._bootstrap_df(s, dfs, alphas, 40, one) for s in summaries]
+    got = A._bootstraps("calibrate", summaries, dfs, alphas, 40,
+                        np.random.default_rng(np.random.SeedSequence(7)), None)
+    np.testing.assert_array_equal(np.array(got), np.array(ref))
+    block = A.BootstrapBlock("b", tuple(summaries[5:9]), tuple(
+        np.random.default_rng(np.random.SeedSequence(k)).bit_generator.state
+        for k in range(4)), dfs, alphas, 40)
+    assert A.bootstrap_block(pickle.loads(pickle.dumps(block))) == A.bootstrap_block(block)
 
 
 def test_cells_are_planned_largest_first(tmp_path):

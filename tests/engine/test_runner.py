@@ -209,3 +209,15 @@ def test_end_local_workers_ends_them_at_once_and_a_new_pool_starts_afresh():
     end_local_workers()                              # nothing left: does nothing
     with cluster(n_workers=1) as pool:
         assert pool.submit(os.getpid).result() != old
+
+
+def test_workers_started_early_are_the_runs_workers():
+    """The command line starts its workers before it imports the analyses (issue 46); the
+    run's cluster then gets those same processes, not new ones."""
+    from calibsim.engine.runner import start_local_workers
+    with pytest.raises(ValueError, match="`n_workers` must be >= 1"):
+        start_local_workers(0)
+    early = start_local_workers(1)
+    pid = early.submit(os.getpid).result()
+    with cluster(n_workers=1) as pool:
+        assert pool.executor is early.executor and pool.submit(os.getpid).result() == pid
