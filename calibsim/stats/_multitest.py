@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
 import numpy as np
 
 from .._docstrings import fill, fill_doc
@@ -215,6 +214,7 @@ def _correct(p, method):
 # --- The graph and the topological sort ---
 
 def _graph(better, prior, learners, pvalue=None) -> nx.DiGraph:
+    import networkx as nx            # here: every importer of calibsim.stats needs it not
     g = nx.DiGraph()
     for k in np.argsort(prior):
         g.add_node(learners[k], prior_rank=int(prior[k]) + 1)
@@ -227,6 +227,7 @@ def _graph(better, prior, learners, pvalue=None) -> nx.DiGraph:
 
 def _sort(g: nx.DiGraph):
     """Cheapest node without outgoing edges first, repeatedly; and the candidates per step."""
+    import networkx as nx
     key = nx.get_node_attributes(g, "prior_rank")
     order = list(nx.lexicographical_topological_sort(g.reverse(copy=False), key=key.get))
     remaining, candidates = set(g), []
