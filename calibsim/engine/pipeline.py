@@ -17,9 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from .analyses import CalibratedDF, analysis_lookups, by_blocks, run_analyses
-from ..plotting._style import figures_later
+from ..plotting._style import figures_later, load_matplotlib
 from .outputs import draw_figures, write_figures, write_tables
 from .run import analyse_blocks, compute_scores, load_scores
+from .runner import LocalPool
 from .spec import load_study
 
 __all__ = ["run_study_file", "output_folder"]
@@ -135,6 +136,8 @@ def _finish(study, nested, cal_scores, client, out, n_boot, compute, t0, *, prog
                           summaries=summaries, compute=compute, client=client)
     if progress is not None:
         progress.phase("writing outputs")
+    if isinstance(client, LocalPool):      # the workers import matplotlib meanwhile
+        client.run_soon(load_matplotlib)
     folder = output_folder(study, out)
     paths = write_tables(study, tables, folder)
     # the figures are collected while the tables and reports are written, then drawn on

@@ -219,8 +219,13 @@ class LocalPool:
 
     def run(self, func):
         """``func()`` once per worker slot, waiting for all (e.g. to compile the kernels)."""
-        for f in [self.submit(func) for _ in range(self.n_workers)]:
+        for f in self.run_soon(func):
             f.result()
+
+    def run_soon(self, func) -> list:
+        """``func()`` once per worker slot, without waiting: the futures (e.g. to import
+        what the next phase needs while this process works on)."""
+        return [self.submit(func) for _ in range(self.n_workers)]
 
     def kill(self):
         """End the workers now (after Ctrl-C or a failure): queued work is dropped."""
@@ -294,8 +299,7 @@ def start_local_workers(n_workers: int | None = None) -> LocalPool:
     if n_workers == 0:
         raise ValueError("`n_workers` must be >= 1 to start local workers; got 0.")
     pool = LocalPool(n_workers or os.cpu_count() or 1)
-    for _ in range(pool.n_workers):
-        pool.submit(_compile_kernels)
+    pool.run_soon(_compile_kernels)
     return pool
 
 
