@@ -44,7 +44,6 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -254,7 +253,7 @@ def _bootstrap_df(summary, dfs, alphas, n_boot, rng):
             # rejection is a step in df: data set j rejects at the df from its cell on,
             # so resample j's cell; the counts are the integers the product above gives
             if counts is None:
-                counts = _resampled_cell_counts(cells, draws, n_df + 1)
+                counts = _cell_counts_kernel()(cells, draws, n_df + 1)
             curves = np.cumsum(counts[i], axis=1)[:, :n_df] / n
         boot = calibrated_df(dfs, curves, np.full(n_boot, alpha))
         out.append((boot.std(ddof=1), *np.percentile(boot, [2.5, 97.5])))
@@ -314,7 +313,14 @@ def _bootstraps(name, summaries, dfs, alphas, n_boot, rng, client) -> list:
     return [boot for block in blocks for boot in parts[block.key]]
 
 
-@numba.njit(cache=True)
+@functools.cache
+def _cell_counts_kernel():
+    """:func:`_resampled_cell_counts` compiled (numba's cache): numba is imported by
+    the process that runs the bootstrap (a worker), not by every importer (issue 46)."""
+    import numba
+    return numba.njit(cache=True)(_resampled_cell_counts)
+
+
 def _resampled_cell_counts(cells, draws, n_bins):
     """(n_alpha, N) cells, (n_boot, N) draws -> (n_alpha, n_boot, n_bins) int64: how many
     of bootstrap sample b's data sets lie in each cell, per α (one pass over the draws)."""

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..learners._damaged import DamagedNN, RandomErrors, predict_together
 
 __all__ = ["LearnerSpec", "BUILTIN_LEARNERS", "DAMAGED_LEARNERS", "score_fast",
            "score_general"]
@@ -443,6 +442,7 @@ def score_general(X, y, masks, learners, *, n_values, n_classes, return_correctn
     s, learner i gets child ``(s, i)`` of ``rng``. Other estimators are left as the
     study declares them.
     """
+    from ..learners._damaged import DamagedNN, RandomErrors, predict_together  # numba: here
     fit_seconds()                  # a bad CALIBSIM_FIT_SECONDS is refused on every route
     frame = hasattr(X, "iloc")     # a pandas DataFrame stays one: names and dtypes kept
     X = X if frame else np.asarray(X)
