@@ -613,6 +613,25 @@ def test_a_figure_drawn_on_a_worker_is_byte_identical_to_one_drawn_here(tmp_path
         assert len(here.read_bytes()) > 10_000
 
 
+def test_bouckaert_figure4_drawn_on_a_worker_is_the_tracked_one(tmp_path):
+    """Issue 46: the Figure 4 layout of Bouckaert (2003) hands its figure to the run's
+    workers too; drawn in a fresh worker process from its tracked table, PNG then PDF,
+    it has the tracked files' bytes."""
+    from calibsim.engine import load_study
+    from calibsim.engine.outputs import draw_figures
+    from calibsim.engine.runner import LocalPool
+    from calibsim.papers._bouckaert2003_tables import _figure4_plot, _old_shape
+    from calibsim.plotting._style import figures_later
+    study = load_study(REPO / "studies" / "bouckaert2003_figure4.toml")
+    table = _old_shape(_read(FIG / "bouckaert2003" / "bouckaert2003_figure4_rate_vs_runs.csv"))
+    with figures_later() as jobs:
+        paths = _figure4_plot(study, table, tmp_path)
+    assert len(jobs) == 1 and not any(p.exists() for p in paths.values())
+    assert draw_figures(jobs, client=LocalPool(1)) == set()
+    for ext, path in paths.items():
+        assert path.read_bytes() == (FIG / "bouckaert2003" / f"{study.name}.{ext}").read_bytes()
+
+
 def _blank(width):
     from matplotlib.figure import Figure
     return Figure(figsize=(width, 1))

@@ -178,12 +178,11 @@ def figure4(table, *, alpha: float = 0.05, reduced: int | None = None):
 
 
 def _figure4_plot(study, table, folder) -> dict:
-    from ..plotting._style import reduced_size, save_figure
-    fig = figure4(table, reduced=reduced_size(study))
-    paths = {}
-    for ext in ("png", "pdf"):
-        paths[ext] = save_figure(fig, Path(folder) / f"{study.name}.{ext}", dpi=120)
-    return paths
+    """Figure 4, PNG then PDF of one figure; a run's workers draw it (save_later)."""
+    from ..plotting._style import reduced_size, save_later
+    paths = save_later([Path(folder) / f"{study.name}.{ext}" for ext in ("png", "pdf")],
+                       figure4, table, reduced=reduced_size(study), dpi=120)
+    return dict(zip(("png", "pdf"), paths))
 
 
 def write_table(which: str, study, table: pd.DataFrame, folder, *, wall=None,
