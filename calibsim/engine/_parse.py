@@ -620,10 +620,14 @@ def _check_runs(c, key, kw, schemes):
     for test, sname in kw["schemes"]:
         s = by_name[sname]
         if s.kind == "bootstrap_cv":          # one design: the estimate's row and B samples
-            if kw.get("runs") or kw["repeats"] > 1:
+            if kw.get("runs"):
                 c.fail(f"{key}.runs", f"does not apply to scheme {sname!r} of kind "
                        "bootstrap_cv (its rows are the estimate's splits and the bootstrap "
-                       "samples; set n_bootstrap)", list(kw.get("runs") or [kw["repeats"]]))
+                       "samples; set n_bootstrap)", list(kw["runs"]))
+            if kw["repeats"] > s.p.get("repeats", 1):
+                c.fail(f"{key}.repeats", f"must not exceed scheme {sname!r}'s repeats = "
+                       f"{s.p.get('repeats', 1)} (independent draws of the bootstrap cv "
+                       "design)", kw["repeats"])
             continue
         if s.kind in ("cv5x2", "test_set"):
             if kw.get("runs") and all(by_name[n].kind in ("cv5x2", "test_set")

@@ -136,8 +136,8 @@ def _runs_of(analysis, study, scheme_name):
     s = study.scheme(scheme_name)
     if s.kind in ("cv5x2", "test_set"):
         return (5 if s.kind == "cv5x2" else 1,)
-    if s.kind == "bootstrap_cv":          # all rows: the estimate's and the samples'
-        return (s.split_shape[0],)
+    if s.kind == "bootstrap_cv":          # one repeat's rows: the estimate's and the samples'
+        return (1 + s.p["n_bootstrap"],)
     return analysis.runs or (s.p["n_runs"] // analysis.repeats,)
 
 
