@@ -41,10 +41,12 @@ def _set_name(network) -> str:
 
 
 def coverage_cells(tables) -> pd.DataFrame:
-    """The coverage rows of both analyses, in the comparison's test order, with ``set``
+    """The coverage rows of the analyses (and of ``coverage_bootstrap``, the bootstrap cv
+    tests', where the study has it), in the comparison's test order, with ``set``
     (``"Set 1"`` ..), ``n`` (instances; the tables' data-set count becomes ``n_data``)
     and ``verdict`` columns."""
-    t = pd.concat([tables[k] for k in ("coverage", "coverage_ncv")], ignore_index=True)
+    t = pd.concat([tables[k] for k in ("coverage", "coverage_ncv", "coverage_bootstrap")
+                   if k in tables], ignore_index=True)
     t["set"] = [_set_name(x) for x in t["network"]]
     t["n_data"] = t["n"]                    # the coverage table's n: data sets
     t["n"] = t["n_instances"].astype(int)
@@ -74,13 +76,14 @@ def _truth_table(t) -> str:
         for k, v in r.items():
             if k.startswith("m = ") and isinstance(v, str):
                 frac = int(k[4:]) / r["n"]
-                name = {0.5: "m = n/2 (5 × 2 cv)", 0.9: "m = 0.9 n (10-fold cv, 90/10)",
+                name = {0.5: "m = n/2 (5 × 2 cv)", 0.7: "m = 2/3 n (bootstrap cv)",
+                        0.9: "m = 0.9 n (10-fold cv, 90/10)",
                         1.0: "m = n (NCV)"}[round(frac, 1)]
                 cols.setdefault(name, {})[(r["set"], r["n"])] = v
     wide = pd.DataFrame(cols)
     wide.index = pd.MultiIndex.from_tuples(wide.index, names=["set", "n"])
-    wide = wide[[c for c in ("m = n/2 (5 × 2 cv)", "m = 0.9 n (10-fold cv, 90/10)",
-                             "m = n (NCV)") if c in wide]]
+    wide = wide[[c for c in ("m = n/2 (5 × 2 cv)", "m = 2/3 n (bootstrap cv)",
+                             "m = 0.9 n (10-fold cv, 90/10)", "m = n (NCV)") if c in wide]]
     return wide.reset_index().to_markdown(index=False, disable_numparse=True)
 
 
@@ -191,7 +194,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         "difference** D(m): the expected accuracy of naive Bayes minus that of C4.5, both "
         "trained on m instances drawn from the network, m the design's training size "
         "(0.9 n for 10-fold cv and 90/10 subsampling, n/2 for 5 × 2 cv, n for NCV, whose "
-        "bias-corrected interval is for the model fitted on all n). The engine draws it "
+        "bias-corrected interval is for the model fitted on all n"
+        + (", 2/3 n for the bootstrap cv, whose estimate is the mean over random 2/3 – "
+           "1/3 splits" if "coverage_bootstrap" in tables else "") + "). The engine draws it "
         f"(`truth = \"drawn\"`): {fits} training sets per set and m, each model's accuracy "
         f"{method}, so its Monte Carlo SE comes from the training sets alone.\n\n",
         "**Verdicts** (↓ under, ↑ over, unmarked nominal): a cell under-covers where even "
@@ -199,7 +204,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         f"Clopper–Pearson 95% end below {100 * conf:g}%; it over-covers where the smallest "
         f"one's lower end is above {100 * conf:g}%; otherwise the coverage is within the "
         "Monte Carlo error of both the data sets and the truth. Every number is in "
-        f"`{study.name}_coverage.csv` and `{study.name}_coverage_ncv.csv`.\n\n",
+        "" + ", ".join(f"`{study.name}_{k}.csv`" for k in ("coverage", "coverage_ncv",
+                                                           "coverage_bootstrap")
+                       if k in tables) + ".\n\n",
         _words(t), "\n\n",
         summary_table(t).to_markdown(index=False, disable_numparse=True), "\n",
         "\n## The true differences\n\n",
