@@ -40,13 +40,13 @@ def _set_name(network) -> str:
     return Path(str(network)).stem.replace("set", "Set ")
 
 
-def coverage_cells(tables) -> pd.DataFrame:
+def coverage_cells(tables, names=("coverage", "coverage_ncv", "coverage_bootstrap")
+                   ) -> pd.DataFrame:
     """The coverage rows of the analyses (and of ``coverage_bootstrap``, the bootstrap cv
     tests', where the study has it), in the comparison's test order, with ``set``
     (``"Set 1"`` ..), ``n`` (instances; the tables' data-set count becomes ``n_data``)
     and ``verdict`` columns."""
-    t = pd.concat([tables[k] for k in ("coverage", "coverage_ncv", "coverage_bootstrap")
-                   if k in tables], ignore_index=True)
+    t = pd.concat([tables[k] for k in names if k in tables], ignore_index=True)
     t["set"] = [_set_name(x) for x in t["network"]]
     t["n_data"] = t["n"]                    # the coverage table's n: data sets
     t["n"] = t["n_instances"].astype(int)
@@ -168,6 +168,37 @@ def _words(t) -> str:
     return head + " " + " ".join(notes) + "\n\n" + "\n".join(lines)
 
 
+def _calibrated_section(c, t, study) -> list:
+    """The coverage of the t tests' intervals at the df calibrated on the null (the
+    comparison study's, at its calibration's n, used at every n), beside the textbook
+    df's on the same cells."""
+    conf = float(c["confidence"].iloc[0])
+    df = c.drop_duplicates("test").set_index("test")["df"]
+    rows = []
+    for test, g in c.groupby("test", sort=False):
+        pooled, se = _pooled(g)
+        before, bse = _pooled(t[t["test"] == test])
+        k = g["verdict"].value_counts()
+        rows.append({"test": TESTS[test][1], "design": TESTS[test][0],
+                     "calibrated df": f"{df[test]:g}",
+                     "coverage %, textbook df (SE)": f"{_pct(before)} ({_pct(bse)})",
+                     "coverage %, calibrated df (SE)": f"{_pct(pooled)} ({_pct(se)})",
+                     "cells nominal / under / over": " / ".join(
+                         str(int(k.get(v, 0))) for v in ("nominal", "under", "over"))})
+    return [f"\n## Coverage at the calibrated df\n\n",
+            "The t tests' df calibrated on Bouckaert's null by the comparison study "
+            "(`studies/cv_inference_1998_2023.toml`, at its calibration's n and used at "
+            "every n, as its `calibrated` rates; `df = \"calibrated\"` with `calibration` "
+            "naming that study) enter the interval as they enter the test, so a df that "
+            "keeps the Type I error at α also widens or narrows the interval. Pooled "
+            f"coverage of the {100 * conf:g}% intervals over the (set, n) cells, beside the "
+            "textbook df's; the cells are in "
+            f"`{study.name}_coverage_calibrated.csv`.\n\n",
+            pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True), "\n",
+            f"\n### Coverage at the calibrated df per set and n, %\n\n",
+            _coverage_table(c), "\n"]
+
+
 def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
     """``<study>.md``: the truths, the coverage per test, set and n, and the sentences."""
     need = ("coverage", "coverage_ncv")
@@ -214,6 +245,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         _truth_table(t), "\n",
         f"\n## Coverage of the {100 * conf:g}% intervals, %\n\n",
         _coverage_table(t), "\n"]
+    if "coverage_calibrated" in tables:
+        lines += _calibrated_section(coverage_cells(tables, ("coverage_calibrated",)), t,
+                                     study)
     md = folder / f"{study.name}.md"
     md.write_text("".join(lines), encoding="utf-8")
     return {"report.md": md}
