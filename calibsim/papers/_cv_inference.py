@@ -38,7 +38,7 @@ TESTS = {
     "proportions": ("one 2/3 – 1/3 hold-out", "difference of proportions (Dietterich 1998)"),
     "ncv": ("5 × nested 5-fold cv", "NCV (Bates, Hastie & Tibshirani 2023)"),
     "bootstrap_cv": (BOOT_DESIGN, "bootstrap cv (Cai et al. 2023)"),
-    "bootstrap_cv_unadjusted": (BOOT_DESIGN, "bootstrap cv, unadjusted (Cai et al. 2023)"),
+    "bootstrap_cv_unadjusted": (BOOT_DESIGN, "unadjusted bootstrap cv (Cai et al. 2023)"),
 }
 
 #: Tests whose reference distribution has a df (the calibrate analysis calibrates it).
