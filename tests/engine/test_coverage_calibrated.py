@@ -9,39 +9,17 @@ import pytest
 from calibsim.engine import load_study, run_analyses
 from _studies import scored_study, tiny_study
 
-BODY = """
-[schemes.sub]
-kind = "subsampling"
-n_runs = 6
 
-[[analysis]]
-kind = "calibrate"
-name = "calibration"
-tests = ["kfold_cv", "corrected_resampling"]
-alphas = [0.2]
+def _analysis(kind, name, extra=""):
+    return (f'[[analysis]]\nkind = "{kind}"\nname = "{name}"\n'
+            f'tests = ["kfold_cv", "corrected_resampling"]\nalphas = [0.2]\n{extra}\n')
 
-[[analysis]]
-kind = "rejection_rate"
-name = "rates"
-tests = ["kfold_cv", "corrected_resampling"]
-alphas = [0.2]
-df = "calibrated"
 
-[[analysis]]
-kind = "coverage"
-name = "cov"
-tests = ["kfold_cv", "corrected_resampling"]
-alphas = [0.2]
-df = "calibrated"
-truth = { null = 0.0 }
-
-[[analysis]]
-kind = "coverage"
-name = "cov_textbook"
-tests = ["kfold_cv", "corrected_resampling"]
-alphas = [0.2]
-truth = { null = 0.0 }
-"""
+BODY = ('[schemes.sub]\nkind = "subsampling"\nn_runs = 6\n\n'
+        + _analysis("calibrate", "calibration")
+        + _analysis("rejection_rate", "rates", 'df = "calibrated"\n')
+        + _analysis("coverage", "cov", 'df = "calibrated"\ntruth = { null = 0.0 }\n')
+        + _analysis("coverage", "cov_textbook", "truth = { null = 0.0 }\n"))
 TINY = tiny_study("tiny_cov_cal", seed=11, n_datasets=30, n_instances=60) + BODY
 
 
@@ -68,10 +46,10 @@ def test_coverage_at_the_calibrated_df_is_one_minus_the_rate_there(tiny):
 def test_a_test_without_df_is_refused_at_a_calibrated_df(tmp_path):
     path = tmp_path / "bad.toml"
     head = tiny_study("tiny_cov_cal", seed=11, cv_extra="correctness = true")
-    path.write_text(textwrap.dedent(head + BODY.replace(
-        'tests = ["kfold_cv", "corrected_resampling"]\nalphas = [0.2]\ndf = "calibrated"\n'
-        'truth', 'tests = ["kfold_cv", "bayle_cv_clt"]\nalphas = [0.2]\ndf = "calibrated"\n'
-        'truth')), encoding="utf-8")
+    bad = BODY.replace('name = "cov"\ntests = ["kfold_cv", "corrected_resampling"]',
+                       'name = "cov"\ntests = ["kfold_cv", "bayle_cv_clt"]')
+    assert bad != BODY
+    path.write_text(textwrap.dedent(head + bad), encoding="utf-8")
     with pytest.raises(ValueError, match=r"`analysis\[2\]\.df` is 'calibrated', but "
                                          r"\['bayle_cv_clt'\] take\(s\) no df"):
         load_study(path)
