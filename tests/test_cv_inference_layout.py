@@ -76,7 +76,7 @@ def test_the_table_at_n_shows_both_dfs_and_coverage_on_the_null():
 
 
 def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
-    """The layout of studies/cv_inference_1998_2023_coverage.toml reads only the three coverage
+    """The layout of studies/cv_inference_1998_2023_coverage.toml reads only the four coverage
     tables: redrawn from the tracked ones, the report is the tracked report byte for byte,
     and its pooled column is the cells' mean."""
     from pathlib import Path
@@ -87,7 +87,8 @@ def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
     fig = repo / "figures" / "cv_inference"
     study = load_study(repo / "studies" / "cv_inference_1998_2023_coverage.toml")
     tables = {k: pd.read_csv(fig / f"{study.name}_{k}.csv", keep_default_na=False)
-              for k in ("coverage", "coverage_ncv", "coverage_bootstrap")}
+              for k in ("coverage", "coverage_ncv", "coverage_bootstrap",
+                        "coverage_calibrated")}
     out = write_coverage(study=study, tables=tables, scores=None, folder=tmp_path)
     assert out["report.md"].read_bytes() == (fig / f"{study.name}.md").read_bytes()
     t = coverage_cells(tables)
