@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["write_main", "write_dietterich"]
+__all__ = ["write_main", "write_dietterich", "write_budget"]
 
 #: The bootstrap cv design of the study, in words (its scheme ``boot``).
 BOOT_DESIGN = "bootstrap cv, 20 samples × 5 splits"
@@ -661,4 +661,89 @@ def write_dietterich(*, study, tables, scores, folder, wall=None, calibrations=N
                  .to_markdown(index=False, disable_numparse=True), "\n"]
     md.write_text("".join(text), encoding="utf-8")
     paths["dietterich.md"] = md
+    return paths
+
+
+def budget_table(study, tables, scores) -> pd.DataFrame:
+    """Per bootstrap cv design of ``studies/cv_inference_1998_2023_bootstrap_budget.toml``
+    (one rejection-rate analysis each) and test: ``design`` (B × C), ``n_bootstrap``,
+    ``n_splits``, ``fits`` (per data set, both learners), ``test``, ``label``, ``rate``
+    and ``mc_se`` (Type I error on the null), ``share_at_bound`` and ``n_datasets``."""
+    rows = []
+    for t in tables.values():
+        for _, r in t.iterrows():
+            p = study.scheme(r["scheme"]).p
+            rows.append({"design": f"{p['n_bootstrap']} × {p['n_splits']}",
+                         "n_bootstrap": p["n_bootstrap"], "n_splits": p["n_splits"],
+                         "fits": _fits(study, r), "test": r["test"],
+                         "label": TESTS[r["test"]][1], "rate": r["rate"], "mc_se": r["mc_se"],
+                         "share_at_bound": _share_at_bound(
+                             study, scores, r, (r["pair_a"], r["pair_b"])),
+                         "n_datasets": int(r["n"])})
+    return pd.DataFrame(rows).sort_values(["test", "fits", "n_splits"], kind="stable",
+                                          ignore_index=True)
+
+
+def figure_budget(t, alpha, reduced=None):
+    """Type I error of the bootstrap cv tests against their fits per data set."""
+    from ..plotting import finish_figure, new_figure
+    from ..plotting._style import legend_outside
+    fig, axes = new_figure(1, n_cols=1, panel_size=(6.2, 3.6))
+    ax = axes[0]
+    for k, (test, g) in enumerate(t.groupby("test", sort=False)):
+        ax.errorbar(g["fits"], 100 * g["rate"], yerr=200 * g["mc_se"], capsize=2,
+                    label=TESTS[test][1], **{**_style(k, 2), "ls": "-"})
+        for _, r in g.iterrows():
+            ax.annotate(r["design"], (r["fits"], 100 * r["rate"]), fontsize=7,
+                        xytext=(4, 4 if k == 0 else -10), textcoords="offset points")
+    ax.axhline(100 * alpha, color="0.35", lw=0.9, ls=":", gid="reference",
+               label=f"α = {100 * alpha:g}% (nominal level)")
+    ax.set_xlabel("fits per data set, both learners (B samples × C splits, and C for the "
+                  "estimate)")
+    ax.set_ylabel("Type I error (%)")
+    ax.grid(axis="y", lw=0.3, alpha=0.5)
+    legend_outside(fig, axes)
+    finish_figure(fig, "Type I error of the bootstrap cv against its number of bootstrap "
+                       "samples: naive Bayes vs C4.5 on Bouckaert's null, n = 300, α = 5%",
+                  subtitle=f"{int(t['n_datasets'].max())} null data sets; the same bootstrap "
+                           "draws for every design (common random numbers)",
+                  error_bars="±2 Monte Carlo SE", reduced=reduced)
+    return fig
+
+
+def write_budget(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
+    """Table, figure and report of ``studies/cv_inference_1998_2023_bootstrap_budget.toml``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    alpha = float(next(iter(tables.values()))["alpha"].iloc[0])
+    t = budget_table(study, tables, scores)
+    reduced = int(t["n_datasets"].max()) if study.reduced else None
+    csv = folder / f"{study.name}.csv"
+    t.to_csv(csv, index=False, float_format="%.6g")
+    paths = {"budget.csv": csv}
+    paths["budget.png"] = _save(figure_budget(t, alpha, reduced), folder / f"{study.name}.png")
+    show = pd.DataFrame({
+        "test": t["label"], "B × C": t["design"], "fits": t["fits"],
+        "Type I % (SE)": [_pct(a, b) for a, b in zip(t["rate"], t["mc_se"])],
+        "keeps α (≤ α + 2 SE)": ["yes" if _valid(a, n, alpha) else "no"
+                                 for a, n in zip(t["rate"], t["n_datasets"])],
+        "data sets at the bound %": [_pct(v) for v in t["share_at_bound"]]})
+    ok = t[[_valid(a, n, alpha) for a, n in zip(t["rate"], t["n_datasets"])]]
+    words = {test: ", ".join(g["design"]) for test, g in ok.groupby("test", sort=False)}
+    lines = [f"# {study.title}\n\n",
+             f"The bootstrap of the cv estimate (Cai et al. 2023) on {int(t['n_datasets'].max())}"
+             f" of Bouckaert's null data sets at n = 300 (seed {study.seed}; naive Bayes "
+             "against C4.5, equally good, so the true difference is 0 at every training "
+             f"size), α = {alpha:g}, each design B bootstrap samples × C random 2/3 – 1/3 "
+             "splits plus C splits of the data for the estimate. A design keeps α where its "
+             "Type I error is at most α + 2 Monte Carlo SE (the comparison study's rule). "
+             "Designs that keep α: "
+             + "; ".join(f"{TESTS[k][1]}: {words.get(k, 'none')}"
+                         for k in dict.fromkeys(t["test"])) + ". "
+             f"Every number is in `{study.name}.csv`.\n\n",
+             f"![Type I error against the number of bootstrap samples]({study.name}.png)\n\n",
+             show.to_markdown(index=False, disable_numparse=True), "\n"]
+    md = folder / f"{study.name}.md"
+    md.write_text("".join(lines), encoding="utf-8")
+    paths["report.md"] = md
     return paths

@@ -797,6 +797,13 @@ def _cv_inference_dietterich(**kw):
     return write_dietterich(**kw)
 
 
+def _cv_inference_bootstrap_budget(**kw):
+    """The bootstrap cv's Type I error against its samples
+    (``studies/cv_inference_1998_2023_bootstrap_budget.toml``)."""
+    from ._cv_inference import write_budget
+    return write_budget(**kw)
+
+
 from ._cv_inference_validation import LAYOUTS as _CV_INFERENCE  # noqa: E402  (issue 43)
 from ._plan_validation import LAYOUTS as _PLAN_VALIDATION  # noqa: E402  (issue 42)
 
@@ -805,5 +812,6 @@ LAYOUTS = {"null_construction": _null_construction,
            "bayesian_hierarchical": _bayesian_hierarchical,
            "cv_inference": _cv_inference,
            "cv_inference_dietterich": _cv_inference_dietterich,
-           "cv_inference_coverage": _cv_inference_coverage, **_CV_INFERENCE,
+           "cv_inference_coverage": _cv_inference_coverage,
+           "cv_inference_bootstrap_budget": _cv_inference_bootstrap_budget, **_CV_INFERENCE,
            **_PLAN_VALIDATION}
