@@ -685,28 +685,34 @@ def budget_table(study, tables, scores) -> pd.DataFrame:
 
 
 def figure_budget(t, alpha, reduced=None):
-    """Type I error of the bootstrap cv tests against their fits per data set."""
+    """Type I error of the bootstrap cv tests against their number of bootstrap samples B,
+    one line per test and number of splits C."""
     from ..plotting import finish_figure, new_figure
     from ..plotting._style import legend_outside
     fig, axes = new_figure(1, n_cols=1, panel_size=(6.2, 3.6))
     ax = axes[0]
-    for k, (test, g) in enumerate(t.groupby("test", sort=False)):
-        ax.errorbar(g["fits"], 100 * g["rate"], yerr=200 * g["mc_se"], capsize=2,
-                    label=TESTS[test][1], **{**_style(k, 2), "ls": "-"})
-        for _, r in g.iterrows():
-            ax.annotate(r["design"], (r["fits"], 100 * r["rate"]), fontsize=7,
-                        xytext=(4, 4 if k == 0 else -10), textcoords="offset points")
+    groups = list(t.groupby(["n_splits", "test"], sort=True))
+    for k, ((c, test), g) in enumerate(groups):
+        g = g.sort_values("n_bootstrap")
+        dx = 1.0 + 0.03 * (k - (len(groups) - 1) / 2)      # apart, on the log axis
+        ax.errorbar(g["n_bootstrap"] * dx, 100 * g["rate"], yerr=200 * g["mc_se"],
+                    capsize=2, label=f"{TESTS[test][1].split(' (')[0]}, C = {c} splits",
+                    **{**_style(k, len(groups)), "ls": "-"})
     ax.axhline(100 * alpha, color="0.35", lw=0.9, ls=":", gid="reference",
                label=f"α = {100 * alpha:g}% (nominal level)")
-    ax.set_xlabel("fits per data set, both learners (B samples × C splits, and C for the "
-                  "estimate)")
+    bs = sorted(set(t["n_bootstrap"]))
+    ax.set_xscale("log")
+    ax.set_xticks(bs, [str(b) for b in bs])
+    ax.minorticks_off()
+    ax.set_xlabel("bootstrap samples B")
     ax.set_ylabel("Type I error (%)")
     ax.grid(axis="y", lw=0.3, alpha=0.5)
     legend_outside(fig, axes)
     finish_figure(fig, "Type I error of the bootstrap cv against its number of bootstrap "
-                       "samples: naive Bayes vs C4.5 on Bouckaert's null, n = 300, α = 5%",
-                  subtitle=f"{int(t['n_datasets'].max())} null data sets; the same bootstrap "
-                           "draws for every design (common random numbers)",
+                       "samples",
+                  subtitle=f"Bouckaert's null at n = 300, α = 5%: naive Bayes vs C4.5, "
+                           f"{int(t['n_datasets'].max())} data sets; every design reads the "
+                           "same bootstrap draws",
                   error_bars="±2 Monte Carlo SE", reduced=reduced)
     return fig
 
