@@ -34,6 +34,9 @@ Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter
 ``cv_inference_coverage`` (``studies/cv_inference_1998_2023_coverage.toml``): the coverage
 of those tests' intervals on the BAN sets against the true difference the engine draws
 from each network (:mod:`calibsim.papers._cv_inference_coverage`).
+``cv_inference_bootstrap_budget``
+(``studies/cv_inference_1998_2023_bootstrap_budget.toml``): the bootstrap cv's Type I error
+on the null against its bootstrap samples and splits.
 
 ``plan_validation`` (``studies/plan_validation.toml``, issue 42 item 5): ``calibsim plan``
 (the engine's ``plan`` analysis) beside the committed Type I errors of Dietterich's tasks
