@@ -40,7 +40,8 @@ PAPERS = {
                              "see docs/guide/calibrate.md).",
     "cv_inference": "Cross-validation inference 1998–2023: the tests of the five papers and "
                     "the per-instance tests of Bayle et al. (2020) and Bates, Hastie & "
-                    "Tibshirani (2023) on the same null, BAN and Dietterich data (calibsim's "
+                    "Tibshirani (2023) and the bootstrap cv of Cai et al. (2023) on the same "
+                    "null, BAN and Dietterich data (calibsim's "
                     "own study; see docs/guide/cv_comparison.md); and the newer cv inference "
                     "against its sources (issue 43): Bates, Hastie & Tibshirani's (2023) "
                     "coverage and Bayle et al.'s (2020) Type I error and power, reduced, with "

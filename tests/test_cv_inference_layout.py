@@ -76,7 +76,7 @@ def test_the_table_at_n_shows_both_dfs_and_coverage_on_the_null():
 
 
 def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
-    """The layout of studies/cv_inference_1998_2023_coverage.toml reads only the two coverage
+    """The layout of studies/cv_inference_1998_2023_coverage.toml reads only the four coverage
     tables: redrawn from the tracked ones, the report is the tracked report byte for byte,
     and its pooled column is the cells' mean."""
     from pathlib import Path
@@ -87,11 +87,12 @@ def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
     fig = repo / "figures" / "cv_inference"
     study = load_study(repo / "studies" / "cv_inference_1998_2023_coverage.toml")
     tables = {k: pd.read_csv(fig / f"{study.name}_{k}.csv", keep_default_na=False)
-              for k in ("coverage", "coverage_ncv")}
+              for k in ("coverage", "coverage_ncv", "coverage_bootstrap",
+                        "coverage_calibrated")}
     out = write_coverage(study=study, tables=tables, scores=None, folder=tmp_path)
     assert out["report.md"].read_bytes() == (fig / f"{study.name}.md").read_bytes()
     t = coverage_cells(tables)
-    assert len(t) == 8 * 16 and set(t["verdict"]) <= {"nominal", "under", "over"}
+    assert len(t) == 10 * 16 and set(t["verdict"]) <= {"nominal", "under", "over"}
     ncv = summary_table(t).set_index("test").loc["NCV (Bates, Hastie & Tibshirani 2023)"]
     want = 100 * t.loc[t["test"] == "ncv", "coverage"].mean()
     assert ncv["coverage %, pooled (SE)"].startswith(f"{want:.1f} (")

@@ -194,6 +194,9 @@ def _paper():
             table = t("cv_inference/cv_inference_1998_2023_summary.csv")
             if which == "type1_vs_n":
                 return _cv_inference.figure_type1_vs_n(table, 0.05)
+            if which == "budget":
+                return _cv_inference.figure_budget(t(
+                    "cv_inference/cv_inference_1998_2023_bootstrap_budget.csv"), 0.05)
             return _cv_inference.figure_at(table, 300, 0.05)
         return build
 
@@ -256,6 +259,7 @@ def _paper():
         "plan_validation/plan_validation.png": plan_validation,
         "cv_inference/cv_inference_1998_2023_n300.png": cv_inference("n300"),
         "cv_inference/cv_inference_1998_2023_type1_vs_n.png": cv_inference("type1_vs_n"),
+        "cv_inference/cv_inference_1998_2023_bootstrap_budget.png": cv_inference("budget"),
     }
 
 

@@ -114,6 +114,8 @@ def _compare_words(res):
     words = [name, cite, f"at α = {res.alpha:g}", res.df_source.split(",")[0]]
     if res.df == np.inf or res.df_interval[1] == np.inf:
         words.append("An infinite df means")
+    if "estimated at 0" in res.df_source:     # the bootstrap cv at its bound: said so
+        words.append("bound sqrt(MS_W / C)")
     if res.posterior is not None:
         words += ["Correlated Bayesian t test (Corani & Benavoli 2015)",
                   f"ρ = {res.posterior.rho:.3g}", "ROPE ±"]
@@ -289,7 +291,9 @@ CASES = (
         _compare_words, _compare_numbers)
        for test, design in (("bayle_cv_clt", "2x3"), ("ncv", "ncv:2x3"),
                             ("bootstrap_cv", "bootcv:10x5"),
-                            ("bootstrap_cv_unadjusted", "bootcv:10x5"))]
+                            ("bootstrap_cv_unadjusted", "bootcv:10x5"),
+                            # at the bound: its variance component is estimated at 0 here
+                            ("bootstrap_cv", "bootcv:3x3"))]
     + [Case("plan", "damaged null, 2x3, Δ = 5", lambda tmp: calibsim.plan(
         "naive_bayes", "c45", "breast-cancer", differences=(0.05,), designs=("2x3",),
         n_datasets=10, progress=False),

@@ -845,13 +845,26 @@ def _result(acc, labels, setup, replicability, n_boot, random_state, masks=None,
         effect_size=effect, statistic=statistic, pvalue=float(res.pvalue), reject=reject,
         better=(labels[0] if mean_a > mean_b else labels[1]) if reject else None,
         test=spec.name, alpha=alpha, df=df_value, df_interval=setup["df_ci"],
-        df_source=setup["df_source"], design=d.name, scores=score_table(acc[0], d),
+        df_source=setup["df_source"] + _bound_note(res, d), design=d.name,
+        scores=score_table(acc[0], d),
         replicability=float(rep), p_reject=float(p_rej), replicability_method=how,
         estimate=estimate, df_statement=df_statement(spec, d, df_value), test_masks=masks,
         posterior=posterior, rho_source=setup["bayes"][3] if setup.get("bayes") else "",
         splitter=splitter if splitter is not None else d.describe(random_state),
         detectable_difference=(float("nan") if spec.name in _BAYES
                                else _detectable(res, alpha)))
+
+
+def _bound_note(res, d: Design) -> str:
+    """For the bootstrap cv test at the boundary of its random-effects fit: what its
+    standard error is instead, and what would give an estimate (else "")."""
+    if not bool(np.any(getattr(res, "at_bound", False))):
+        return ""
+    return (f"; its between-sample variance component was estimated at 0 ({d.n_runs} "
+            "bootstrap samples cannot separate it from the noise of the splits), so the "
+            "standard error is the bound sqrt(MS_W / C), at least the spread of the samples' "
+            "means, instead of 0; more bootstrap samples give an estimate (Cai et al. use "
+            "several hundred)")
 
 
 def _bayes_rho(d: Design, rope, threshold, rho) -> tuple:

@@ -187,11 +187,16 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
         for k in ("target", "learner", "truth", "truth_fits", "truth_test"):
             if k in sec and kind != "coverage":
                 c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
-        for k in ("null", "df", "calibration"):
-            if k in sec and kind == "coverage":
-                c.fail(f"{key}.{k}", "does not apply to a coverage analysis (it reads the "
-                       "tests' own intervals, at their textbook df, of the scores as they are)",
-                       sec[k])
+        if "null" in sec and kind == "coverage":
+            c.fail(f"{key}.null", "does not apply to a coverage analysis (it reads the "
+                   "tests' own intervals of the scores as they are)", sec["null"])
+        if kind == "coverage" and sec.get("df", "textbook") != "textbook":
+            from ..stats import takes_df
+            no_df = [t for t in kw["tests"] if not takes_df(t)]
+            if no_df:
+                c.fail(f"{key}.df", f"is {sec['df']!r}, but {no_df} take(s) no df (a normal "
+                       "or other reference without df); list them in another coverage "
+                       "analysis", sec["df"])
         if kind == "coverage":
             kw.update(_coverage_keys(c, key, sec, kw, sources, pairs))
         if "runs" in sec:
@@ -623,10 +628,14 @@ def _check_runs(c, key, kw, schemes):
     for test, sname in kw["schemes"]:
         s = by_name[sname]
         if s.kind == "bootstrap_cv":          # one design: the estimate's row and B samples
-            if kw.get("runs") or kw["repeats"] > 1:
+            if kw.get("runs"):
                 c.fail(f"{key}.runs", f"does not apply to scheme {sname!r} of kind "
                        "bootstrap_cv (its rows are the estimate's splits and the bootstrap "
-                       "samples; set n_bootstrap)", list(kw.get("runs") or [kw["repeats"]]))
+                       "samples; set n_bootstrap)", list(kw["runs"]))
+            if kw["repeats"] > s.p.get("repeats", 1):
+                c.fail(f"{key}.repeats", f"must not exceed scheme {sname!r}'s repeats = "
+                       f"{s.p.get('repeats', 1)} (independent draws of the bootstrap cv "
+                       "design)", kw["repeats"])
             continue
         if s.kind in ("cv5x2", "test_set"):
             if kw.get("runs") and all(by_name[n].kind in ("cv5x2", "test_set")

@@ -67,8 +67,10 @@ SCHEME_KINDS = {
     "test_set": {"n_test": (_I, {"min_value": 1})},
     # Cai et al. (2023): B bootstrap samples x C splits at their adjusted training size,
     # and C splits of the data as they are (calibsim.schemes.BootstrapCV), for the
-    # bootstrap_cv test (issue 43)
+    # bootstrap_cv test (issue 43); `repeats` independent draws of the design, one after
+    # the other (for replicability; default 1, the first is the draw without it)
     "bootstrap_cv": {"n_bootstrap": (_I, {"min_value": 2}), "n_splits": (_I, {"min_value": 2}),
+                     "repeats": (_I, {"min_value": 1}),
                      "train_fraction": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
                                              "open_high": True})},
 }
@@ -181,7 +183,8 @@ class SchemeSpec:
     (repeats, 5, 2) for ``cv5x2``, (1,) for ``test_set``, (n_runs, K(K+1)/2) for
     ``nested`` (K outer splits, then one per pair of folds) and (1 + n_bootstrap,
     n_splits) for ``bootstrap_cv`` (row 0 the data as they are, then one row per
-    bootstrap sample).
+    bootstrap sample; with ``repeats`` R, R such blocks one after the other:
+    (R (1 + n_bootstrap), n_splits)).
     """
 
     name: str
@@ -200,7 +203,8 @@ class SchemeSpec:
                 "subsampling": lambda: (p["n_runs"],), "holdout": lambda: (p["n_runs"],),
                 "cv5x2": lambda: (p["repeats"], 5, 2), "test_set": lambda: (1,),
                 "nested": lambda: (p["n_runs"], p["n_folds"] * (p["n_folds"] + 1) // 2),
-                "bootstrap_cv": lambda: (1 + p["n_bootstrap"], p["n_splits"]),
+                "bootstrap_cv": lambda: (p.get("repeats", 1) * (1 + p["n_bootstrap"]),
+                                         p["n_splits"]),
                 }[self.kind]()
 
     @property

@@ -73,7 +73,8 @@ def train_size(scheme, n: int) -> int:
     ------
     ValueError
         For a scheme that sets a share aside first (``hold_out``) and for kinds with no
-        fixed training size (e.g. a bootstrap).
+        fixed training size. (A ``bootstrap_cv`` scheme's is that of the splits of the
+        data as they are, m: Cai et al.'s estimate is the error at m.)
     """
     p, kind = scheme.p, scheme.kind
     if p.get("hold_out"):
@@ -83,7 +84,7 @@ def train_size(scheme, n: int) -> int:
         return int(round(n * (p["n_folds"] - 1) / p["n_folds"]))
     if kind == "subsampling":
         return n - scheme.splitter().n_test(n)
-    if kind == "holdout":
+    if kind in ("holdout", "bootstrap_cv"):     # the bootstrap cv: its estimate's splits
         return scheme.splitter().n_train(n)
     if kind == "cv5x2":
         return int(round(n / 2))

@@ -136,8 +136,8 @@ def _runs_of(analysis, study, scheme_name):
     s = study.scheme(scheme_name)
     if s.kind in ("cv5x2", "test_set"):
         return (5 if s.kind == "cv5x2" else 1,)
-    if s.kind == "bootstrap_cv":          # all rows: the estimate's and the samples'
-        return (s.split_shape[0],)
+    if s.kind == "bootstrap_cv":          # one repeat's rows: the estimate's and the samples'
+        return (1 + s.p["n_bootstrap"],)
     return analysis.runs or (s.p["n_runs"] // analysis.repeats,)
 
 
@@ -669,8 +669,8 @@ class DFTable:
 
 def frozen_lookup(study, analysis, lookup):
     """``lookup`` (a callable or None) as a :class:`DFTable` over every cell of ``analysis``."""
-    if lookup is None or analysis.kind not in ("rejection_rate", "replicability") \
-            or analysis.df != "calibrated":
+    if lookup is None or analysis.kind not in ("rejection_rate", "replicability",
+                                               "coverage") or analysis.df != "calibrated":
         return None
     table = {}
     for _source, _pair, test, _sname, r, alpha, df, _base in _test_cells(study, analysis,
@@ -920,9 +920,9 @@ def interval_tests() -> tuple:
 COVERAGE_TARGETS = ("difference", "error")
 
 
-def _intervals(study, scores, source, sname, test, pair, r, alpha, target):
-    """Low and high ends, (N,) each, of ``test``'s 1 - α interval on every data set, and
-    its estimates (N,); the tests on per-instance outcomes run on blocks of data sets of
+def _intervals(study, scores, source, sname, test, pair, r, alpha, target, df=None):
+    """Low and high ends, (N,) each, of ``test``'s 1 - α interval on every data set (at
+    ``df``; None: the test's textbook df), and its estimates (N,); the tests on per-instance outcomes run on blocks of data sets of
     about :data:`_INSTANCE_CHUNK_BYTES` (the intervals do not depend on the block)."""
     func = test_callable(test, study, study.source(source), sname)
     spec = get_test(test)
@@ -936,8 +936,9 @@ def _intervals(study, scores, source, sname, test, pair, r, alpha, target):
         step = max(1, int(_INSTANCE_CHUNK_BYTES // max(per, 1.0)))
     low, high, est = [], [], []
     for i in range(0, n, step):
-        res = func(test_data(scores, source, sname, test, pair, r,
-                             datasets=slice(i, i + step), target=target))
+        x = test_data(scores, source, sname, test, pair, r, datasets=slice(i, i + step),
+                      target=target)
+        res = func(x) if df is None else func(x, df)
         ci = res.confidence_interval(1.0 - alpha)
         low.append(np.asarray(ci.low, dtype=float).reshape(-1))
         high.append(np.asarray(ci.high, dtype=float).reshape(-1))
@@ -945,9 +946,16 @@ def _intervals(study, scores, source, sname, test, pair, r, alpha, target):
     return np.concatenate(low), np.concatenate(high), np.concatenate(est)
 
 
-def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
+def _coverage_rows(study, analysis, scores, lookup=None, truths=None) -> pd.DataFrame:
     """The ``coverage`` analysis: per source, test, runs and α, the share of data sets
     whose two-sided 1 - α interval holds the source's truth (``analysis.truth``).
+
+    The intervals are at the tests' textbook df (``df = "textbook"``, the default), at
+    the df calibrated for the cell (``df = "calibrated"``: ``lookup``, this study's
+    calibrate analysis or its ``calibration`` study file's) or at a given df; with the
+    last two the rows also hold ``df`` and ``df_rule``. A calibrated df of 0 (no df
+    keeps the Type I error at α) gives NaN coverage and a ``note``. ``truths``: drawn
+    truths already computed (a dict this fills), shared by a study's coverage analyses.
 
     Columns (besides the shared ones): ``target`` ("difference": accuracy of ``pair_a``
     minus ``pair_b`` in [-1, 1]; "error": ``pair_a``'s error rate in [0, 1]),
@@ -960,21 +968,24 @@ def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
     scores = _SameDifferences(scores)
     rows = []
     target = analysis.target
-    drawn = {}
-    for source, pair, test, sname, r, alpha, _df, base in _test_cells(study, analysis, None):
+    drawn = {} if truths is None else truths
+    for source, pair, test, sname, r, alpha, df, base in _test_cells(study, analysis, lookup):
         if analysis.truth == "drawn":
             dt = _drawn_truth(study, analysis, source, sname, pair, drawn)
             truth = dt.value
         else:
             truth = analysis.truth_of(study.source(source))
-        low, high, est = _intervals(study, scores, source, sname, test, pair, r, alpha, target)
+        at = None if analysis.df == "textbook" else df
+        low, high, est = _intervals(study, scores, source, sname, test, pair, r, alpha, target,
+                                    df=at)
         n = low.size
         below, above = truth < low, truth > high
         covered = ~(below | above)
         k = int(covered.sum())
         rate = k / n if n else float("nan")
         lo, hi = _clopper_pearson(k, n, 0.95) if n else (float("nan"),) * 2
-        base = {key: v for key, v in base.items() if key not in ("df", "df_rule")}
+        if analysis.df == "textbook":           # the tables of before: no df columns
+            base = {key: v for key, v in base.items() if key not in ("df", "df_rule")}
         if target == "error":
             base["pair_b"] = ""
         rows.append({**base, "target": target, "confidence": 1.0 - alpha, "truth": truth,
@@ -987,6 +998,10 @@ def _coverage_rows(study, analysis, scores) -> pd.DataFrame:
                      "mean_estimate": float(np.mean(est)) if n else float("nan"), "n": n})
         if analysis.truth == "drawn":
             rows[-1].update(_drawn_columns(dt, low, high))
+        if no_calibrated_df(analysis, df):       # not tested: no interval at this df
+            rows[-1].update({k: float("nan") for k in rows[-1] if k.startswith(
+                ("coverage", "mc_se", "ci_", "miss_", "mean_width"))})
+            rows[-1]["note"] = _no_df_note(lookup, alpha)
     return pd.DataFrame(rows)
 
 
@@ -996,12 +1011,13 @@ def _drawn_truth(study, analysis, source, sname, pair, cache):
     from ._truth import drawn_truth, train_size
     spec = study.source(source)
     m = train_size(study.scheme(sname), _n_instances(spec))
-    if (source, m) not in cache:
+    key = (source, m, tuple(pair), analysis.truth_fits, analysis.truth_test, analysis.target)
+    if key not in cache:
         by_label = {lrn.label: lrn for lrn in study.learners_of(spec)}
-        cache[(source, m)] = drawn_truth(
+        cache[key] = drawn_truth(
             spec, [by_label[x] for x in pair if x], n_train=m, fits=analysis.truth_fits,
             n_test=analysis.truth_test, seed=spec.seed, target=analysis.target)
-    return cache[(source, m)]
+    return cache[key]
 
 
 #: Truth Monte Carlo SEs a drawn truth is moved by either way for ``coverage_truth_*``.
@@ -1297,6 +1313,7 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
     lookups = analysis_lookups(study, calibrations)
     own = None
     out = {}
+    truths = {}                   # drawn truths, shared by the coverage analyses
     for a in study.analyses:
         summ = summaries if summaries is not None and by_blocks(a) else None
         if a.kind == "calibrate":
@@ -1313,7 +1330,11 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             out[a.name] = _datasets_rows(study, a, scores, summ)
             continue
         if a.kind == "coverage":
-            out[a.name] = _coverage_rows(study, a, scores)
+            lookup = lookups.get(a.name)
+            if a.df == "calibrated" and a.calibration is None:
+                own = own or CalibratedDF(study, scores)
+                lookup = own
+            out[a.name] = _coverage_rows(study, a, scores, lookup, truths)
             continue
         if a.kind == "plan":          # calibsim.plan on the sources' data, from the store
             from ._plan_analysis import plan_rows
@@ -1333,5 +1354,5 @@ def analysis_lookups(study, calibrations) -> dict:
     that takes its df from another study file's calibration."""
     return {a.name: frozen_lookup(study, a, calibrations[a.calibration])
             for a in study.analyses
-            if a.kind in ("rejection_rate", "replicability") and a.df == "calibrated"
-            and a.calibration is not None}
+            if a.kind in ("rejection_rate", "replicability", "coverage")
+            and a.df == "calibrated" and a.calibration is not None}

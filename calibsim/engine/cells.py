@@ -23,7 +23,9 @@ Arrays returned per scheme, first axis the block's data sets (m):
 - for a ``bootstrap_cv`` scheme, split = (1 + B, C): row 0 the C splits of the data
   as they are, row b the C splits of bootstrap sample b (:class:`calibsim.schemes.
   BootstrapCV`, stream ``bootstrap``), ``correct`` and ``n_test`` counting the copies
-  of the test instances;
+  of the test instances; with ``repeats`` R, (R (1 + B), C): R such blocks, the first
+  drawn from the stream itself, repeat j >= 1 from its child keyed by ``"repeat"`` and
+  j (so a scheme without ``repeats`` draws what it drew before);
 - ``test_mask`` (m, *split, ceil(n / 8)) uint8, only for ``repeated_kfold`` and
   ``nested`` schemes with ``correctness = true``: the test masks packed alike, so the
   tests on per-instance outcomes (:data:`calibsim.stats.INSTANCE_TESTS`) tell a wrong
@@ -164,15 +166,18 @@ def _bootstrap_cv(X, y, scheme, stream, learners, fast, kw, damage) -> dict:
     ``rows[b]`` of X, copies of an instance kept on one side of every split), with the
     arrays of the other schemes, of shape (L, 1 + B, C); times summed over the rows."""
     from .learners import score_fast, score_general
-    rows, test = scheme.splitter().resample(len(y), stream)
     parts = []
-    for b in range(rows.shape[0]):
-        r = rows[b]
-        masks = test[b][:, r]
-        parts.append(score_fast(X[r], y[r], masks, learners, **kw) if fast else
-                     score_general(X[r], y[r], masks, learners, **kw, rng=np.random.
-                                   SeedSequence(damage.entropy, spawn_key=(
-                                       *damage.spawn_key, b))))
+    for j in range(scheme.p.get("repeats", 1)):
+        draw = stream if j == 0 else np.random.SeedSequence(
+            stream.entropy, spawn_key=(*stream.spawn_key, source_key("repeat"), j))
+        rows, test = scheme.splitter().resample(len(y), draw)
+        for b in range(rows.shape[0]):
+            r = rows[b]
+            masks = test[b][:, r]
+            parts.append(score_fast(X[r], y[r], masks, learners, **kw) if fast else
+                         score_general(X[r], y[r], masks, learners, **kw, rng=np.random.
+                                       SeedSequence(damage.entropy, spawn_key=(
+                                           *damage.spawn_key, len(parts)))))
     out = {k: np.stack([p[k] for p in parts], axis=1)
            for k in ("correct", "model_size")}
     out["n_test"] = np.stack([p["n_test"] for p in parts])

@@ -2,7 +2,8 @@
 
 The tests of the five papers (at their textbook df and at df calibrated on Bouckaert's
 null) and the newer tests on each instance's outcome (Bayle et al. 2020's cv CLT test,
-Bates, Hastie & Tibshirani 2023's NCV) on the same data: per test and n, Type I error
+Bates, Hastie & Tibshirani 2023's NCV) and on bootstrap samples (Cai et al. 2023's
+bootstrap of the cv estimate) on the same data: per test and n, Type I error
 on the null, power on the BAN sets, replicability, coverage of the null difference and
 cost in fits; then which test to use for which design and n, by a stated rule.
 
@@ -17,7 +18,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["write_main", "write_dietterich"]
+__all__ = ["write_main", "write_dietterich", "write_budget"]
+
+#: The bootstrap cv design of the study, in words (its scheme ``boot``).
+BOOT_DESIGN = "bootstrap cv, 20 samples × 5 splits"
 
 #: Test -> (design in words, short label of the test). Table order.
 TESTS = {
@@ -33,6 +37,8 @@ TESTS = {
     "mcnemar": ("one 2/3 – 1/3 hold-out", "McNemar (Dietterich 1998)"),
     "proportions": ("one 2/3 – 1/3 hold-out", "difference of proportions (Dietterich 1998)"),
     "ncv": ("5 × nested 5-fold cv", "NCV (Bates, Hastie & Tibshirani 2023)"),
+    "bootstrap_cv": (BOOT_DESIGN, "bootstrap cv (Cai et al. 2023)"),
+    "bootstrap_cv_unadjusted": (BOOT_DESIGN, "unadjusted bootstrap cv (Cai et al. 2023)"),
 }
 
 #: Tests whose reference distribution has a df (the calibrate analysis calibrates it).
@@ -41,7 +47,7 @@ DF_TESTS = ("resampling", "corrected_resampling", "kfold_cv", "corrected_repeate
 
 #: Designs in the order of the recommendation table (cheapest first).
 DESIGNS = ("one 2/3 – 1/3 hold-out", "10-fold cv, one run", "10 × 90/10 subsampling",
-           "5 × 2 cv", "5 × nested 5-fold cv", "10 × 10 cv")
+           "5 × 2 cv", "5 × nested 5-fold cv", "10 × 10 cv", BOOT_DESIGN)
 
 
 def _source_name(row) -> str:
@@ -63,6 +69,8 @@ def _fits(study, row) -> int:
         splits = 10
     elif scheme.kind == "holdout":
         splits = 1
+    elif scheme.kind == "bootstrap_cv":       # the estimate's splits and the samples'
+        splits = (1 + scheme.p["n_bootstrap"]) * scheme.p["n_splits"]
     else:
         splits = r
     return 2 * splits
@@ -97,6 +105,16 @@ def _rate_at(study, scores, row, df) -> tuple:
     return rate, float(np.sqrt(rate * (1 - rate) / p.size))
 
 
+def _share_at_bound(study, scores, row, pair) -> float:
+    """The share of ``row``'s data sets (first repeat) on which the bootstrap cv test's
+    random-effects fit is at its boundary, where its standard error is the stated bound
+    (:func:`calibsim.stats.bootstrap_cv_test`)."""
+    from ..engine.analyses import test_callable, test_data
+    func = test_callable(row["test"], study, study.source(row["source"]), row["scheme"])
+    x = test_data(scores, row["source"], row["scheme"], row["test"], pair, int(row["n_runs"]))
+    return float(np.mean(func(x).at_bound))
+
+
 def summary_table(study, tables, scores) -> pd.DataFrame:
     """One row per source, n and test: every measure of the study, tidy.
 
@@ -113,18 +131,24 @@ def summary_table(study, tables, scores) -> pd.DataFrame:
     the test has a df, else the test's own rate; ``R`` and ``R_se`` (replicability at
     the df of n = 300, or at none); ``coverage_null`` (on the null, 1 − ``rate_used``:
     the coverage of the true difference 0 by the interval that inverts the two-sided
-    test); ``n_datasets``. NaN where a column does not apply (no df, no repeats).
+    test); ``share_at_bound`` (the bootstrap cv tests: the share of data sets whose
+    random-effects variance component is estimated at 0, where the standard error is
+    the stated bound); ``n_datasets``. NaN where a column does not apply (no df, no
+    repeats, not the bootstrap cv).
     """
-    rates = pd.concat([tables[k] for k in ("textbook", "holdout", "ncv")], ignore_index=True)
+    rates = pd.concat([tables[k] for k in ("textbook", "holdout", "ncv", "bootstrap")
+                       if k in tables], ignore_index=True)
     cal = tables["calibrated"].set_index(["source", "test"])
     rep = pd.concat([tables[k] for k in ("replicability", "replicability_clt",
-                                         "replicability_ncv")], ignore_index=True)
+                                         "replicability_ncv", "replicability_bootstrap")
+                     if k in tables], ignore_index=True)
     rep = rep.set_index(["source", "test"])
     fresh = _fresh(tables).set_index(["n", "test"])
     pair = (rates["pair_a"].iloc[0], rates["pair_b"].iloc[0])
     diffs = _differences(study, scores, list(dict.fromkeys(rates["source"])), pair)
     from ..plotting import display_name
     names = [display_name(x) for x in pair]
+    has_boot = "bootstrap" in tables
     rows = []
     for _, r in rates.iterrows():
         key = (r["source"], r["test"])
@@ -159,6 +183,8 @@ def summary_table(study, tables, scores) -> pd.DataFrame:
             "R": p["R"] if p is not None else np.nan,
             "R_se": p["R_se"] if p is not None else np.nan,
             "coverage_null": 1 - used if r["group"] == "null" else np.nan,
+            **({"share_at_bound": _share_at_bound(study, scores, r, pair)
+                if r["test"].startswith("bootstrap_cv") else np.nan} if has_boot else {}),
             "n_datasets": int(r["n"])})
     t = pd.DataFrame(rows)
     order = {k: i for i, k in enumerate(TESTS)}
@@ -376,15 +402,18 @@ def figure_type1_vs_n(t, alpha, reduced=None):
     groups = [[x for x in ("use_all_data", "corrected_repeated_cv", "kfold_cv",
                            "bayle_cv_clt", "ncv") if x in set(g["test"])],
               [x for x in ("resampling", "corrected_resampling", "cv5x2_t", "cv5x2_f",
-                           "mcnemar", "proportions") if x in set(g["test"])]]
+                           "mcnemar", "proportions", "bootstrap_cv", "bootstrap_cv_unadjusted")
+               if x in set(g["test"])]]
     ns = sorted(set(g["n"]))
     if len(ns) * len(groups[0]) < 5:
         return None
     fig, axes = new_figure(2, n_cols=2, panel_size=(5.2, 3.6))
     k = 0
+    boot = " and bootstrap cv" if "bootstrap_cv" in groups[1] else ""
     for ax, tests, title in zip(axes, groups, ("tests on 10-fold cv, 10 × 10 cv and "
-                                               "nested cv", "tests on subsampling, 5 × 2 cv "
-                                               "and one hold-out split")):
+                                               "nested cv", "tests on subsampling, 5 × 2 cv"
+                                               + (", one hold-out split" + boot if boot else
+                                                  " and one hold-out split"))):
         for test in tests:
             h = g[g["test"] == test].sort_values("n")
             used = "df calibrated at n" if test in DF_TESTS else "no df"
@@ -439,13 +468,22 @@ def _summary_words(t, alpha, n_show) -> str:
                  "two learners by chance even when they are equally good on average.")
     if len(ncv):
         text += f" NCV rejects {_pct(ncv['rate_used'].iloc[0])}%."
+    boot = g[g["test"] == "bootstrap_cv"]
+    if len(boot):
+        text += (f" The bootstrap cv test rejects {_pct(boot['rate_used'].iloc[0])}% "
+                 f"(unadjusted: "
+                 f"{_pct(g.loc[g['test'] == 'bootstrap_cv_unadjusted', 'rate_used'].iloc[0])}"
+                 "%), with 20 bootstrap samples of 5 splits: the cost of 10 × 10 cv, where "
+                 "Cai et al. use several hundred samples. Its variance component is "
+                 f"estimated at 0 on {_pct(boot['share_at_bound'].iloc[0])}% of these data "
+                 "sets, where its standard error is the stated bound.")
     return text
 
 
 def write_main(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
     """Tables, figures and report of ``studies/cv_inference_1998_2023.toml``."""
     need = {"calibration", "textbook", "holdout", "ncv", "calibrated", "replicability",
-            "replicability_clt", "replicability_ncv"}
+            "replicability_clt", "replicability_ncv", "bootstrap", "replicability_bootstrap"}
     missing = need - set(tables)
     if missing:
         raise ValueError(f"study {study.name!r}: the cv_inference layout needs the analyses "
@@ -623,4 +661,95 @@ def write_dietterich(*, study, tables, scores, folder, wall=None, calibrations=N
                  .to_markdown(index=False, disable_numparse=True), "\n"]
     md.write_text("".join(text), encoding="utf-8")
     paths["dietterich.md"] = md
+    return paths
+
+
+def budget_table(study, tables, scores) -> pd.DataFrame:
+    """Per bootstrap cv design of ``studies/cv_inference_1998_2023_bootstrap_budget.toml``
+    (one rejection-rate analysis each) and test: ``design`` (B × C), ``n_bootstrap``,
+    ``n_splits``, ``fits`` (per data set, both learners), ``test``, ``label``, ``rate``
+    and ``mc_se`` (Type I error on the null), ``share_at_bound`` and ``n_datasets``."""
+    rows = []
+    for t in tables.values():
+        for _, r in t.iterrows():
+            p = study.scheme(r["scheme"]).p
+            rows.append({"design": f"{p['n_bootstrap']} × {p['n_splits']}",
+                         "n_bootstrap": p["n_bootstrap"], "n_splits": p["n_splits"],
+                         "fits": _fits(study, r), "test": r["test"],
+                         "label": TESTS[r["test"]][1], "rate": r["rate"], "mc_se": r["mc_se"],
+                         "share_at_bound": _share_at_bound(
+                             study, scores, r, (r["pair_a"], r["pair_b"])),
+                         "n_datasets": int(r["n"])})
+    return pd.DataFrame(rows).sort_values(["test", "fits", "n_splits"], kind="stable",
+                                          ignore_index=True)
+
+
+def figure_budget(t, alpha, reduced=None):
+    """Type I error of the bootstrap cv tests against their number of bootstrap samples B,
+    one line per test and number of splits C."""
+    from ..plotting import finish_figure, new_figure
+    from ..plotting._style import legend_outside
+    fig, axes = new_figure(1, n_cols=1, panel_size=(6.2, 3.6))
+    ax = axes[0]
+    groups = list(t.groupby(["n_splits", "test"], sort=True))
+    for k, ((c, test), g) in enumerate(groups):
+        g = g.sort_values("n_bootstrap")
+        dx = 1.0 + 0.03 * (k - (len(groups) - 1) / 2)      # apart, on the log axis
+        ax.errorbar(g["n_bootstrap"] * dx, 100 * g["rate"], yerr=200 * g["mc_se"],
+                    capsize=2, label=f"{TESTS[test][1].split(' (')[0]}, C = {c} splits",
+                    **{**_style(k, len(groups)), "ls": "-"})
+    ax.axhline(100 * alpha, color="0.35", lw=0.9, ls=":", gid="reference",
+               label=f"α = {100 * alpha:g}% (nominal level)")
+    bs = sorted(set(t["n_bootstrap"]))
+    ax.set_xscale("log")
+    ax.set_xticks(bs, [str(b) for b in bs])
+    ax.minorticks_off()
+    ax.set_xlabel("bootstrap samples B")
+    ax.set_ylabel("Type I error (%)")
+    ax.grid(axis="y", lw=0.3, alpha=0.5)
+    legend_outside(fig, axes)
+    finish_figure(fig, "Type I error of the bootstrap cv against its number of bootstrap "
+                       "samples",
+                  subtitle=f"Bouckaert's null at n = 300, α = 5%: naive Bayes vs C4.5, "
+                           f"{int(t['n_datasets'].max())} data sets; every design reads the "
+                           "same bootstrap draws",
+                  error_bars="±2 Monte Carlo SE", reduced=reduced)
+    return fig
+
+
+def write_budget(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
+    """Table, figure and report of ``studies/cv_inference_1998_2023_bootstrap_budget.toml``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    alpha = float(next(iter(tables.values()))["alpha"].iloc[0])
+    t = budget_table(study, tables, scores)
+    reduced = int(t["n_datasets"].max()) if study.reduced else None
+    csv = folder / f"{study.name}.csv"
+    t.to_csv(csv, index=False, float_format="%.6g")
+    paths = {"budget.csv": csv}
+    paths["budget.png"] = _save(figure_budget(t, alpha, reduced), folder / f"{study.name}.png")
+    show = pd.DataFrame({
+        "test": t["label"], "B × C": t["design"], "fits": t["fits"],
+        "Type I % (SE)": [_pct(a, b) for a, b in zip(t["rate"], t["mc_se"])],
+        "keeps α (≤ α + 2 SE)": ["yes" if _valid(a, n, alpha) else "no"
+                                 for a, n in zip(t["rate"], t["n_datasets"])],
+        "data sets at the bound %": [_pct(v) for v in t["share_at_bound"]]})
+    ok = t[[_valid(a, n, alpha) for a, n in zip(t["rate"], t["n_datasets"])]]
+    words = {test: ", ".join(g["design"]) for test, g in ok.groupby("test", sort=False)}
+    lines = [f"# {study.title}\n\n",
+             f"The bootstrap of the cv estimate (Cai et al. 2023) on {int(t['n_datasets'].max())}"
+             f" of Bouckaert's null data sets at n = 300 (seed {study.seed}; naive Bayes "
+             "against C4.5, equally good, so the true difference is 0 at every training "
+             f"size), α = {alpha:g}, each design B bootstrap samples × C random 2/3 – 1/3 "
+             "splits plus C splits of the data for the estimate. A design keeps α where its "
+             "Type I error is at most α + 2 Monte Carlo SE (the comparison study's rule). "
+             "Designs that keep α: "
+             + "; ".join(f"{TESTS[k][1]}: {words.get(k, 'none')}"
+                         for k in dict.fromkeys(t["test"])) + ". "
+             f"Every number is in `{study.name}.csv`.\n\n",
+             f"![Type I error against the number of bootstrap samples]({study.name}.png)\n\n",
+             show.to_markdown(index=False, disable_numparse=True), "\n"]
+    md = folder / f"{study.name}.md"
+    md.write_text("".join(lines), encoding="utf-8")
+    paths["report.md"] = md
     return paths

@@ -40,11 +40,13 @@ def _set_name(network) -> str:
     return Path(str(network)).stem.replace("set", "Set ")
 
 
-def coverage_cells(tables) -> pd.DataFrame:
-    """The coverage rows of both analyses, in the comparison's test order, with ``set``
+def coverage_cells(tables, names=("coverage", "coverage_ncv", "coverage_bootstrap")
+                   ) -> pd.DataFrame:
+    """The coverage rows of the analyses (and of ``coverage_bootstrap``, the bootstrap cv
+    tests', where the study has it), in the comparison's test order, with ``set``
     (``"Set 1"`` ..), ``n`` (instances; the tables' data-set count becomes ``n_data``)
     and ``verdict`` columns."""
-    t = pd.concat([tables[k] for k in ("coverage", "coverage_ncv")], ignore_index=True)
+    t = pd.concat([tables[k] for k in names if k in tables], ignore_index=True)
     t["set"] = [_set_name(x) for x in t["network"]]
     t["n_data"] = t["n"]                    # the coverage table's n: data sets
     t["n"] = t["n_instances"].astype(int)
@@ -74,13 +76,14 @@ def _truth_table(t) -> str:
         for k, v in r.items():
             if k.startswith("m = ") and isinstance(v, str):
                 frac = int(k[4:]) / r["n"]
-                name = {0.5: "m = n/2 (5 × 2 cv)", 0.9: "m = 0.9 n (10-fold cv, 90/10)",
+                name = {0.5: "m = n/2 (5 × 2 cv)", 0.7: "m = 2/3 n (bootstrap cv)",
+                        0.9: "m = 0.9 n (10-fold cv, 90/10)",
                         1.0: "m = n (NCV)"}[round(frac, 1)]
                 cols.setdefault(name, {})[(r["set"], r["n"])] = v
     wide = pd.DataFrame(cols)
     wide.index = pd.MultiIndex.from_tuples(wide.index, names=["set", "n"])
-    wide = wide[[c for c in ("m = n/2 (5 × 2 cv)", "m = 0.9 n (10-fold cv, 90/10)",
-                             "m = n (NCV)") if c in wide]]
+    wide = wide[[c for c in ("m = n/2 (5 × 2 cv)", "m = 2/3 n (bootstrap cv)",
+                             "m = 0.9 n (10-fold cv, 90/10)", "m = n (NCV)") if c in wide]]
     return wide.reset_index().to_markdown(index=False, disable_numparse=True)
 
 
@@ -165,6 +168,37 @@ def _words(t) -> str:
     return head + " " + " ".join(notes) + "\n\n" + "\n".join(lines)
 
 
+def _calibrated_section(c, t, study) -> list:
+    """The coverage of the t tests' intervals at the df calibrated on the null (the
+    comparison study's, at its calibration's n, used at every n), beside the textbook
+    df's on the same cells."""
+    conf = float(c["confidence"].iloc[0])
+    df = c.drop_duplicates("test").set_index("test")["df"]
+    rows = []
+    for test, g in c.groupby("test", sort=False):
+        pooled, se = _pooled(g)
+        before, bse = _pooled(t[t["test"] == test])
+        k = g["verdict"].value_counts()
+        rows.append({"test": TESTS[test][1], "design": TESTS[test][0],
+                     "calibrated df": f"{df[test]:g}",
+                     "coverage %, textbook df (SE)": f"{_pct(before)} ({_pct(bse)})",
+                     "coverage %, calibrated df (SE)": f"{_pct(pooled)} ({_pct(se)})",
+                     "cells nominal / under / over": " / ".join(
+                         str(int(k.get(v, 0))) for v in ("nominal", "under", "over"))})
+    return [f"\n## Coverage at the calibrated df\n\n",
+            "The t tests' df calibrated on Bouckaert's null by the comparison study "
+            "(`studies/cv_inference_1998_2023.toml`, at its calibration's n and used at "
+            "every n, as its `calibrated` rates; `df = \"calibrated\"` with `calibration` "
+            "naming that study) enter the interval as they enter the test, so a df that "
+            "keeps the Type I error at α also widens or narrows the interval. Pooled "
+            f"coverage of the {100 * conf:g}% intervals over the (set, n) cells, beside the "
+            "textbook df's; the cells are in "
+            f"`{study.name}_coverage_calibrated.csv`.\n\n",
+            pd.DataFrame(rows).to_markdown(index=False, disable_numparse=True), "\n",
+            f"\n### Coverage at the calibrated df per set and n, %\n\n",
+            _coverage_table(c), "\n"]
+
+
 def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=None) -> dict:
     """``<study>.md``: the truths, the coverage per test, set and n, and the sentences."""
     need = ("coverage", "coverage_ncv")
@@ -191,7 +225,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         "difference** D(m): the expected accuracy of naive Bayes minus that of C4.5, both "
         "trained on m instances drawn from the network, m the design's training size "
         "(0.9 n for 10-fold cv and 90/10 subsampling, n/2 for 5 × 2 cv, n for NCV, whose "
-        "bias-corrected interval is for the model fitted on all n). The engine draws it "
+        "bias-corrected interval is for the model fitted on all n"
+        + (", 2/3 n for the bootstrap cv, whose estimate is the mean over random 2/3 – "
+           "1/3 splits" if "coverage_bootstrap" in tables else "") + "). The engine draws it "
         f"(`truth = \"drawn\"`): {fits} training sets per set and m, each model's accuracy "
         f"{method}, so its Monte Carlo SE comes from the training sets alone.\n\n",
         "**Verdicts** (↓ under, ↑ over, unmarked nominal): a cell under-covers where even "
@@ -199,7 +235,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         f"Clopper–Pearson 95% end below {100 * conf:g}%; it over-covers where the smallest "
         f"one's lower end is above {100 * conf:g}%; otherwise the coverage is within the "
         "Monte Carlo error of both the data sets and the truth. Every number is in "
-        f"`{study.name}_coverage.csv` and `{study.name}_coverage_ncv.csv`.\n\n",
+        "" + ", ".join(f"`{study.name}_{k}.csv`" for k in ("coverage", "coverage_ncv",
+                                                           "coverage_bootstrap")
+                       if k in tables) + ".\n\n",
         _words(t), "\n\n",
         summary_table(t).to_markdown(index=False, disable_numparse=True), "\n",
         "\n## The true differences\n\n",
@@ -207,6 +245,9 @@ def write_coverage(*, study, tables, scores, folder, wall=None, calibrations=Non
         _truth_table(t), "\n",
         f"\n## Coverage of the {100 * conf:g}% intervals, %\n\n",
         _coverage_table(t), "\n"]
+    if "coverage_calibrated" in tables:
+        lines += _calibrated_section(coverage_cells(tables, ("coverage_calibrated",)), t,
+                                     study)
     md = folder / f"{study.name}.md"
     md.write_text("".join(lines), encoding="utf-8")
     return {"report.md": md}

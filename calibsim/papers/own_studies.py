@@ -34,6 +34,9 @@ Dietterich's real-data tasks (``studies/cv_inference_1998_2023_{pima_exp6,letter
 ``cv_inference_coverage`` (``studies/cv_inference_1998_2023_coverage.toml``): the coverage
 of those tests' intervals on the BAN sets against the true difference the engine draws
 from each network (:mod:`calibsim.papers._cv_inference_coverage`).
+``cv_inference_bootstrap_budget``
+(``studies/cv_inference_1998_2023_bootstrap_budget.toml``): the bootstrap cv's Type I error
+on the null against its bootstrap samples and splits.
 
 ``plan_validation`` (``studies/plan_validation.toml``, issue 42 item 5): ``calibsim plan``
 (the engine's ``plan`` analysis) beside the committed Type I errors of Dietterich's tasks
@@ -797,6 +800,13 @@ def _cv_inference_dietterich(**kw):
     return write_dietterich(**kw)
 
 
+def _cv_inference_bootstrap_budget(**kw):
+    """The bootstrap cv's Type I error against its samples
+    (``studies/cv_inference_1998_2023_bootstrap_budget.toml``)."""
+    from ._cv_inference import write_budget
+    return write_budget(**kw)
+
+
 from ._cv_inference_validation import LAYOUTS as _CV_INFERENCE  # noqa: E402  (issue 43)
 from ._plan_validation import LAYOUTS as _PLAN_VALIDATION  # noqa: E402  (issue 42)
 
@@ -805,5 +815,6 @@ LAYOUTS = {"null_construction": _null_construction,
            "bayesian_hierarchical": _bayesian_hierarchical,
            "cv_inference": _cv_inference,
            "cv_inference_dietterich": _cv_inference_dietterich,
-           "cv_inference_coverage": _cv_inference_coverage, **_CV_INFERENCE,
+           "cv_inference_coverage": _cv_inference_coverage,
+           "cv_inference_bootstrap_budget": _cv_inference_bootstrap_budget, **_CV_INFERENCE,
            **_PLAN_VALIDATION}

@@ -41,7 +41,8 @@ from ._multitest_datasets import (Multi2TestResult, multi2test, multi2test_from_
 from ._registry import (BAYES_TESTS, FIGURE2_TESTS, INSTANCE_TESTS, TESTS, TestSpec,
                         check_calibratable, check_fits_design, fits_design, get_test,
                         needs_instances, takes_df)
-from ._cv_inference import (CV_CLT_VARIANCES, NestedCVResult, bootstrap_cv_test,
+from ._cv_inference import (CV_CLT_VARIANCES, BootstrapCVResult, NestedCVResult,
+                            bootstrap_cv_test,
                             bootstrap_cv_train_size, cv_clt_test, nested_cv_test)
 from ._results import ConfidenceInterval, TTestResult
 from ._onesample import (
@@ -59,6 +60,7 @@ __all__ = [
     "cv_clt_test",
     "nested_cv_test",
     "NestedCVResult",
+    "BootstrapCVResult",
     "CV_CLT_VARIANCES",
     "bootstrap_cv_test",
     "bootstrap_cv_train_size",

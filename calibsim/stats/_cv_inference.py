@@ -39,7 +39,8 @@ from .._validation import check_choice, check_real_dtype
 from ._classic import _pvalue_z
 from ._results import TTestResult
 
-__all__ = ["cv_clt_test", "nested_cv_test", "NestedCVResult", "CV_CLT_VARIANCES",
+__all__ = ["cv_clt_test", "nested_cv_test", "NestedCVResult", "BootstrapCVResult",
+           "CV_CLT_VARIANCES",
            "bootstrap_cv_test", "bootstrap_cv_train_size"]
 
 #: The variance estimators of Bayle et al. (2020), Section 3: ``"all-pairs"`` (the
@@ -436,8 +437,31 @@ def bootstrap_cv_train_size(n_instances: int, n_train: int, *, lambda0: float = 
     return int(cand[np.argmin(crit)])
 
 
+@dataclass(frozen=True)
+class BootstrapCVResult(TTestResult):
+    """Result of :func:`bootstrap_cv_test`: a :class:`TTestResult` (normal reference,
+    ``df`` inf) with the random-effects fit behind its standard error.
+
+    Attributes
+    ----------
+    statistic, pvalue, df
+        As :class:`TTestResult`: z = estimate / stderr against the standard normal.
+    variance_component : float or ndarray
+        :math:`\\hat\\sigma^2_u = \\max(0, (MS_B - MS_W) / C)`, the between-bootstrap
+        variance component (before the training-size factor).
+    at_bound : bool or ndarray of bool
+        True where :math:`\\hat\\sigma^2_u` is 0 (the between-sample mean square at
+        most the within one) and the standard error is the stated bound
+        :math:`\\sqrt{MS_W / C}` instead (see :func:`bootstrap_cv_test`).
+    """
+
+    variance_component: float | np.ndarray = field(default=np.nan)
+    at_bound: bool | np.ndarray = field(default=False)
+
+
 def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
-                      adjust: bool = True, alternative: str = "two-sided") -> TTestResult:
+                      adjust: bool = True, alternative: str = "two-sided"
+                      ) -> BootstrapCVResult:
     r"""Cai et al.'s bootstrap of the cv estimate: a random-effects standard error.
 
     Bootstrapping a cv estimate naively needs many cv repetitions per bootstrap
@@ -467,9 +491,23 @@ def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
     the variance component is the ANOVA one (REML's for this balanced layout
     unless the fit is at the boundary, where both give 0); a split with no copy on
     a side is drawn again (the authors drop it); the estimate uses the design's C
-    splits, not 400. A zero variance component (e.g. B or C too small for any
-    between-sample variation to show) gives a zero standard error: z = ±inf unless
-    the estimate is 0.
+    splits, not 400.
+
+    At the boundary. Where :math:`MS_B \le MS_W` the component is cut to 0: B
+    samples of C splits cannot separate the bootstrap variance from the noise of the
+    splits (likely when B·C is small or the test sides hold few instances). A zero
+    standard error there would give z = ±inf and p = 0 from a noisy fit, so the
+    standard error is instead the bound :math:`\sqrt{MS_W / C}` times the factor. At
+    the boundary it is at least :math:`\sqrt{MS_B / C}`, the observed spread of the
+    bootstrap samples' means, whose square estimates :math:`\sigma^2_u +
+    \sigma^2_\varepsilon / C \ge \sigma^2_u`: the test is conservative there, and
+    ``at_bound`` marks it. (The authors' REML fit reports 0 and a zero-width
+    interval.) The relative standard deviation of :math:`\hat\sigma^2_u` is about
+    :math:`\sqrt{2/(B-1)}\,(1 + s/C)` with :math:`s = \sigma^2_\varepsilon /
+    \sigma^2_u`, so the remedy is more bootstrap samples: B of several hundred, as
+    the authors use. Only where every value of ``x`` is the same (:math:`MS_W = 0`)
+    is the standard error 0: z is ±inf unless the estimate is 0, as for the t tests'
+    zero variance.
 
     Parameters
     ----------
@@ -487,9 +525,9 @@ def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
 
     Returns
     -------
-    TTestResult
-        ``statistic`` z, ``pvalue``, ``df`` inf (standard normal reference) and
-        ``confidence_interval(cl)``.
+    BootstrapCVResult
+        ``statistic`` z, ``pvalue``, ``df`` inf (standard normal reference),
+        ``confidence_interval(cl)``, ``variance_component`` and ``at_bound``.
 
     Raises
     ------
@@ -510,6 +548,10 @@ def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
     ...                         adjust=False)
     >>> round(float(res._stderr), 4)     # sqrt((MS_B - MS_W) / C) = sqrt((32/3 - 4/3) / 2)
     2.1602
+    >>> res = bootstrap_cv_test([[1, 3], [3, 1], [2, 2]], 1.0, n_instances=90, n_train=50,
+    ...                         adjust=False)    # MS_B = 0 <= MS_W = 4/3: at the bound
+    >>> bool(res.at_bound), round(float(res._stderr), 4)    # sqrt(MS_W / C)
+    (True, 0.8165)
     """
     from .._validation import check_finite_array
     x = check_finite_array("x", x, min_ndim=2)
@@ -531,6 +573,9 @@ def bootstrap_cv_test(x, estimate, *, n_instances: int, n_train: int,
     row = x.mean(axis=-1)
     msb = C * ((row - row.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1) / (B - 1)
     msw = ((x - row[..., None]) ** 2).sum(axis=(-2, -1)) / (B * (C - 1))
-    sigma_u = np.sqrt(np.maximum(0.0, (msb - msw) / C))
-    return _statistic(np.asarray(est, float), sigma_u * factor, alternative,
-                      "bootstrap cv (random effects)")
+    var_u = np.maximum(0.0, (msb - msw) / C)
+    at_bound = var_u <= 0
+    se = np.sqrt(np.where(at_bound, msw / C, var_u)) * factor
+    return _statistic(np.asarray(est, float), se, alternative,
+                      "bootstrap cv (random effects)", cls=BootstrapCVResult,
+                      variance_component=var_u[()], at_bound=at_bound[()])

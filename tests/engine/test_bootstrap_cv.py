@@ -152,6 +152,34 @@ def test_same_bytes_for_any_block_size_and_worker_count(tiny, tmp_path):
             assert arrays[name].tobytes() == two.arrays[key][name].tobytes(), (key, name)
 
 
+def test_repeats_append_independent_draws_after_the_first(tiny, tmp_path):
+    # repeats = 2: the first block is what the scheme drew without repeats, the second a
+    # new draw; the replicability analysis reads one block per repeat
+    study, scores = tiny
+    path = tmp_path / "rep.toml"
+    path.write_text(TINY.replace("train_fraction = 0.5", "train_fraction = 0.5\nrepeats = 2")
+                    + textwrap.dedent("""
+                    [[analysis]]
+                    kind = "replicability"
+                    name = "rep"
+                    tests = ["bootstrap_cv"]
+                    repeats = 2
+                    alphas = [0.5]
+                    """), encoding="utf-8")
+    rep = load_study(path)
+    rep = replace(rep, results=tmp_path / "results")
+    two = compute_scores(rep)
+    a, b = scores.arrays[("null", "boot")], two.arrays[("null", "boot")]
+    assert b["correct"].shape == (5, 2, 10, 3)
+    assert b["correct"][:, :, :5].tobytes() == a["correct"].tobytes()
+    assert not np.array_equal(b["correct"][:, :, 5:], a["correct"])
+    row = run_analyses(rep, two)["rep"].iloc[0]
+    assert row["repeats"] == 2 and row["n"] == 5 and 0 <= row["R"] <= 1
+    with pytest.raises(ValueError, match=r"`analysis\[1\]\.repeats` must not exceed"):
+        load_study(path.write_text(path.read_text().replace("repeats = 2\nalphas",
+                                                            "repeats = 3\nalphas")) and path)
+
+
 def test_the_new_stream_leaves_the_earlier_ones():
     # "bootstrap" is spawned after the six streams before it, which stay as they were
     from calibsim._rng import STREAMS, dataset_seeds

@@ -157,13 +157,17 @@ def test_coverage_keys_only_on_coverage(tmp_path):
         load_study(path)
 
 
-@pytest.mark.parametrize("line", ['null = "centred"', "df = 5", 'calibration = "x.toml"'])
-def test_keys_a_coverage_analysis_would_ignore_are_refused(tmp_path, line):
+@pytest.mark.parametrize("line, match", [
+    ('null = "centred"', "does not apply to a coverage analysis"),
+    # a df (given or calibrated: tests/engine/test_coverage_calibrated.py) needs tests
+    # that take one
+    ("df = 5", r"`analysis\[1\]\.df` is 5, but .* take\(s\) no df")])
+def test_keys_a_coverage_analysis_would_ignore_are_refused(tmp_path, line, match):
     text = textwrap.dedent(TINY).replace('truth = { lowd = 0.2 }',
                                          'truth = { lowd = 0.2 }\n' + line)
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(StudyFileError, match="does not apply to a coverage analysis"):
+    with pytest.raises(StudyFileError, match=match):
         load_study(path)
 
 

@@ -190,9 +190,26 @@ def test_bootstrap_cv_by_hand():
     assert bootstrap_cv_train_size(90, 50) == 61
     adj = bootstrap_cv_test(x, 3.0, n_instances=90, n_train=50)
     assert adj._stderr == pytest.approx(np.sqrt(14 / 3) * np.sqrt((90 - 61 + 0.632 * 61) / 90))
-    # between-sample variation below the within one: the variance component is 0
-    flat = bootstrap_cv_test([[0, 1], [1, 0]], 0.0, n_instances=90, n_train=50)
-    assert flat._stderr == 0 and flat.pvalue == 1
+    assert not res.at_bound and res.variance_component == pytest.approx(14 / 3)
+
+
+def test_bootstrap_cv_at_the_bound():
+    # between-sample variation below the within one: the component is cut to 0 and the
+    # standard error is the stated bound sqrt(MS_W / C), not 0 (which gave z = inf, p = 0)
+    x = [[0, 1], [1, 0], [0, 1]]           # row means all 1/2: MS_B = 0; MS_W = 1/2
+    res = bootstrap_cv_test(x, 0.25, n_instances=90, n_train=50, adjust=False)
+    assert res.at_bound and res.variance_component == 0
+    assert res._stderr == pytest.approx(np.sqrt(0.5 / 2))
+    assert np.isfinite(res.statistic) and res.pvalue == pytest.approx(
+        2 * stats.norm.sf(0.25 / 0.5))
+    # only values all equal give a zero standard error, as the t tests' zero variance
+    flat = bootstrap_cv_test(np.ones((3, 2)), 0.0, n_instances=90, n_train=50)
+    assert flat._stderr == 0 and flat.pvalue == 1 and flat.at_bound
+    # elementwise over leading dimensions
+    both = bootstrap_cv_test(np.stack([x, [[1, 3], [2, 2], [5, 7]]]), [0.25, 3.0],
+                             n_instances=90, n_train=50, adjust=False)
+    assert both.at_bound.tolist() == [True, False]
+    assert both._stderr[1] == pytest.approx(np.sqrt(14 / 3))
 
 
 def test_bootstrap_cv_refuses():
