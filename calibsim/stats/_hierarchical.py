@@ -530,7 +530,7 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
         the log scale, δ0 the variance of the data sets' mean; see ``_initial_metric``
         in :mod:`calibsim.stats._hierarchical_jax`). Same model, same NUTS and the same
         adaptation windows; "scaled" spares the first 100 or so warm-up iterations,
-        which use the starting metric, their longest trajectories (about 30-40% fewer
+        which use the starting metric, their longest trajectories (about 28-40% fewer
         leapfrog steps per fit on 10 x 10 cv at q = 10-50,
         ``benchmarks/bench_hierarchical.py --study``); the draws differ, within Monte
         Carlo error.
