@@ -21,17 +21,18 @@ CSV), each a new process timed from start to end:
 
 ``--study``: the decision-rate study (``studies/bayesian_hierarchical.toml``, 3,060
 hierarchical fits at q = 10, 20, 50) on a fixed fraction: the engine's own analysis
-(``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets of
-its null source's shape (100 x 10 cv differences of two equally good learners), with every
-ρ and repeat of the study, once with each sampler and starting metric of
+(``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets
+of its null source's shape (100 x 10 cv differences of two equally good learners), with
+every ρ and repeat of the study, once with each sampler and starting metric of
 ``--study-configs`` (each program compiled or loaded first, outside the timing): by
-default the one-pair sampler from the unit metric (the test's default, the study's
-before issue 46) and from the scaled one, and the study's since: "auto" (batched at
-q = 10, one pair at a time at q = 20 and 50) from the scaled one. A block of the study
-holds 10 comparisons per repeat at q = 10, so its last batch of 4 is part filled with
-copies (64 lanes for 60 fits), which the fraction timed here (4 per repeat) is not. The CPU seconds per fit at each q, times the study's number of fits
-at that q, give the whole study's sampling time on one core (the study's runner spreads
-the comparisons over its workers); an extrapolation, and printed as one.
+default the one-pair sampler from the unit metric (the test's default, the study's before
+issue 46) and from the scaled one, and the study's since: "auto" (batched at q = 10, one
+pair at a time at q = 20 and 50) from the scaled one. A block of the study holds 10
+comparisons per repeat at q = 10, so its last batch of 4 is part filled with copies (64
+lanes for 60 fits), which the fraction timed here (4 per repeat) is not. The CPU seconds
+per fit at each q, times the study's number of fits at that q, give the whole study's
+sampling time on one core (the study's runner spreads the comparisons over its workers);
+an extrapolation, and printed as one.
 
     python benchmarks/bench_hierarchical.py --rank --study
     python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
@@ -253,7 +254,7 @@ def main(argv=None):
     ap.add_argument("--rank", action="store_true",
                     help="rank --method bayes before and after, new processes")
     ap.add_argument("--study", action="store_true",
-                    help="the decision-rate study on a fraction, both samplers")
+                    help="the decision-rate study on a fraction, each of --study-configs")
     ap.add_argument("--study-groups", type=int, default=4,
                     help="with --study: comparisons timed per q (default 4)")
     ap.add_argument("--study-configs", default="single:unit,single:scaled,auto:scaled",

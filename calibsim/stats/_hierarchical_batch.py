@@ -29,8 +29,8 @@ import os
 
 import numpy as np
 
-from ._hierarchical_jax import (METRIC_WORDS, _hyperpriors, _import_jax, _initial_metric, _initial_values,
-                                _nuts_program, _x64, compilation_cache_dir)
+from ._hierarchical_jax import (METRIC_WORDS, _hyperpriors, _import_jax, _initial_metric,
+                                _initial_values, _nuts_program, _x64, compilation_cache_dir)
 
 __all__ = ["batch_size", "fit_batch", "padded_size"]
 
