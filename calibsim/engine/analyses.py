@@ -1046,9 +1046,9 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
     a batch would be one padded comparison.
 
     ``initial_metric="scaled"`` (the default here, not the test's): NUTS's adaptation
-    starts from a metric scaled to the data (see :func:`calibsim.stats.
-    hierarchical_bayesian_test`), the same model and NUTS with fewer leapfrog steps per
-    fit; "unit" from the identity. ``sampler="single", initial_metric="unit"`` gives the
+    starts from a metric scaled to the data (see
+    :func:`calibsim.stats.hierarchical_bayesian_test`), the same model and NUTS with fewer
+    leapfrog steps per fit; "unit" from the identity. ``sampler="single", initial_metric="unit"`` gives the
     draws of the study's outputs before issue 46; ``benchmarks/bench_hierarchical.py
     --study`` times each.
     """
