@@ -21,12 +21,18 @@ CSV), each a new process timed from start to end:
 
 ``--study``: the decision-rate study (``studies/bayesian_hierarchical.toml``, 3,060
 hierarchical fits at q = 10, 20, 50) on a fixed fraction: the engine's own analysis
-(``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets of
-its null source's shape (100 x 10 cv differences of two equally good learners), with every
-ρ and repeat of the study, once with each sampler (each program compiled or loaded first,
-outside the timing). The CPU seconds per fit at each q, times the study's number of fits
-at that q, give the whole study's sampling time on one core (the study's runner spreads
-the comparisons over its workers); an extrapolation, and printed as one.
+(``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets
+of its null source's shape (100 x 10 cv differences of two equally good learners), with
+every ρ and repeat of the study, once with each sampler and starting metric of
+``--study-configs`` (each program compiled or loaded first, outside the timing): by
+default the one-pair sampler from the unit metric (the test's default, the study's before
+issue 46) and from the scaled one, and the study's since: "auto" (batched at q = 10, one
+pair at a time at q = 20 and 50) from the scaled one. A block of the study holds 10
+comparisons per repeat at q = 10, so its last batch of 4 is part filled with copies (64
+lanes for 60 fits), which the fraction timed here (4 per repeat) is not. The CPU seconds
+per fit at each q, times the study's number of fits at that q, give the whole study's
+sampling time on one core (the study's runner spreads the comparisons over its workers);
+an extrapolation, and printed as one.
 
     python benchmarks/bench_hierarchical.py --rank --study
     python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
@@ -196,7 +202,7 @@ class _Synthetic:
         return self.x
 
 
-def study(n_groups):
+def study(n_groups, configs):
     from calibsim.engine import load_study
     from calibsim.engine.analyses import _datasets_summaries
     st = load_study(ROOT / "studies" / "bayesian_hierarchical.toml")
@@ -209,26 +215,29 @@ def study(n_groups):
           f"{n_groups} comparisons of synthetic null data per q ({n_groups * per_group} fits "
           "per q: every rho and repeat of the study)")
     small = dataclasses.replace(a, sources=("null",), tests=("hierarchical",))
-    total = {}
-    for sampler in ("single", "batched"):
-        per_q = {}
-        for q in a.datasets:
+    per_q = {config: {} for config in configs}
+    for q in a.datasets:             # the configurations side by side, under the same load
+        for config in configs:
+            sampler, metric = config.split(":")
             first = dataclasses.replace(small, datasets=(q,), rhos=("1/k",), repeats=1)
             _, w, _ = _timed(lambda: _datasets_summaries(st, first, _Synthetic(q, seed=q),
-                                                         None, sampler))
-            print(f"  {sampler}: q = {q}: compiled (or loaded from the cache) and one "
+                                                         None, sampler, metric))
+            print(f"  {config}: q = {q}: compiled (or loaded from the cache) and one "
                   f"fit: {w:.1f} s wall", flush=True)
+        for config in configs:
+            sampler, metric = config.split(":")
             one_q = dataclasses.replace(small, datasets=(q,))
             n_fits = n_groups * per_group
             load = _load()
             _, w, c = _timed(lambda: _datasets_summaries(st, one_q, _Synthetic(n_groups * q),
-                                                         None, sampler))
-            per_q[q] = (w / n_fits, c / n_fits)
-            print(f"  {sampler}: q = {q}: {n_fits} fits in {w:.1f} s wall, {c:.1f} s CPU "
+                                                         None, sampler, metric))
+            per_q[config][q] = (w / n_fits, c / n_fits)
+            print(f"  {config}: q = {q}: {n_fits} fits in {w:.1f} s wall, {c:.1f} s CPU "
                   f"({c / n_fits:.2f} s CPU per fit); {load}", flush=True)
-        total[sampler] = tuple(sum(fits_per_q[q] * per_q[q][i] for q in a.datasets)
-                               for i in (0, 1))
-    print("\n| sampler | whole study extrapolated: wall (min) | CPU (min) |\n|---|---|---|")
+    total = {config: tuple(sum(fits_per_q[q] * per_q[config][q][i] for q in a.datasets)
+                           for i in (0, 1)) for config in configs}
+    print("\n| sampler:starting metric | whole study extrapolated: wall (min) | CPU (min) |"
+          "\n|---|---|---|")
     for sampler, (w, c) in total.items():
         print(f"| {sampler} | {w / 60:.1f} | {c / 60:.1f} |")
     print("(sampling only, one process, compilation excluded: extrapolated from the fits "
@@ -245,9 +254,12 @@ def main(argv=None):
     ap.add_argument("--rank", action="store_true",
                     help="rank --method bayes before and after, new processes")
     ap.add_argument("--study", action="store_true",
-                    help="the decision-rate study on a fraction, both samplers")
+                    help="the decision-rate study on a fraction, each of --study-configs")
     ap.add_argument("--study-groups", type=int, default=4,
                     help="with --study: comparisons timed per q (default 4)")
+    ap.add_argument("--study-configs", default="single:unit,single:scaled,auto:scaled",
+                    help="with --study: comma-separated sampler:initial_metric pairs to "
+                         "time (samplers single, batched, auto; metrics unit, scaled)")
     args = ap.parse_args(argv)
     if not (args.one or args.rank or args.study):
         args.one = True
@@ -256,7 +268,7 @@ def main(argv=None):
     if args.rank:
         rank()
     if args.study:
-        study(args.study_groups)
+        study(args.study_groups, args.study_configs.split(","))
     return 0
 
 

@@ -1105,7 +1105,8 @@ def _rho_value(rho, k, a=None, r=None):
     return float(rho)
 
 
-def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dict:
+def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
+                        initial_metric="scaled") -> dict:
     """Per comparison (q consecutive data sets of a block; a remainder of fewer than q is
     left out), the posterior probabilities (left, rope, right) at every ROPE:
     ``(name, source, pair, test, q, rho) -> {"p": (n_comparisons, repeats, n_ropes, 3),
@@ -1117,10 +1118,19 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dic
     so the results do not depend on the block size or the worker count.
 
     ``sampler="batched"`` samples the hierarchical comparisons of each (source, pair, q,
-    ρ) together (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds): the
-    same posteriors, other draws (within Monte Carlo error of the default's), so the
-    study's tracked outputs stay on the default, "single", until they are regenerated;
-    ``benchmarks/bench_hierarchical.py --study`` times both.
+    ρ) together (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds), "single"
+    one after another (:func:`calibsim.stats.hierarchical_bayesian_test`): the same
+    posteriors, other draws (within Monte Carlo error of each other). "auto" (the
+    default) batches where the batched program runs several comparisons per call (q of
+    at most 16 data sets, padded: ``batch_size``) and samples one at a time above, where
+    a batch would be one padded comparison.
+
+    ``initial_metric="scaled"`` (the default here, not the test's): NUTS's adaptation
+    starts from a metric scaled to the data (see
+    :func:`calibsim.stats.hierarchical_bayesian_test`), the same model and NUTS with fewer
+    leapfrog steps per fit; "unit" from the identity. ``sampler="single", initial_metric="unit"`` gives the
+    draws of the study's outputs before issue 46; ``benchmarks/bench_hierarchical.py
+    --study`` times each.
     """
     import warnings
     import zlib
@@ -1128,6 +1138,7 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dic
     from ..stats import (bayesian_signed_rank_test, hierarchical_bayesian_batch,
                          hierarchical_bayesian_test)
     from ..stats._hierarchical import HierarchicalDiagnosticWarning
+    from ..stats._hierarchical_batch import batch_size, padded_size
     out = {}
     sname = a.schemes[0][1]
     for source in a.sources:
@@ -1152,7 +1163,9 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dic
                                 key = zlib.crc32(xs.tobytes())
                                 seed = np.random.SeedSequence(
                                     [study.seed, key, q, ti, ri, rep])
-                                if test == "hierarchical" and sampler == "batched":
+                                if test == "hierarchical" and (
+                                        sampler == "batched" or sampler == "auto"
+                                        and batch_size(padded_size(q)) > 1):
                                     batch.append((gi, rep, xs, seed))
                                     continue
                                 if test == "signed_rank":
@@ -1167,7 +1180,8 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dic
                                     warnings.simplefilter("ignore", HierarchicalDiagnosticWarning)
                                     res = hierarchical_bayesian_test(
                                         xs, rope=a.ropes[0], rho=_rho_value(rho, k, a, r),
-                                        random_state=seed, n_samples=4000, n_warmup=500)
+                                        random_state=seed, n_samples=4000, n_warmup=500,
+                                        initial_metric=initial_metric)
                                 diag[gi, rep] = res.diagnostics_ok
                                 for j, rope in enumerate(a.ropes):
                                     p[gi, rep, j] = _hier_probs(res, rope)
@@ -1175,7 +1189,8 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="single") -> dic
                             results = hierarchical_bayesian_batch(
                                 [b[2] for b in batch], rope=a.ropes[0],
                                 rho=_rho_value(rho, k, a, r), random_states=[b[3] for b in batch],
-                                n_samples=4000, n_warmup=500, warn=False)
+                                n_samples=4000, n_warmup=500, warn=False,
+                                initial_metric=initial_metric)
                             for (gi, rep, _, _), res in zip(batch, results):
                                 diag[gi, rep] = res.diagnostics_ok
                                 for j, rope in enumerate(a.ropes):

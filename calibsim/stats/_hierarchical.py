@@ -54,9 +54,9 @@ from scipy import stats
 from .._validation import check_finite_array, check_int
 from ._bayes import _decide, _iv_common
 from ._hierarchical_batch import fit_batch
-from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, _SITES, _hyperpriors,  # noqa: F401
-                                _import_jax, _initial_values, _nuts_program, _x64,
-                                compilation_cache_dir)
+from ._hierarchical_jax import (BAYES_EXTRA_HINT, CACHE_ENV, INITIAL_METRICS,  # noqa: F401
+                                METRIC_WORDS, _SITES, _hyperpriors, _import_jax, _initial_metric,
+                                _initial_values, _nuts_program, _x64, compilation_cache_dir)
 
 __all__ = ["HierarchicalResult", "hierarchical_bayesian_test", "hierarchical_bayesian_batch",
            "HierarchicalDiagnosticWarning", "BAYES_EXTRA_HINT", "compilation_cache_dir"]
@@ -340,11 +340,13 @@ def _diagnostics(draws, divergent):
 
 
 def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmup,
-         target_accept):
+         target_accept, initial_metric="unit"):
     """Posterior draws of model (1)-(5) for scaled data summarised by each data set's
     mean ``m``, sum of squares about it ``v`` and standard deviation ``sd`` (for the
     starting points), with prior ``bounds`` = (δ0 low, δ0 high, σ0 high, σ high, a_lo,
-    a_hi, b_lo, b_hi). Returns ({site: (chains, draws, ...)}, divergent (chains, draws))."""
+    a_hi, b_lo, b_hi), NUTS's adaptation starting from ``initial_metric``
+    (:func:`._hierarchical_jax._initial_metric`). Returns ({site: (chains, draws, ...)},
+    divergent (chains, draws))."""
     jax = _import_jax()
     q = m.size
     seed = random_state if isinstance(random_state, np.random.SeedSequence) else \
@@ -358,7 +360,9 @@ def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmu
         key = jax.random.PRNGKey(int(key_seed.generate_state(1, np.uint32)[0]))
         args = tuple(jnp.asarray(a, dtype=jnp.float64) for a in
                      (m, v, float(n), rho, *bounds))
-        draws, divergent = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args)
+        metric = _initial_metric(m, n, rho, bounds, initial_metric)
+        draws, divergent = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args,
+                                   {k: jnp.asarray(a) for k, a in metric.items()})
         draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
         divergent = np.asarray(divergent)
     return draws, divergent
@@ -381,6 +385,12 @@ def _region_probs(loc, scale, df, rope):
 
 _SAMPLERS = {"single": "NumPyro's NUTS, one program per q (pairs one after another)",
              "batched": "NumPyro's NUTS, batched"}
+
+
+def _iv_metric(initial_metric):
+    if initial_metric not in INITIAL_METRICS:
+        raise ValueError(f"`initial_metric` must be one of {list(INITIAL_METRICS)}; got "
+                         f"{initial_metric!r}.")
 
 
 def _iv_labels(datasets, names, q):
@@ -456,7 +466,8 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
                                n_samples=10_000, n_chains=4, n_warmup=1000,
                                nu_prior=((0.5, 5.0), (0.05, 0.15)), std_upper=1000.0,
                                target_accept=0.9, datasets=None, names=("A", "B"),
-                               warn=True, sampler="single") -> HierarchicalResult:
+                               warn=True, sampler="single",
+                               initial_metric="unit") -> HierarchicalResult:
     r"""Hierarchical Bayesian test of two learners over q data sets (Corani et al. 2017).
 
     Per-fold differences of every data set, with the cross-validation correlation ρ;
@@ -509,6 +520,20 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
         Warn (:class:`HierarchicalDiagnosticWarning`) when R-hat > 1.01, the bulk
         effective sample size < 400 or a transition diverged; the numbers are in the
         result either way.
+    sampler : {"single", "batched"}, default "single"
+        One program per q, or the batched program of :func:`hierarchical_bayesian_batch`
+        (with q padded).
+    initial_metric : {"unit", "scaled"}, default "unit"
+        Where NUTS's windowed adaptation of its diagonal inverse metric (mass matrix)
+        starts: the identity (Stan's and NumPyro's default), or rough variances of the
+        unconstrained parameters from the data's summaries (σ_i about 1/(2(n - 1)) on
+        the log scale, δ0 the variance of the data sets' mean; see ``_initial_metric``
+        in :mod:`calibsim.stats._hierarchical_jax`). Same model, same NUTS and the same
+        adaptation windows; "scaled" spares the first 100 or so warm-up iterations,
+        which use the starting metric, their longest trajectories (about 28-40% fewer
+        leapfrog steps per fit on 10 x 10 cv at q = 10-50,
+        ``benchmarks/bench_hierarchical.py --study``); the draws differ, within Monte
+        Carlo error.
 
     Returns
     -------
@@ -565,15 +590,16 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
         raise ValueError(f"`target_accept` must be a float in [0.5, 1); got {target_accept!r}.")
     if sampler not in _SAMPLERS:
         raise ValueError(f"`sampler` must be one of {list(_SAMPLERS)}; got {sampler!r}.")
+    _iv_metric(initial_metric)
     datasets, names = _iv_labels(datasets, names, x.shape[0])
     _import_jax()                        # the extra's error before any work
     prep = _summaries(x, nu_prior, std_upper)
     settings = dict(n_samples=n_samples, n_chains=n_chains, n_warmup=n_warmup,
-                    target_accept=target_accept)
+                    target_accept=target_accept, initial_metric=initial_metric)
     if sampler == "single":
         draws, divergent = _fit(prep.m, prep.v, prep.sd, prep.n, rho, prep.bounds,
                                 random_state, **settings)
-        how = _SAMPLERS["single"]
+        how = _SAMPLERS["single"] + METRIC_WORDS[initial_metric]
     else:
         (draws, divergent), how = fit_batch([prep], [rho], [random_state], **settings)[0]
     result = _result(prep, draws, divergent, rope=rope, rho=rho, threshold=threshold,
@@ -590,7 +616,7 @@ def hierarchical_bayesian_batch(xs, *, rope=0.0, rho=None, threshold=0.95,
                                 random_states=None, n_samples=10_000, n_chains=4,
                                 n_warmup=1000, nu_prior=((0.5, 5.0), (0.05, 0.15)),
                                 std_upper=1000.0, target_accept=0.9, datasets=None,
-                                names=None, warn=True) -> list:
+                                names=None, warn=True, initial_metric="unit") -> list:
     """The hierarchical Bayesian test (Corani et al. 2017) of many comparisons, sampled
     together: the comparisons with the same padded number of data sets share one compiled
     program and run side by side in it (``jax.vmap``), a fixed number at a time.
@@ -608,6 +634,8 @@ def hierarchical_bayesian_batch(xs, *, rope=0.0, rho=None, threshold=0.95,
         The comparisons' differences in accuracy, A minus B (accuracies in [0, 1]); q, r
         and k may differ between comparisons.
     rope, threshold, n_samples, n_chains, n_warmup, nu_prior, std_upper, target_accept, warn
+        As for :func:`hierarchical_bayesian_test`, shared by all comparisons.
+    initial_metric : {"unit", "scaled"}, default "unit"
         As for :func:`hierarchical_bayesian_test`, shared by all comparisons.
     rho : None, float or sequence of float/None
         One ρ for all, or one per comparison; None: 1/k.
@@ -662,6 +690,7 @@ def hierarchical_bayesian_batch(xs, *, rope=0.0, rho=None, threshold=0.95,
     names = each(names, "names", ("A", "B"))
     if not (isinstance(target_accept, float) and 0.5 <= target_accept < 1):
         raise ValueError(f"`target_accept` must be a float in [0.5, 1); got {target_accept!r}.")
+    _iv_metric(initial_metric)
     checked = []
     for i in range(c):
         (x, rope_i, rho_i, threshold_i, n_samples, n_chains, n_warmup, nu_prior_i,
@@ -674,7 +703,7 @@ def hierarchical_bayesian_batch(xs, *, rope=0.0, rho=None, threshold=0.95,
     _import_jax()
     fits = fit_batch([p for p, _, _ in checked], [r for _, r, _ in checked], seeds,
                      n_samples=n_samples, n_chains=n_chains, n_warmup=n_warmup,
-                     target_accept=target_accept)
+                     target_accept=target_accept, initial_metric=initial_metric)
     out = []
     for (prep, rho_i, (ds, nm)), ((draws, divergent), how) in zip(checked, fits):
         res = _result(prep, draws, divergent, rope=rope_i, rho=rho_i, threshold=threshold_i,

@@ -29,8 +29,8 @@ import os
 
 import numpy as np
 
-from ._hierarchical_jax import (_hyperpriors, _import_jax, _initial_values, _nuts_program,
-                                _x64, compilation_cache_dir)
+from ._hierarchical_jax import (METRIC_WORDS, _hyperpriors, _import_jax, _initial_metric,
+                                _initial_values, _nuts_program, _x64, compilation_cache_dir)
 
 __all__ = ["batch_size", "fit_batch", "padded_size"]
 
@@ -92,7 +92,8 @@ def _batch_model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, mask, ce
 
 def _traced(q_pad, n_warmup, n_per_chain, n_chains, target_accept):
     """The batched sampler as a jitted function (keys (B, 2), initial values, model
-    arguments with a leading batch axis B) -> draws (B, chains, draws, ...), for q_pad
+    arguments, starting inverse metrics, each with a leading batch axis B) -> draws
+    (B, chains, draws, ...), for q_pad
     data sets (tracing it takes most of the first call's time)."""
     jax = _import_jax()
     import jax.numpy as jnp
@@ -114,7 +115,8 @@ def _specs(jax, q_pad, n_chains):
                                               else ()), f8) for k in sites}
     vec, one = jax.ShapeDtypeStruct((b, q_pad), f8), jax.ShapeDtypeStruct((b,), f8)
     args = (vec, vec) + (one,) * 10 + (jax.ShapeDtypeStruct((b, q_pad), jnp.bool_),)
-    return jax.ShapeDtypeStruct((b, 2), jnp.uint32), z0, args
+    metric = {k: jax.ShapeDtypeStruct((b,) + s.shape[2:], f8) for k, s in z0.items()}
+    return jax.ShapeDtypeStruct((b, 2), jnp.uint32), z0, args, metric
 
 
 def _export_path(folder, settings):
@@ -177,7 +179,17 @@ def _pad_initial(z0, q, q_pad, n_chains, rng):
     return out
 
 
-def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accept):
+def _pad_metric(metric, q, q_pad):
+    """The starting inverse metric of a padded run: the real data sets' as the
+    one-at-a-time sampler's, then 1 for the padded z and σ."""
+    if q_pad == q:
+        return metric
+    return {k: (np.concatenate([v, np.ones(q_pad - q)]) if k in ("z", "sigma") else v)
+            for k, v in metric.items()}
+
+
+def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accept,
+              initial_metric="unit"):
     """Posterior draws of several comparisons, batched by padded q.
 
     Parameters
@@ -189,7 +201,7 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
     seeds : list of None, int or numpy.random.SeedSequence
         Each comparison's seed, used as :func:`hierarchical_bayesian_test` uses it
         (starting points and the NUTS key), so a comparison's draws depend only on it.
-    n_samples, n_chains, n_warmup, target_accept
+    n_samples, n_chains, n_warmup, target_accept, initial_metric
         As for :func:`hierarchical_bayesian_test`, shared by all.
 
     Returns
@@ -219,7 +231,9 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
                 float(prep.n), float(rho), *(float(b) for b in prep.bounds),
                 np.arange(q_pad) < q)
         key = int(key_seed.generate_state(1, np.uint32)[0])
-        prepared.append((q, q_pad, key, z0, args))
+        metric = _pad_metric(_initial_metric(prep.m, prep.n, float(rho), prep.bounds,
+                                             initial_metric), q, q_pad)
+        prepared.append((q, q_pad, key, z0, args, metric))
     out = [None] * len(prepared)
     by_size = {}
     for i, item in enumerate(prepared):
@@ -237,7 +251,9 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
                                      dtype=jnp.float64) for k in prepared[rows[0]][3]}
                 args = tuple(jnp.asarray(np.stack([np.asarray(prepared[i][4][j]) for i in rows]))
                              for j in range(len(prepared[rows[0]][4])))
-                draws, divergent = program(keys, z0, args)
+                metric = {k: jnp.asarray(np.stack([prepared[i][5][k] for i in rows]),
+                                         dtype=jnp.float64) for k in prepared[rows[0]][5]}
+                draws, divergent = program(keys, z0, args, metric)
                 draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
                 divergent = np.asarray(divergent)
             for b, i in enumerate(chunk):
@@ -245,7 +261,8 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
                 mine = {k: (a[b][..., :q] if k in ("delta", "sigma") else a[b])
                         for k, a in draws.items()}
                 how = ("NumPyro's NUTS, batched (vmap over comparisons"
-                       + (f"; q = {q} padded to {q_pad})" if q_pad != q else ")"))
+                       + (f"; q = {q} padded to {q_pad})" if q_pad != q else ")")
+                       + METRIC_WORDS[initial_metric])
                 out[i] = ((mine, divergent[b]), how)
     return out
 

@@ -150,20 +150,24 @@ def test_decision_rate_table_and_figure_are_in_words(tmp_path):
 
 
 @pytest.mark.slow
-def test_batched_sampler_gives_the_same_summaries_within_mc_error(tmp_path):
-    """The engine's switch to the batched sampler (not the default, so tracked outputs do
-    not move): same comparisons, same seeds, probabilities within 4 Monte Carlo SEs of a
-    difference of two runs with ESS >= 400 each, 4 * sqrt(2 * 0.25 / 400) = 0.14, where both
-    runs' diagnostics are good (the tolerance of tests/stats/test_hierarchical.py)."""
+@pytest.mark.parametrize("other", [{"sampler": "single"},
+                                   {"sampler": "single", "initial_metric": "unit"}])
+def test_other_samplers_give_the_same_summaries_within_mc_error(tmp_path, other):
+    """The engine's default (at q = 10 the batched sampler, from a metric scaled to the
+    data) against the one-pair sampler from the same metric, and from NUTS's identity
+    (the study's draws before issue 46): same comparisons, same seeds, probabilities
+    within 4 Monte Carlo SEs of a difference of two runs with ESS >= 400 each, 4 *
+    sqrt(2 * 0.25 / 400) = 0.14, where both runs' diagnostics are good (the tolerance of
+    tests/stats/test_hierarchical.py)."""
     from calibsim.engine.analyses import _datasets_summaries, _SameDifferences
     study = _study(tmp_path, 20)
     a = study.analyses[0]
     scores = _SameDifferences(compute_scores(study))
     one = _datasets_summaries(study, a, scores)
-    batched = _datasets_summaries(study, a, scores, sampler="batched")
-    assert one.keys() == batched.keys()
+    alt = _datasets_summaries(study, a, scores, **other)
+    assert one.keys() == alt.keys()
     for key, s in one.items():
-        b = batched[key]
+        b = alt[key]
         assert s["p"].shape == b["p"].shape
         np.testing.assert_allclose(b["p"].sum(axis=-1), 1)
         if key[3] == "signed_rank":                    # not sampled by NUTS: unchanged

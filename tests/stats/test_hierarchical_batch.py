@@ -90,6 +90,7 @@ def test_importing_calibsim_sets_no_cache(tmp_path):
     ({"random_states": [1, 2, 3]}, "`random_states` must have one entry"),
     ({"names": [("a", "b")]}, "`names` must have one entry"),
     ({"target_accept": 1}, "`target_accept` must be a float"),
+    ({"initial_metric": "dense"}, "`initial_metric` must be one of"),
 ])
 def test_bad_input_names_the_parameter(rng, kw, match):
     with pytest.raises(ValueError, match=match):
@@ -166,3 +167,29 @@ def test_batched_agrees_with_the_single_sampler_within_mc_error(rng):
         assert np.all(diff <= 4 * se), (a.probabilities(), b.probabilities(), se)
         # and the draws are not the same (padding changes the trajectories)
         assert not np.array_equal(a.delta0, b.delta0)
+
+
+@pytest.mark.slow
+def test_scaled_metric_agrees_with_the_unit_one_within_mc_error(rng):
+    """The decision-rate study's starting metric (``initial_metric="scaled"``) against
+    the test's default (the identity): same data, seeds and program (the metric is an
+    argument of the compiled program), probabilities within 4 Monte Carlo SEs of their
+    difference, on a clear gain, a gain near the ROPE's edge and a null, on both
+    samplers (q = 11; padded to 12 when batched)."""
+    xs = [_data(rng, 11, 0.03), _data(rng, 11, 0.012), _data(rng, 11, 0.0)]
+    seeds = [21, 22, 23]
+    batch = hierarchical_bayesian_batch(xs, rope=0.01, random_states=seeds,
+                                        initial_metric="scaled", **FAST)
+    for x, seed, b in zip(xs, seeds, batch):
+        unit = hierarchical_bayesian_test(x, rope=0.01, random_state=seed, **FAST)
+        scaled = hierarchical_bayesian_test(x, rope=0.01, random_state=seed,
+                                            initial_metric="scaled", **FAST)
+        assert scaled.sampler.endswith("; adaptation from a metric scaled to the data")
+        assert b.sampler.endswith("; adaptation from a metric scaled to the data")
+        for other in (scaled, b):
+            assert unit.diagnostics_ok and other.diagnostics_ok, (unit.diagnostics_text(),
+                                                                  other.diagnostics_text())
+            se = np.hypot(_indicator_se(unit), _indicator_se(other))
+            diff = np.abs(np.subtract(unit.probabilities(), other.probabilities()))
+            assert np.all(diff <= 4 * se), (unit.probabilities(), other.probabilities(), se)
+        assert not np.array_equal(unit.delta0, scaled.delta0)    # other trajectories
