@@ -408,6 +408,18 @@ def _mark_node(v, ib, seg_s, seg_n, where):
         where[ib[e]] = e
 
 
+@numba.njit(cache=True, inline='always')
+def _clear_cut(npcb, npb, npc, j):
+    """Zero numeric attribute j's cut distribution: ``npcb[j]`` (2, C), ``npb[j]`` (2,) and
+    ``npc[j]`` (C,)."""
+    for b in range(2):
+        npb[j, b] = 0.0
+        for c in range(npc.shape[1]):
+            npcb[j, b, c] = 0.0
+    for c in range(npc.shape[1]):
+        npc[j, c] = 0.0
+
+
 @numba.njit(cache=True)
 def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, npb, npc, gain,
                     ratio, spl, valid, pre, sv, sc, sw, unit, xtab, kcb):
@@ -436,25 +448,13 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         t0 = prow[j]
         s0 = ps_s[v, t0]
         m = ps_n[v, t0]
-        if unit:
-            for t in range(m):
-                i = psb[s0 + t]
-                sv[t] = X[i, j]
-                sc[t] = y[i]
-                sw[t] = 1.0
-        else:
-            for t in range(m):
-                i = psb[s0 + t]
-                sv[t] = X[i, j]
-                sc[t] = y[i]
-                sw[t] = wb[where[i]]
+        for t in range(m):
+            i = psb[s0 + t]
+            sv[t] = X[i, j]
+            sc[t] = y[i]
+            sw[t] = 1.0 if unit else wb[where[i]]
         # All known instances start in bag 1.
-        for b in range(2):
-            npb[j, b] = 0.0
-            for c in range(C):
-                npcb[j, b, c] = 0.0
-        for c in range(C):
-            npc[j, c] = 0.0
+        _clear_cut(npcb, npb, npc, j)
         total = 0.0
         for t in range(m):
             c = sc[t]
@@ -487,49 +487,42 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
                 kcb[1, c] = 0
             for t in range(m):
                 kcb[1, sc[t]] += 1
-            for nxt in range(1, m):
-                if sv[nxt - 1] + 1e-5 < sv[nxt]:
-                    for t in range(last, nxt):
-                        c = sc[t]
-                        kcb[1, c] -= 1
-                        kcb[0, c] += 1
-                    if (_gr_or_eq(np.float64(nxt), min_split)
-                            and _gr_or_eq(np.float64(m - nxt), min_split)):
-                        rv = 0.0
-                        for c in range(C):
-                            rv = rv + xtab[kcb[0, c]]
-                        rv = rv - xtab[nxt]
-                        for c in range(C):
-                            rv = rv + xtab[kcb[1, c]]
-                        rv = rv - xtab[m - nxt]
-                        ig = _info_gain(default_ent, rv, unknown_rate, total)
-                        if _gr(ig, best_gain):
-                            best_gain = ig
-                            split_index = nxt - 1
-                        n_cuts += 1
-                    last = nxt
-        else:
-            for nxt in range(1, m):
-                if sv[nxt - 1] + 1e-5 < sv[nxt]:
-                    for t in range(last, nxt):
-                        c = sc[t]
-                        wt = sw[t]
-                        npcb[j, 1, c] = npcb[j, 1, c] - wt
-                        npcb[j, 0, c] = npcb[j, 0, c] + wt
-                        npb[j, 1] = npb[j, 1] - wt
-                        npb[j, 0] = npb[j, 0] + wt
-                    if _gr_or_eq(npb[j, 0], min_split) and _gr_or_eq(npb[j, 1], min_split):
-                        rv = 0.0
-                        for b in range(2):
-                            for c in range(C):
-                                rv = rv + _xlogx(npcb[j, b, c])
-                            rv = rv - _xlogx(npb[j, b])
-                        ig = _info_gain(default_ent, rv, unknown_rate, total)
-                        if _gr(ig, best_gain):
-                            best_gain = ig
-                            split_index = nxt - 1
-                        n_cuts += 1
-                    last = nxt
+        for nxt in range(1, m):
+            if not sv[nxt - 1] + 1e-5 < sv[nxt]:
+                continue
+            if unit:
+                for t in range(last, nxt):
+                    kcb[1, sc[t]] -= 1
+                    kcb[0, sc[t]] += 1
+                ok = (_gr_or_eq(np.float64(nxt), min_split)
+                      and _gr_or_eq(np.float64(m - nxt), min_split))
+            else:
+                for t in range(last, nxt):
+                    c = sc[t]
+                    wt = sw[t]
+                    npcb[j, 1, c] = npcb[j, 1, c] - wt
+                    npcb[j, 0, c] = npcb[j, 0, c] + wt
+                    npb[j, 1] = npb[j, 1] - wt
+                    npb[j, 0] = npb[j, 0] + wt
+                ok = _gr_or_eq(npb[j, 0], min_split) and _gr_or_eq(npb[j, 1], min_split)
+            last = nxt
+            if not ok:
+                continue
+            rv = 0.0
+            for b in range(2):
+                if unit:
+                    for c in range(C):
+                        rv = rv + xtab[kcb[b, c]]
+                    rv = rv - xtab[nxt if b == 0 else m - nxt]
+                else:
+                    for c in range(C):
+                        rv = rv + _xlogx(npcb[j, b, c])
+                    rv = rv - _xlogx(npb[j, b])
+            ig = _info_gain(default_ent, rv, unknown_rate, total)
+            if _gr(ig, best_gain):
+                best_gain = ig
+                split_index = nxt - 1
+            n_cuts += 1
         if n_cuts == 0:
             continue
         # MDL correction of the gain for the choice among n_cuts cut points.
@@ -540,12 +533,7 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         if sp == sv[split_index + 1]:
             sp = sv[split_index]
         # The chosen cut's distribution, added range by range (Distribution.addRange).
-        for b in range(2):
-            npb[j, b] = 0.0
-            for c in range(C):
-                npcb[j, b, c] = 0.0
-        for c in range(C):
-            npc[j, c] = 0.0
+        _clear_cut(npcb, npb, npc, j)
         total = 0.0
         for b in range(2):
             lo = 0 if b == 0 else split_index + 1
