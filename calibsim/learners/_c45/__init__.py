@@ -35,7 +35,12 @@ its data:
   resampling loop on such data (:func:`.general._c45_fit_rows` from
   :func:`calibsim.evaluate._kernels._evaluate_general`: the fold's training rows
   of the data set, on the data set's one sort of its numeric attributes). On
-  nominal codes without missing values it builds the nominal paths' tree.
+  nominal codes without missing values it builds the nominal paths' tree. With
+  numeric attributes, no missing value and every weight 1 (the null data of
+  ``calibrate --like`` on credit-g, for one) every weight sum is a count, so it
+  counts (``unit`` in :func:`.general._c45_fit_rows`): the numeric cut scan runs on
+  integer counts with an x log x table, nominal cells are counted and their totals
+  summed from them, and nothing missing is spread; the same floats as summing weights.
 
 Shared by all three, by role (as ``sklearn/tree``'s ``_criterion``,
 ``_splitter`` and ``_tree``):

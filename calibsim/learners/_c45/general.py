@@ -8,10 +8,12 @@ the compact tree and its predictions in
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
-from .criterion import _eq, _est_errors, _sm, _weka_cf
+from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
 from .general_splitting import (
     _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
     _split_distribution, _split_point, _split_segment,
@@ -201,9 +203,6 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
     npcb = np.zeros((max(n_attr, 1), 2, C), np.float64)
     npb = np.zeros((max(n_attr, 1), 2), np.float64)
     npc = np.zeros((max(n_attr, 1), C), np.float64)
-    pcb2 = np.empty((2, C), np.float64)
-    pb2 = np.empty(2, np.float64)
-    pc2 = np.empty(C, np.float64)
     # Scratch of a chosen split's distribution and of the partitions.
     pcb = np.empty((max_nb, C), np.float64)
     pb = np.empty(max_nb, np.float64)
@@ -238,6 +237,23 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                                np.zeros(n_full, np.bool_))
     blk_end[0] = top
     where = np.empty(n_full, np.int64)
+    # Unit weights (no missing value, every weight 1): every weight sum is a count, so the
+    # numeric split search scans integer counts and needs no positions (``where`` then
+    # holds each instance's branch for _partition_lists); nothing missing is spread.
+    unit = np.bool_(numeric is not None)
+    for e in range(n):
+        i = rows[e]
+        if w[i] != 1.0:
+            unit = False
+        for j in range(n_attr):
+            if math.isnan(X[i, j]):
+                unit = False
+    xtab = np.zeros(n + 1 if unit else 1, np.float64)
+    if unit:
+        for k in range(1, n + 1):
+            xtab[k] = _xlogx(np.float64(k))
+    kcb = np.zeros((2, C), np.int64)
+    sizes = np.zeros(max_nb, np.int64)
     sv = np.empty(n, np.float64)
     sc = np.empty(n, np.int64)
     sw = np.empty(n, np.float64)
@@ -254,12 +270,13 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         best = -1
         top = blk_end[v]          # later blocks: lists of subtrees already grown
         if _can_split(dist, tot, v, C, min_obj_f):
-            if numeric is not None:
+            if numeric is not None and not unit:
                 _mark_node(v, ib, seg_s, seg_n, where)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, spl, npcb, npb, npc, pcb2, pb2, pc2,
-                                   (prow, psb, ps_s, ps_n, where), sv, sc, sw, numeric)
+                                   ratio, valid, spl, npcb, npb, npc,
+                                   (prow, psb, ps_s, ps_n, where), sv, sc, sw, unit, xtab,
+                                   kcb, numeric)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -287,7 +304,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
             for c in range(C):
                 pc[c] = npc[j, c]
             t = (0.0 + pb[0]) + pb[1]
-        t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
+        if not unit:                      # with unit weights no value is missing
+            t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
         if nv == 0:
             # setSplitPoint: the largest training value not above the cut.
             t0 = prow[j]
@@ -306,7 +324,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
             frac[b] = pb[b] / t
         if numeric is not None:
             psb, top = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
-                                        ps_n, pos)
+                                        ps_n, pos, unit, where, sizes)
         ib, wb, used = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s,
                                       seg_n, seg_s, seg_n, fc, pos)
         for b in range(nb - 1, -1, -1):

@@ -307,33 +307,54 @@ def _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n, flag):
 
 
 @numba.njit(cache=True)
-def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos):
+def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
+                     sizes):
     """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
     split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
     missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
-    lists go at ``top``. Returns (buffer, new top)."""
+    lists go at ``top``. Returns (buffer, new top).
+
+    ``unit``: no value is missing, so every list holds all of the node's instances: the
+    branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
+    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused."""
     r = ps_s.shape[1]
     for t in range(r):
         s = ps_s[v, t]
         L = ps_n[v, t]
-        need = _branch_sizes(psb, s, L, X, j, nvj, sp, nb, frac, pos)
+        if unit and t > 0:
+            need = L
+            for b in range(nb):
+                pos[b] = sizes[b]
+        else:
+            need = _branch_sizes(psb, s, L, X, j, nvj, sp, nb, frac, pos)
+            for b in range(nb):
+                sizes[b] = pos[b]
         psb = _ensure_lists(psb, top + need)
         for b in range(nb):
             cnt = pos[b]
             ps_s[fc + b, t] = top
             pos[b] = top
             top += cnt
-        for e in range(s, s + L):
-            i = psb[e]
-            b = _branch_of(X[i, j], nvj, sp)
-            if b >= 0:
+        if unit and t > 0:
+            for e in range(s, s + L):
+                i = psb[e]
+                b = branch[i]
                 psb[pos[b]] = i
                 pos[b] += 1
-            else:
-                for bb in range(nb):
-                    if _gr(frac[bb], 0.0):
-                        psb[pos[bb]] = i
-                        pos[bb] += 1
+        else:
+            for e in range(s, s + L):
+                i = psb[e]
+                b = _branch_of(X[i, j], nvj, sp)
+                if unit:
+                    branch[i] = b
+                if b >= 0:
+                    psb[pos[b]] = i
+                    pos[b] += 1
+                else:
+                    for bb in range(nb):
+                        if _gr(frac[bb], 0.0):
+                            psb[pos[bb]] = i
+                            pos[bb] += 1
         for b in range(nb):
             ps_n[fc + b, t] = pos[b] - ps_s[fc + b, t]
     return psb, top
@@ -387,101 +408,149 @@ def _mark_node(v, ib, seg_s, seg_n, where):
         where[ib[e]] = e
 
 
+@numba.njit(cache=True, inline='always')
+def _clear_cut(npcb, npb, npc, j):
+    """Zero numeric attribute j's cut distribution: ``npcb[j]`` (2, C), ``npb[j]`` (2,) and
+    ``npc[j]`` (C,)."""
+    for b in range(2):
+        npb[j, b] = 0.0
+        for c in range(npc.shape[1]):
+            npcb[j, b, c] = 0.0
+    for c in range(npc.shape[1]):
+        npc[j, c] = 0.0
+
+
 @numba.njit(cache=True)
-def _numeric_split(v, j, X, y, wb, n_classes, min_obj_f, sum_w, pcb, pb, pc, pre, sv, sc,
-                   sw):
-    """Evaluate J48's binary split of node v on numeric attribute j (C45Split, numeric case).
+def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, npb, npc, gain,
+                    ratio, spl, valid, pre, sv, sc, sw, unit, xtab, kcb):
+    """Evaluate J48's binary split of node v on every numeric attribute (C45Split, numeric
+    case), in one call per node.
 
     ``pre`` is ``(prow, psb, ps_s, ps_n, where)``: the node's sorted lists (see
     :func:`_partition_lists`) and the positions of its instances in its segment
     (:func:`_mark_node`). ``sv``, ``sc``, ``sw`` are (n,) scratch.
 
-    Returns ``(valid, info_gain, gain_ratio, split_point)``; for a valid split
-    ``pcb``, ``pb``, ``pc`` hold the known-value distribution of the chosen cut.
+    ``unit``: every weight is 1 (no missing value, unit instance weights), so every
+    weight sum is a count: the positions are not read (``where`` is not needed), and
+    the cut points are scanned on integer counts ``kcb`` ((2, C) i8 scratch) with
+    ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8), the same floats as the weighted scan.
+
+    Sets, for each numeric attribute j, ``valid[j]``, and for a valid split
+    ``gain[j]`` (info gain), ``ratio[j]`` (gain ratio), ``spl[j]`` (split point) and
+    ``npcb[j]``, ``npb[j]``, ``npc[j]``: the known-value distribution of the chosen cut.
     """
     C = n_classes
     prow, psb, ps_s, ps_n, where = pre
-    t0 = prow[j]
-    s0 = ps_s[v, t0]
-    m = ps_n[v, t0]
-    for t in range(m):
-        i = psb[s0 + t]
-        sv[t] = X[i, j]
-        sc[t] = y[i]
-        sw[t] = wb[where[i]]
-    # All known instances start in bag 1.
-    _clear_distribution(pcb, pb, pc, 2)
-    total = 0.0
-    for t in range(m):
-        c = sc[t]
-        wt = sw[t]
-        pcb[1, c] = pcb[1, c] + wt
-        pb[1] = pb[1] + wt
-        pc[c] = pc[c] + wt
-        total = total + wt
-    min_split = 0.1 * total / np.float64(C)
-    if _sm_or_eq(min_split, min_obj_f):
-        min_split = min_obj_f
-    elif _gr(min_split, 25.0):
-        min_split = 25.0
-    if _sm(np.float64(m), 2.0 * min_split):
-        return False, 0.0, 0.0, 0.0
-    rv = 0.0
-    for c in range(C):
-        rv = rv + _xlogx(pc[c])
-    default_ent = _xlogx(total) - rv
-    unknown_rate = (sum_w - total) / sum_w
-    best_gain = 0.0
-    split_index = -1
-    n_cuts = 0
-    last = 0
-    for nxt in range(1, m):
-        if sv[nxt - 1] + 1e-5 < sv[nxt]:
-            for t in range(last, nxt):
-                c = sc[t]
-                wt = sw[t]
-                pcb[1, c] = pcb[1, c] - wt
-                pcb[0, c] = pcb[0, c] + wt
-                pb[1] = pb[1] - wt
-                pb[0] = pb[0] + wt
-            if _gr_or_eq(pb[0], min_split) and _gr_or_eq(pb[1], min_split):
-                rv = 0.0
-                for b in range(2):
-                    for c in range(C):
-                        rv = rv + _xlogx(pcb[b, c])
-                    rv = rv - _xlogx(pb[b])
-                gain = _info_gain(default_ent, rv, unknown_rate, total)
-                if _gr(gain, best_gain):
-                    best_gain = gain
-                    split_index = nxt - 1
-                n_cuts += 1
-            last = nxt
-    if n_cuts == 0:
-        return False, 0.0, 0.0, 0.0
-    # MDL correction of the gain for the choice among n_cuts cut points.
-    best_gain = best_gain - (math.log(np.float64(n_cuts)) / _LOG2) / sum_w
-    if _sm_or_eq(best_gain, 0.0):
-        return False, 0.0, 0.0, 0.0
-    sp = (sv[split_index + 1] + sv[split_index]) / 2.0
-    if sp == sv[split_index + 1]:
-        sp = sv[split_index]
-    # The chosen cut's distribution, added range by range (Distribution.addRange).
-    _clear_distribution(pcb, pb, pc, 2)
-    total = 0.0
-    for b in range(2):
-        lo = 0 if b == 0 else split_index + 1
-        hi = split_index + 1 if b == 0 else m
-        s = 0.0
-        for t in range(lo, hi):
+    for j in range(n_values.shape[0]):
+        if n_values[j] != 0:
+            continue
+        valid[j] = False
+        t0 = prow[j]
+        s0 = ps_s[v, t0]
+        m = ps_n[v, t0]
+        for t in range(m):
+            i = psb[s0 + t]
+            sv[t] = X[i, j]
+            sc[t] = y[i]
+            sw[t] = 1.0 if unit else wb[where[i]]
+        # All known instances start in bag 1.
+        _clear_cut(npcb, npb, npc, j)
+        total = 0.0
+        for t in range(m):
             c = sc[t]
             wt = sw[t]
-            s = s + wt
-            pcb[b, c] = pcb[b, c] + wt
-            pc[c] = pc[c] + wt
-        pb[b] = pb[b] + s
-        total = total + s
-    ratio = _gain_ratio(pb, 2, total, sum_w, best_gain)
-    return True, best_gain, ratio, sp
+            npcb[j, 1, c] = npcb[j, 1, c] + wt
+            npb[j, 1] = npb[j, 1] + wt
+            npc[j, c] = npc[j, c] + wt
+            total = total + wt
+        min_split = 0.1 * total / np.float64(C)
+        if _sm_or_eq(min_split, min_obj_f):
+            min_split = min_obj_f
+        elif _gr(min_split, 25.0):
+            min_split = 25.0
+        if _sm(np.float64(m), 2.0 * min_split):
+            continue
+        rv = 0.0
+        for c in range(C):
+            rv = rv + _xlogx(npc[j, c])
+        default_ent = _xlogx(total) - rv
+        unknown_rate = (sum_w - total) / sum_w
+        best_gain = 0.0
+        split_index = -1
+        n_cuts = 0
+        last = 0
+        if unit:
+            # Bag weights and cells are counts: integers in kcb, entropy terms from xtab,
+            # summed in the weighted scan's order (the same floats).
+            for c in range(C):
+                kcb[0, c] = 0
+                kcb[1, c] = 0
+            for t in range(m):
+                kcb[1, sc[t]] += 1
+        for nxt in range(1, m):
+            if not sv[nxt - 1] + 1e-5 < sv[nxt]:
+                continue
+            if unit:
+                for t in range(last, nxt):
+                    kcb[1, sc[t]] -= 1
+                    kcb[0, sc[t]] += 1
+                ok = (_gr_or_eq(np.float64(nxt), min_split)
+                      and _gr_or_eq(np.float64(m - nxt), min_split))
+            else:
+                for t in range(last, nxt):
+                    c = sc[t]
+                    wt = sw[t]
+                    npcb[j, 1, c] = npcb[j, 1, c] - wt
+                    npcb[j, 0, c] = npcb[j, 0, c] + wt
+                    npb[j, 1] = npb[j, 1] - wt
+                    npb[j, 0] = npb[j, 0] + wt
+                ok = _gr_or_eq(npb[j, 0], min_split) and _gr_or_eq(npb[j, 1], min_split)
+            last = nxt
+            if not ok:
+                continue
+            rv = 0.0
+            for b in range(2):
+                if unit:
+                    for c in range(C):
+                        rv = rv + xtab[kcb[b, c]]
+                    rv = rv - xtab[nxt if b == 0 else m - nxt]
+                else:
+                    for c in range(C):
+                        rv = rv + _xlogx(npcb[j, b, c])
+                    rv = rv - _xlogx(npb[j, b])
+            ig = _info_gain(default_ent, rv, unknown_rate, total)
+            if _gr(ig, best_gain):
+                best_gain = ig
+                split_index = nxt - 1
+            n_cuts += 1
+        if n_cuts == 0:
+            continue
+        # MDL correction of the gain for the choice among n_cuts cut points.
+        best_gain = best_gain - (math.log(np.float64(n_cuts)) / _LOG2) / sum_w
+        if _sm_or_eq(best_gain, 0.0):
+            continue
+        sp = (sv[split_index + 1] + sv[split_index]) / 2.0
+        if sp == sv[split_index + 1]:
+            sp = sv[split_index]
+        # The chosen cut's distribution, added range by range (Distribution.addRange).
+        _clear_cut(npcb, npb, npc, j)
+        total = 0.0
+        for b in range(2):
+            lo = 0 if b == 0 else split_index + 1
+            hi = split_index + 1 if b == 0 else m
+            s = 0.0
+            for t in range(lo, hi):
+                c = sc[t]
+                wt = sw[t]
+                s = s + wt
+                npcb[j, b, c] = npcb[j, b, c] + wt
+                npc[j, c] = npc[j, c] + wt
+            npb[j, b] = npb[j, b] + s
+            total = total + s
+        valid[j] = True
+        gain[j] = best_gain
+        ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain)
+        spl[j] = sp
 
 
 @numba.njit(cache=True, inline='always')
@@ -502,7 +571,7 @@ def _gain_ratio(pb, nb, known, sum_w, gain):
 @numba.njit(cache=True)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
                     multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
-                    npcb, npb, npc, pcb2, pb2, pc2, pre, sv, sc, sw, numeric):
+                    npcb, npb, npc, pre, sv, sc, sw, unit, xtab, kcb, numeric):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
     ``numeric`` is None when no attribute is numeric: numba then prunes the
@@ -513,7 +582,9 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
     nominal (value, class) cell, ``pck/ktot`` the known class weights and
     total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
     numeric attribute, and ``spl`` the numeric split points. ``pre``, ``sv``,
-    ``sc``, ``sw``: the node's sorted lists and scratch of :func:`_numeric_split`.
+    ``sc``, ``sw``, ``unit``, ``xtab``, ``kcb``: the node's sorted lists and scratch of
+    :func:`_numeric_splits`; with ``unit`` (every weight 1, nothing missing) the nominal
+    cells are counted and their totals summed from them.
     """
     n_attr = n_values.shape[0]
     C = n_classes
@@ -527,22 +598,42 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
         ktot[j] = 0.0
         for c in range(C):
             pck[j, c] = 0.0
-    for e in range(seg_s[v], seg_s[v] + seg_n[v]):
-        i = ib[e]
-        wt = wb[e]
-        c = y[i]
+    if unit:
+        # Every weight 1, nothing missing: the cells are counts, and the bag, class and
+        # known totals are sums of them (exact in any order, so the same floats).
+        for e in range(seg_s[v], seg_s[v] + seg_n[v]):
+            i = ib[e]
+            c = y[i]
+            for j in range(n_attr):
+                if n_values[j] != 0:
+                    k = off[j] + int(X[i, j])
+                    cnt[c, k] = cnt[c, k] + 1.0
         for j in range(n_attr):
-            if n_values[j] == 0:
-                continue
-            x = X[i, j]
-            if math.isnan(x):
-                continue
-            k = off[j] + int(x)
-            cnt[c, k] = cnt[c, k] + wt
-            bagk[k] = bagk[k] + wt
-            pck[j, c] = pck[j, c] + wt
-            ktot[j] = ktot[j] + wt
+            for k in range(off[j], off[j + 1]):
+                for c in range(C):
+                    bagk[k] = bagk[k] + cnt[c, k]
+                    pck[j, c] = pck[j, c] + cnt[c, k]
+                ktot[j] = ktot[j] + bagk[k]
+    else:
+        for e in range(seg_s[v], seg_s[v] + seg_n[v]):
+            i = ib[e]
+            wt = wb[e]
+            c = y[i]
+            for j in range(n_attr):
+                if n_values[j] == 0:
+                    continue
+                x = X[i, j]
+                if math.isnan(x):
+                    continue
+                k = off[j] + int(x)
+                cnt[c, k] = cnt[c, k] + wt
+                bagk[k] = bagk[k] + wt
+                pck[j, c] = pck[j, c] + wt
+                ktot[j] = ktot[j] + wt
 
+    if numeric is not None:
+        _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, sum_w, npcb, npb, npc, gain, ratio,
+                        spl, valid, pre, sv, sc, sw, unit, xtab, kcb)
     avg = 0.0
     n_valid = 0
     for j in range(n_attr):
@@ -551,20 +642,9 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             if numeric is None:    # pruned at compile time (see above): never reached
                 valid[j] = False
                 continue
-            ok, ig, gr_, sp = _numeric_split(v, j, X, y, wb, C, min_obj_f, sum_w, pcb2, pb2,
-                                             pc2, pre, sv, sc, sw)
-            valid[j] = ok
-            if not ok:
+            if not valid[j]:
                 continue
-            gain[j] = ig
-            ratio[j] = gr_
-            spl[j] = sp
-            for b in range(2):
-                npb[j, b] = pb2[b]
-                for c in range(C):
-                    npcb[j, b, c] = pcb2[b, c]
-            for c in range(C):
-                npc[j, c] = pc2[c]
+            ig = gain[j]
             avg = avg + ig
             n_valid += 1
             continue
