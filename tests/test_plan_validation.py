@@ -158,3 +158,21 @@ def test_z_of_two_proportions():
 def test_a_bad_plan_analysis_is_refused_naming_the_key(tmp_path, extra, key):
     with pytest.raises(StudyFileError, match=key):
         load_study(_study(tmp_path, PIMA_PLAN + extra, PIMA))
+
+
+def test_the_committed_tables_are_found_beside_the_study_outputs(tmp_path, monkeypatch):
+    # installed into site-packages, the package's own checkout has no figures/: the tables
+    # are read beside the study's [outputs] figures folder (found by the reduced run of a
+    # pip-installed calibsim, where the package-relative path failed)
+    from types import SimpleNamespace
+
+    from calibsim.papers import _plan_validation as pv
+    for d in ("dietterich1998", "bouckaert2003"):
+        (tmp_path / "figures" / d).mkdir(parents=True)
+    monkeypatch.setattr(pv, "FIGURES", tmp_path / "site-packages" / "figures")
+    study = SimpleNamespace(name="plan_validation",
+                            figures=tmp_path / "figures" / "plan_validation")
+    assert pv.committed_figures(study) == (tmp_path / "figures").resolve()
+    study.figures = tmp_path / "elsewhere" / "plan_validation"
+    with pytest.raises(FileNotFoundError, match="figures/dietterich1998/ and"):
+        pv.committed_figures(study)

@@ -35,8 +35,28 @@ import pandas as pd
 
 __all__ = ["LAYOUTS", "z_two_proportions", "FIGURES"]
 
-#: The repository's tracked figures and tables (the committed rates are read from here).
+#: The repository's tracked figures and tables (the committed rates are read from here),
+#: where the package is run from its checkout; see :func:`committed_figures`.
 FIGURES = Path(__file__).resolve().parents[2] / "figures"
+
+
+def committed_figures(study) -> Path:
+    """The folder of the committed tables the study compares against: the parent of the
+    study's own ``[outputs] figures`` folder (the checkout the study file is in, also when
+    calibsim is installed into site-packages), else the package's checkout.
+
+    Raises
+    ------
+    FileNotFoundError
+        If neither holds ``dietterich1998/`` and ``bouckaert2003/``.
+    """
+    cands = [Path(study.figures).resolve().parent, FIGURES]
+    for c in cands:
+        if (c / "dietterich1998").is_dir() and (c / "bouckaert2003").is_dir():
+            return c
+    raise FileNotFoundError(f"study {study.name!r} compares against the committed tables in "
+                            "figures/dietterich1998/ and figures/bouckaert2003/; none in "
+                            f"{[str(c) for c in cands]}. Run it from a calibsim checkout.")
 
 #: Bouckaert (2003, §5): the BAN sets whose learners are equally good (no difference).
 NO_DIFFERENCE = ("set1",)
@@ -346,8 +366,9 @@ def _plan_validation(*, study, tables, scores=None, folder, wall=None, calibrati
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     alpha = float(tables["ban"]["alpha"].iloc[0])
-    dt = dietterich_table(tables)
-    bt = ban_table(tables["ban"], alpha)
+    committed = committed_figures(study)
+    dt = dietterich_table(tables, committed)
+    bt = ban_table(tables["ban"], alpha, committed)
     ft, rec = fresh_tables(tables["fresh_seed"])
     name = study.name
     paths = {}
