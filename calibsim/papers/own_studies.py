@@ -253,52 +253,77 @@ def _figure_accuracy(t, n_datasets, reduced):
     return fig
 
 
+def _df_points(ax, g, keys, labels, *, width, inf_size):
+    """Draw on ``ax`` each null's calibrated df per row of ``g`` (x = 0, 1, ...; the nulls
+    ``keys`` side by side, ``width`` apart, labelled ``labels[key]``) with its 95% interval:
+    "∞" at the top where the df is the normal limit, "none" at the bottom where no df
+    keeps α (the lowest df searched, 0.01), and a dotted line up to the top where the
+    interval is open to ∞. Returns the finite values drawn (for :func:`_log_if_wide`)."""
+    from ..plotting._style import MARKERS, PALETTE
+    x = np.arange(len(g))
+    finite, open_top = [], []
+    for i, key in enumerate(keys):
+        off = (i - (len(keys) - 1) / 2) * width
+        d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
+                     g[f"df {key} high"].to_numpy())
+        none = d <= 0.0100001                  # the lowest df searched: none keeps α
+        shown = np.isfinite(d) & ~none
+        lo = np.where(lo <= 0.0100001, d, lo)
+        finite += [v for v in np.r_[d[shown], lo[shown], hi[shown]] if np.isfinite(v)]
+        ax.errorbar(x[shown] + off, d[shown],
+                    yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
+                          - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
+                    capsize=2, label=labels[key])
+        open_top += [(xi + off, di, PALETTE[i]) for xi, di, h in
+                     zip(x[shown], d[shown], hi[shown]) if not np.isfinite(h)]
+        for xi in x[~shown & ~none]:
+            ax.annotate("∞", (xi + off, 1.0), xycoords=("data", "axes fraction"),
+                        ha="center", va="top", color=PALETTE[i], fontsize=inf_size)
+        for xi in x[none]:
+            ax.annotate("none", (xi + off, 0.0), xycoords=("data", "axes fraction"),
+                        ha="center", va="bottom", color=PALETTE[i], fontsize=6,
+                        rotation=90)
+    return finite, open_top
+
+
+def _log_if_wide(ax, finite, open_top):
+    """A log y axis with plain tick labels where the ``finite`` values drawn span more than
+    a factor of 20; then the intervals open to ∞ (``open_top``: (x, df, colour)) dotted up
+    to the top of the axes."""
+    if finite and max(finite) / max(min(finite), 1e-9) > 20:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+    if open_top:                         # an interval open to ∞: dotted up to the top
+        top = ax.get_ylim()[1]
+        for xi, di, col in open_top:
+            ax.vlines(xi, di, top, colors=col, linestyles=":", lw=1.2)
+        ax.set_ylim(top=top)
+
+
 def _figure_df(t, alpha, n_datasets, reduced, test_order):
     """The calibrated df per construction and data set at one α, beside the shipped df."""
     import matplotlib.pyplot as plt
-
-    from ..plotting._style import MARKERS, PALETTE
     sub = t[np.isclose(t["alpha"], alpha)]
     tests = list(dict.fromkeys(test_order))
     fig, axes = plt.subplots(1, len(tests), figsize=(5.0 * len(tests), 3.8),
                              layout="constrained", squeeze=False)
     for ax, test in zip(axes[0], tests):
         g = sub[sub["test"] == test].sort_values("majority share")
-        x = np.arange(len(g))
-        finite = []
-        for i, key in enumerate(_CONSTRUCTIONS):
-            d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
-                         g[f"df {key} high"].to_numpy())
-            none = d <= 0.0100001                  # the lowest df searched: none keeps α
-            finite += [v for v in np.r_[d[~none], lo[~none], hi[~none]]
-                       if np.isfinite(v) and v > 0.0100001]
-            lo = np.where(lo <= 0.0100001, d, lo)
-            shown = np.isfinite(d) & ~none
-            for xi in x[none]:
-                ax.annotate("none", (xi + (i - 1.5) * 0.17, 0.0), xycoords=("data",
-                            "axes fraction"), ha="center", va="bottom", color=PALETTE[i],
-                            fontsize=6, rotation=90)
-            ax.errorbar(x[shown] + (i - 1.5) * 0.17, d[shown],
-                        yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
-                              - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
-                        capsize=2, label=_CONSTRUCTIONS[key])
-            for xi in x[~shown]:
-                ax.annotate("∞", (xi + (i - 1.5) * 0.17, 1.0), xycoords=("data", "axes fraction"),
-                            ha="center", va="top", color=PALETTE[i], fontsize=9)
+        finite, open_top = _df_points(ax, g, list(_CONSTRUCTIONS), _CONSTRUCTIONS,
+                                      width=0.17, inf_size=9)
         e = g.iloc[0]
         if np.isfinite(e["shipped df"]):
             ax.axhspan(e["shipped df low"], e["shipped df high"], color="#999999", alpha=0.3,
                        lw=0, label="shipped df, 95% interval")
             ax.axhline(e["shipped df"], color="#555555", lw=0.8)
             finite += [e["shipped df low"], e["shipped df high"]]
-        if finite and max(finite) / min(finite) > 20:
-            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-            ax.set_yscale("log")
-            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.set_xticks(x, [f"{n}\n{100 * s:.0f}%" for n, s in
-                          zip(g["data set"], g["majority share"])], fontsize=7, rotation=30)
+        _log_if_wide(ax, finite, open_top)
+        ax.set_xticks(np.arange(len(g)), [f"{n}\n{100 * s:.0f}%" for n, s in
+                                          zip(g["data set"], g["majority share"])],
+                      fontsize=7, rotation=30)
         ax.set_title(test, fontsize=10)
         ax.set_xlabel("data set and its majority-class share")
         ax.set_ylabel("calibrated df (95% interval)")
@@ -306,7 +331,8 @@ def _figure_df(t, alpha, n_datasets, reduced, test_order):
     axes[0][0].legend(fontsize=7, frameon=False, loc="best")
     fig.suptitle(f"Calibrated df on null data like each data set (α = {alpha:g}), by how the "
                  f"null is made: {n_datasets} null data sets each\n∞ (above the axes): the "
-                 "normal limit; 'none' (at the bottom): no df keeps the Type I error at α"
+                 "normal limit; dotted: an interval open to ∞; 'none' (at the bottom): no df "
+                 "keeps the Type I error at α"
                  + (f"; reduced run: {n_datasets} data sets" if reduced else ""),
                  fontsize=10)
     return fig
@@ -522,52 +548,17 @@ def _real_vs_balanced_summary(t: pd.DataFrame) -> str:
 def _figure_real_vs_balanced(t, alpha, n_datasets, reduced, test_order):
     """df per data set (by majority share) under each null at one α, with intervals."""
     import matplotlib.pyplot as plt
-
-    from ..plotting._style import MARKERS, PALETTE
     sub = t[np.isclose(t["alpha"], alpha)]
     tests = list(dict.fromkeys(test_order))
     fig, axes = plt.subplots(1, len(tests), figsize=(6.0 * len(tests), 4.4),
                              layout="constrained", squeeze=False)
     for ax, test in zip(axes[0], tests):
         g = sub[sub["test"] == test].sort_values("majority share", kind="stable")
-        x = np.arange(len(g))
-        keys = [v for v in _NULLS if f"df {v}" in g]
-        finite, open_top = [], []
-        for i, key in enumerate(keys):
-            off = (i - (len(keys) - 1) / 2) * 0.22
-            d, lo, hi = (g[f"df {key}"].to_numpy(), g[f"df {key} low"].to_numpy(),
-                         g[f"df {key} high"].to_numpy())
-            none = d <= 0.0100001
-            shown = np.isfinite(d) & ~none
-            lo = np.where(lo <= 0.0100001, d, lo)
-            finite += [v for v in np.r_[d[shown], lo[shown], hi[shown]] if np.isfinite(v)]
-            ax.errorbar(x[shown] + off, d[shown],
-                        yerr=[d[shown] - lo[shown], np.where(np.isfinite(hi), hi, d)[shown]
-                              - d[shown]], ls="none", marker=MARKERS[i], color=PALETTE[i],
-                        capsize=2, label=_NULLS[key])
-            open_top += [(xi + off, di, PALETTE[i]) for xi, di, h in
-                         zip(x[shown], d[shown], hi[shown]) if not np.isfinite(h)]
-            for xi in x[~shown & ~none]:
-                ax.annotate("∞", (xi + off, 1.0), xycoords=("data", "axes fraction"),
-                            ha="center", va="top", color=PALETTE[i], fontsize=7)
-            for xi in x[none]:
-                ax.annotate("none", (xi + off, 0.0), xycoords=("data", "axes fraction"),
-                            ha="center", va="bottom", color=PALETTE[i], fontsize=6,
-                            rotation=90)
-        if finite and max(finite) / max(min(finite), 1e-9) > 20:
-            from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-            ax.set_yscale("log")
-            ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            ax.yaxis.set_minor_formatter(NullFormatter())
-        if open_top:                     # an interval open to ∞: dotted up to the top
-            top = ax.get_ylim()[1]
-            for xi, di, col in open_top:
-                ax.vlines(xi, di, top, colors=col, linestyles=":", lw=1.2)
-            ax.set_ylim(top=top)
-        ax.set_xticks(x, [f"{n.replace(' vs rest', '')} {100 * s:.0f}%" for n, s in
-                          zip(g["data set"], g["majority share"])], fontsize=7, rotation=35,
-                      ha="right", rotation_mode="anchor")
+        _log_if_wide(ax, *_df_points(ax, g, [v for v in _NULLS if f"df {v}" in g], _NULLS,
+                                     width=0.22, inf_size=7))
+        ax.set_xticks(np.arange(len(g)), [f"{n.replace(' vs rest', '')} {100 * s:.0f}%"
+                                          for n, s in zip(g["data set"], g["majority share"])],
+                      fontsize=7, rotation=35, ha="right", rotation_mode="anchor")
         ax.set_title(test, fontsize=10)
         ax.set_xlabel("data set and its majority-class share")
         ax.set_ylabel("calibrated df (95% interval)")
