@@ -23,17 +23,26 @@ CSV), each a new process timed from start to end:
 hierarchical fits at q = 10, 20, 50) on a fixed fraction: the engine's own analysis
 (``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets
 of its null source's shape (100 x 10 cv differences of two equally good learners), with
-every ρ and repeat of the study, once with each sampler and starting metric of
-``--study-configs`` (each program compiled or loaded first, outside the timing): by
-default the one-pair sampler from the unit metric (the test's default, the study's before
-issue 46) and from the scaled one, and the study's since: "auto" (batched at q = 10, one
-pair at a time at q = 20 and 50) from the scaled one. A block of the study holds 10
+every ρ and repeat of the study, once with each sampler, starting metric and NUTS target
+acceptance of ``--study-configs`` (each program compiled or loaded first, outside the
+timing): by default the one-pair sampler from the unit metric at 0.9 (the test's defaults,
+the study's before issue 46), "auto" (batched at q = 10, one pair at a time at q = 20 and
+50) from the scaled metric at 0.9 (the study's in the third round) and at the study's
+target now (``DATASETS_TARGET_ACCEPT`` of ``calibsim.engine.analyses``, 0.8). A block of the study holds 10
 comparisons per repeat at q = 10, so its last batch of 4 is part filled with copies (64
 lanes for 60 fits), which the fraction timed here (4 per repeat) is not. The CPU seconds
 per fit at each q, times the study's number of fits at that q, give the whole study's
 sampling time on one core (the study's runner spreads the comparisons over its workers);
 an extrapolation, and printed as one.
 
+``--steps``: the leapfrog steps per fit, which are deterministic (unlike CPU seconds on a
+shared machine), at each target acceptance of ``--targets`` on the same comparisons and
+seeds (``--steps-groups`` null and as many "gain" comparisons per q, the one-pair sampler
+with the study's settings): in all and in lockstep over the 4 vectorised chains, with the
+shares of fits with a divergent transition and with poor diagnostics, and how far the
+probabilities move from the first target's, in Monte Carlo SEs.
+
+    python benchmarks/bench_hierarchical.py --steps --steps-groups 6
     python benchmarks/bench_hierarchical.py --rank --study
     python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
 """
@@ -202,6 +211,14 @@ class _Synthetic:
         return self.x
 
 
+def _config(text):
+    """(sampler, initial metric, target acceptance) of a ``--study-configs`` entry
+    ``sampler:metric[:target]``; no target: the study's (``DATASETS_TARGET_ACCEPT``)."""
+    from calibsim.engine.analyses import DATASETS_TARGET_ACCEPT
+    sampler, metric, *target = text.split(":")
+    return sampler, metric, float(target[0]) if target else DATASETS_TARGET_ACCEPT
+
+
 def study(n_groups, configs):
     from calibsim.engine import load_study
     from calibsim.engine.analyses import _datasets_summaries
@@ -218,31 +235,117 @@ def study(n_groups, configs):
     per_q = {config: {} for config in configs}
     for q in a.datasets:             # the configurations side by side, under the same load
         for config in configs:
-            sampler, metric = config.split(":")
+            sampler, metric, target = _config(config)
             first = dataclasses.replace(small, datasets=(q,), rhos=("1/k",), repeats=1)
             _, w, _ = _timed(lambda: _datasets_summaries(st, first, _Synthetic(q, seed=q),
-                                                         None, sampler, metric))
+                                                         None, sampler, metric, target))
             print(f"  {config}: q = {q}: compiled (or loaded from the cache) and one "
                   f"fit: {w:.1f} s wall", flush=True)
         for config in configs:
-            sampler, metric = config.split(":")
+            sampler, metric, target = _config(config)
             one_q = dataclasses.replace(small, datasets=(q,))
             n_fits = n_groups * per_group
             load = _load()
             _, w, c = _timed(lambda: _datasets_summaries(st, one_q, _Synthetic(n_groups * q),
-                                                         None, sampler, metric))
+                                                         None, sampler, metric, target))
             per_q[config][q] = (w / n_fits, c / n_fits)
             print(f"  {config}: q = {q}: {n_fits} fits in {w:.1f} s wall, {c:.1f} s CPU "
                   f"({c / n_fits:.2f} s CPU per fit); {load}", flush=True)
     total = {config: tuple(sum(fits_per_q[q] * per_q[config][q][i] for q in a.datasets)
                            for i in (0, 1)) for config in configs}
-    print("\n| sampler:starting metric | whole study extrapolated: wall (min) | CPU (min) |"
+    print("\n| sampler:starting metric[:target acceptance] | whole study extrapolated: wall "
+          "(min) | CPU (min) |"
           "\n|---|---|---|")
     for sampler, (w, c) in total.items():
         print(f"| {sampler} | {w / 60:.1f} | {c / 60:.1f} |")
     print("(sampling only, one process, compilation excluded: extrapolated from the fits "
           "timed here to the study's count at each q; the study's runner spreads the "
           "comparisons over its workers. Target: at most 15 min)")
+    print(_load())
+
+
+# ---------------------------------------------------------------------------
+# --steps: leapfrog steps per fit (deterministic), divergences and diagnostics
+
+def _comparisons(q, n_groups, r=10, k=10):
+    """``n_groups`` comparisons of q data sets x r x k cv differences of each kind: "null"
+    (per data set a mean N(0, 0.005), as ``_Synthetic``) and "gain" (one learner better
+    by N(0.02, 0.01) per data set, as the study's BAN sources, C4.5 better by a few
+    points); a fold's difference N(0, 0.04) about its data set's mean."""
+    out = []
+    for kind, (mean, spread) in (("null", (0.0, 0.005)), ("gain", (0.02, 0.01))):
+        rng = np.random.default_rng([46, q, len(kind)])
+        for g in range(n_groups):
+            x = rng.normal(mean, spread, (q, 1, 1)) + rng.normal(0, 0.04, (q, r, k))
+            out.append((kind, g, x))
+    return out
+
+
+def steps(n_groups, targets, datasets=(10, 20, 50), rope=0.01):
+    """Per q and NUTS target acceptance, on the same comparisons and seeds: leapfrog steps
+    per fit (4 chains x (500 warm-up + 1,000 kept iterations), the study's settings, one
+    comparison per program from the scaled metric), in lockstep over the 4 vectorised
+    chains (each iteration waits for the longest trajectory), the share of fits with a
+    divergent transition and with poor diagnostics (R-hat > 1.01, ESS < 400 or a
+    divergence), CPU seconds per fit, and how far P(left), P(rope), P(right) at ROPE
+    ``rope`` move from the first target's, in Monte Carlo SEs of the difference."""
+    from calibsim.stats._hierarchical import _fit, _result, _summaries
+    settings = dict(n_samples=4000, n_chains=4, n_warmup=500, initial_metric="scaled")
+    print(f"leapfrog steps per fit: {n_groups} null and {n_groups} gain comparisons per q, "
+          f"targets {targets}; the study's sampler settings ({settings})")
+    rows = []
+    for q in datasets:
+        comps = _comparisons(q, n_groups)
+        first = {}
+        for ta in targets:
+            x0 = comps[0][2]
+            prep = _summaries(x0, (0.5, 5.0, 0.05, 0.15), 1000.0)
+            _timed(lambda: _fit(prep.m, prep.v, prep.sd, prep.n, 0.1, prep.bounds, 0,
+                                target_accept=ta, count_steps=True, **settings))  # compile
+            load = _load()
+            tot, lock, warm, div, poor, cpu, dev = [], [], [], [], [], [], []
+            for kind, g, x in comps:
+                prep = _summaries(x, (0.5, 5.0, 0.05, 0.15), 1000.0)
+                seed = np.random.SeedSequence([46, q, g, len(kind)])
+                (draws, divergent, n_steps), _, c = _timed(lambda: _fit(
+                    prep.m, prep.v, prep.sd, prep.n, 0.1, prep.bounds, seed,
+                    target_accept=ta, count_steps=True, **settings))
+                res = _result(prep, draws, divergent, rope=rope, rho=0.1, threshold=0.95,
+                              n_chains=4, datasets=tuple(map(str, range(q))),
+                              names=("A", "B"), sampler="")
+                tot.append(n_steps.sum())
+                lock.append(n_steps.max(axis=0).sum())
+                warm.append(n_steps[:, :500].sum() / n_steps.sum())
+                div.append(res.n_divergent > 0)
+                poor.append(not res.diagnostics_ok)
+                cpu.append(c)
+                p = np.array(res.probabilities())
+                se = np.sqrt(p * (1 - p) / max(res.ess, 1.0))
+                if ta == targets[0]:
+                    first[(kind, g)] = (p, se)
+                else:
+                    p0, se0 = first[(kind, g)]
+                    both = np.hypot(se, se0)
+                    dev.append(np.max(np.where(both > 0, np.abs(p - p0) / np.where(
+                        both > 0, both, 1), 0)))
+            row = dict(q=q, target=ta, steps=np.mean(tot), lockstep=np.mean(lock),
+                       warmup_share=np.mean(warm), divergent=np.mean(div),
+                       poor=np.mean(poor), cpu=np.mean(cpu),
+                       max_dev=max(dev) if dev else np.nan)
+            rows.append(row)
+            print(f"  q = {q}, target {ta}: {row['steps']:,.0f} steps per fit "
+                  f"({row['lockstep']:,.0f} in lockstep over 4 chains; warm-up "
+                  f"{100 * row['warmup_share']:.0f}%), divergent in "
+                  f"{100 * row['divergent']:.0f}% of fits, poor diagnostics "
+                  f"{100 * row['poor']:.0f}%, {row['cpu']:.2f} s CPU per fit"
+                  + ("" if np.isnan(row["max_dev"]) else
+                     f", probabilities within {row['max_dev']:.1f} MC SE of target "
+                     f"{targets[0]}'s") + f"; {load}", flush=True)
+    print("\n| q | target acceptance | steps per fit | in lockstep | divergent fits | "
+          "poor diagnostics | CPU per fit (s) |\n|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['q']} | {r['target']} | {r['steps']:,.0f} | {r['lockstep']:,.0f} | "
+              f"{100 * r['divergent']:.0f}% | {100 * r['poor']:.0f}% | {r['cpu']:.2f} |")
     print(_load())
 
 
@@ -257,11 +360,22 @@ def main(argv=None):
                     help="the decision-rate study on a fraction, each of --study-configs")
     ap.add_argument("--study-groups", type=int, default=4,
                     help="with --study: comparisons timed per q (default 4)")
-    ap.add_argument("--study-configs", default="single:unit,single:scaled,auto:scaled",
-                    help="with --study: comma-separated sampler:initial_metric pairs to "
-                         "time (samplers single, batched, auto; metrics unit, scaled)")
+    ap.add_argument("--study-configs", default="single:unit:0.9,auto:scaled:0.9,auto:scaled",
+                    help="with --study: comma-separated sampler:initial_metric[:target] "
+                         "entries to time (samplers single, batched, auto; metrics unit, "
+                         "scaled; target: NUTS's target acceptance, default the study's)")
+    ap.add_argument("--steps", action="store_true",
+                    help="leapfrog steps per fit, divergences and diagnostics per NUTS "
+                         "target acceptance (--targets), on the same comparisons")
+    ap.add_argument("--steps-groups", type=int, default=4,
+                    help="with --steps: null and gain comparisons per q (default 4 each)")
+    ap.add_argument("--targets", default="0.9,0.8",
+                    help="with --steps: comma-separated target acceptance probabilities, "
+                         "the first the reference (default 0.9,0.8)")
+    ap.add_argument("--steps-datasets", default="10,20,50",
+                    help="with --steps: comma-separated q (default 10,20,50)")
     args = ap.parse_args(argv)
-    if not (args.one or args.rank or args.study):
+    if not (args.one or args.rank or args.study or args.steps):
         args.one = True
     if args.one:
         one(args.rounds, args.baycomp)
@@ -269,6 +383,9 @@ def main(argv=None):
         rank()
     if args.study:
         study(args.study_groups, args.study_configs.split(","))
+    if args.steps:
+        steps(args.steps_groups, [float(t) for t in args.targets.split(",")],
+              tuple(int(q) for q in args.steps_datasets.split(",")))
     return 0
 
 
