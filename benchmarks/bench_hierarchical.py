@@ -38,10 +38,11 @@ an extrapolation, and printed as one.
 
 ``--steps``: the leapfrog steps per fit, which are deterministic (unlike CPU seconds on a
 shared machine), at each NUTS target acceptance and number of warm-up iterations of
-``--settings`` on the same comparisons and seeds (``--steps-groups`` null and as many "gain" comparisons per q, the one-pair sampler
-with the study's settings): in all and in lockstep over the 4 vectorised chains, with the
-shares of fits with a divergent transition and with poor diagnostics, and how far the
-probabilities move from the first target's, in Monte Carlo SEs.
+``--settings`` on the same comparisons and seeds (``--steps-groups`` null and as many
+"gain" comparisons per q, the one-pair sampler with the study's other settings): in all
+and in lockstep over the 4 vectorised chains, with the shares of fits with a divergent
+transition and with poor diagnostics, and how far the probabilities move from the first
+setting's, in Monte Carlo SEs.
 
     python benchmarks/bench_hierarchical.py --steps --steps-groups 6
     python benchmarks/bench_hierarchical.py --rank --study
