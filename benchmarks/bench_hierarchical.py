@@ -23,17 +23,28 @@ CSV), each a new process timed from start to end:
 hierarchical fits at q = 10, 20, 50) on a fixed fraction: the engine's own analysis
 (``_datasets_summaries``) on ``--study-groups`` comparisons per q of synthetic data sets
 of its null source's shape (100 x 10 cv differences of two equally good learners), with
-every ρ and repeat of the study, once with each sampler and starting metric of
-``--study-configs`` (each program compiled or loaded first, outside the timing): by
-default the one-pair sampler from the unit metric (the test's default, the study's before
-issue 46) and from the scaled one, and the study's since: "auto" (batched at q = 10, one
-pair at a time at q = 20 and 50) from the scaled one. A block of the study holds 10
+every ρ and repeat of the study, once with each sampler, starting metric, NUTS target
+acceptance and warm-up of ``--study-configs`` (each program compiled or loaded first,
+outside the timing): by default the one-pair sampler from the unit metric with 500 warm-up
+iterations (the study's before issue 46), "auto" (batched at q = 10, one pair at a time
+at q = 20 and 50) from the scaled metric with 500 (the study's in the third round) and
+with the study's warm-up now (``DATASETS_WARMUP`` of ``calibsim.engine.analyses``, 300). A
+block of the study holds 10
 comparisons per repeat at q = 10, so its last batch of 4 is part filled with copies (64
 lanes for 60 fits), which the fraction timed here (4 per repeat) is not. The CPU seconds
 per fit at each q, times the study's number of fits at that q, give the whole study's
 sampling time on one core (the study's runner spreads the comparisons over its workers);
 an extrapolation, and printed as one.
 
+``--steps``: the leapfrog steps per fit, which are deterministic (unlike CPU seconds on a
+shared machine), at each NUTS target acceptance and number of warm-up iterations of
+``--settings`` on the same comparisons and seeds (``--steps-groups`` null and as many
+"gain" comparisons per q, the one-pair sampler with the study's other settings): in all
+and in lockstep over the 4 vectorised chains, with the shares of fits with a divergent
+transition and with poor diagnostics, and how far the probabilities move from the first
+setting's, in Monte Carlo SEs.
+
+    python benchmarks/bench_hierarchical.py --steps --steps-groups 6
     python benchmarks/bench_hierarchical.py --rank --study
     python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
 """
@@ -202,6 +213,16 @@ class _Synthetic:
         return self.x
 
 
+def _config(text):
+    """(sampler, initial metric, target acceptance, warm-up) of a ``--study-configs``
+    entry ``sampler:metric[:target[:warm-up]]``; missing: the study's (0.9 and
+    ``DATASETS_WARMUP``)."""
+    from calibsim.engine.analyses import DATASETS_WARMUP
+    sampler, metric, *rest = text.split(":")
+    return (sampler, metric, float(rest[0]) if rest else 0.9,
+            int(rest[1]) if len(rest) > 1 else DATASETS_WARMUP)
+
+
 def study(n_groups, configs):
     from calibsim.engine import load_study
     from calibsim.engine.analyses import _datasets_summaries
@@ -218,31 +239,120 @@ def study(n_groups, configs):
     per_q = {config: {} for config in configs}
     for q in a.datasets:             # the configurations side by side, under the same load
         for config in configs:
-            sampler, metric = config.split(":")
+            sampler, metric, target, warm = _config(config)
             first = dataclasses.replace(small, datasets=(q,), rhos=("1/k",), repeats=1)
             _, w, _ = _timed(lambda: _datasets_summaries(st, first, _Synthetic(q, seed=q),
-                                                         None, sampler, metric))
+                                                         None, sampler, metric, warm, target))
             print(f"  {config}: q = {q}: compiled (or loaded from the cache) and one "
                   f"fit: {w:.1f} s wall", flush=True)
         for config in configs:
-            sampler, metric = config.split(":")
+            sampler, metric, target, warm = _config(config)
             one_q = dataclasses.replace(small, datasets=(q,))
             n_fits = n_groups * per_group
             load = _load()
             _, w, c = _timed(lambda: _datasets_summaries(st, one_q, _Synthetic(n_groups * q),
-                                                         None, sampler, metric))
+                                                         None, sampler, metric, warm, target))
             per_q[config][q] = (w / n_fits, c / n_fits)
             print(f"  {config}: q = {q}: {n_fits} fits in {w:.1f} s wall, {c:.1f} s CPU "
                   f"({c / n_fits:.2f} s CPU per fit); {load}", flush=True)
     total = {config: tuple(sum(fits_per_q[q] * per_q[config][q][i] for q in a.datasets)
                            for i in (0, 1)) for config in configs}
-    print("\n| sampler:starting metric | whole study extrapolated: wall (min) | CPU (min) |"
+    print("\n| sampler:starting metric:target acceptance:warm-up | whole study extrapolated: "
+          "wall (min) | CPU (min) |"
           "\n|---|---|---|")
     for sampler, (w, c) in total.items():
         print(f"| {sampler} | {w / 60:.1f} | {c / 60:.1f} |")
     print("(sampling only, one process, compilation excluded: extrapolated from the fits "
           "timed here to the study's count at each q; the study's runner spreads the "
           "comparisons over its workers. Target: at most 15 min)")
+    print(_load())
+
+
+# ---------------------------------------------------------------------------
+# --steps: leapfrog steps per fit (deterministic), divergences and diagnostics
+
+def _comparisons(q, n_groups, r=10, k=10, sd=0.08, rho=0.1):
+    """``n_groups`` comparisons of q data sets x r x k cv differences of each kind, drawn
+    from the model's likelihood (1) with the correlation of cv (each data set's r·k
+    differences share a component of variance ρ·sd², the rest independent; sd = 0.08
+    and ρ = 0.1 give data-set means spread by about 2.6 points, as the study's sources'
+    3): "null", every data set's true difference 0 (the study's null source), and
+    "gain", one learner better by N(3, 1) points per data set (as the BAN sources)."""
+    out = []
+    for kind, (mean, spread) in (("null", (0.0, 0.0)), ("gain", (0.03, 0.01))):
+        rng = np.random.default_rng([46, q, len(kind)])
+        for g in range(n_groups):
+            x = (rng.normal(mean, spread, (q, 1, 1))
+                 + np.sqrt(rho) * sd * rng.normal(0, 1, (q, 1, 1))
+                 + np.sqrt(1 - rho) * sd * rng.normal(0, 1, (q, r, k)))
+            out.append((kind, g, x))
+    return out
+
+
+def steps(n_groups, settings, datasets=(10, 20, 50), rope=0.01):
+    """Per q and sampler setting (NUTS's target acceptance, warm-up iterations), on the
+    same comparisons and seeds: leapfrog steps per fit (4 chains x (warm-up + 1,000 kept
+    iterations), one comparison per program from the scaled metric, as the study), in
+    lockstep over the 4 vectorised chains (each iteration waits for the longest
+    trajectory, which is what a fit's time follows), the share of fits with a divergent
+    transition and with poor diagnostics (R-hat > 1.01, ESS < 400 or a divergence), CPU
+    seconds per fit, and the largest move of P(left), P(rope), P(right) at ROPE ``rope``
+    from the first setting's, in Monte Carlo SEs of the difference (each SE
+    sqrt(p(1 - p)/ESS) with the fit's smallest ESS)."""
+    from calibsim.stats._hierarchical import _fit, _result, _summaries
+    fixed = dict(n_samples=4000, n_chains=4, initial_metric="scaled")
+    print(f"leapfrog steps per fit: {n_groups} null and {n_groups} gain comparisons per q, "
+          f"(target acceptance, warm-up) {settings}; {fixed}")
+    rows = []
+    for q in datasets:
+        comps = _comparisons(q, n_groups)
+        first = {}
+        for ta, warm in settings:
+            def fit(x, seed):
+                prep = _summaries(x, (0.5, 5.0, 0.05, 0.15), 1000.0)
+                return prep, _timed(lambda: _fit(
+                    prep.m, prep.v, prep.sd, prep.n, 0.1, prep.bounds, seed,
+                    target_accept=ta, n_warmup=warm, count_steps=True, **fixed))
+            fit(comps[0][2], 0)                              # compiles, outside the timing
+            load = _load()
+            tot, lock, div, poor, cpu, dev = [], [], [], [], [], []
+            for kind, g, x in comps:
+                prep, ((draws, divergent, n_steps), _, c) = fit(
+                    x, np.random.SeedSequence([46, q, g, len(kind)]))
+                res = _result(prep, draws, divergent, rope=rope, rho=0.1, threshold=0.95,
+                              n_chains=4, datasets=tuple(map(str, range(q))),
+                              names=("A", "B"), sampler="")
+                tot.append(n_steps.sum())
+                lock.append(n_steps.max(axis=0).sum())
+                div.append(res.n_divergent > 0)
+                poor.append(not res.diagnostics_ok)
+                cpu.append(c)
+                p = np.array(res.probabilities())
+                se = np.sqrt(p * (1 - p) / max(res.ess, 1.0))
+                if (ta, warm) == settings[0]:
+                    first[(kind, g)] = (p, se)
+                else:
+                    p0, se0 = first[(kind, g)]
+                    both = np.hypot(se, se0)
+                    dev.append(float(np.max(np.abs(p - p0) / np.where(both > 0, both, np.inf))))
+            row = dict(q=q, setting=f"{ta}, {warm}", steps=np.mean(tot), lockstep=np.mean(lock),
+                       divergent=np.mean(div), poor=np.mean(poor), cpu=np.mean(cpu),
+                       max_dev=max(dev) if dev else np.nan)
+            rows.append(row)
+            print(f"  q = {q}, target {ta}, {warm} warm-up: {row['steps']:,.0f} steps per fit "
+                  f"({row['lockstep']:,.0f} in lockstep), divergent in "
+                  f"{100 * row['divergent']:.0f}% of fits, poor diagnostics "
+                  f"{100 * row['poor']:.0f}%, {row['cpu']:.2f} s CPU per fit"
+                  + ("" if np.isnan(row["max_dev"]) else
+                     f", probabilities within {row['max_dev']:.1f} MC SE of the first's")
+                  + f"; {load}", flush=True)
+    print("\n| q | target acceptance, warm-up | steps per fit | in lockstep | divergent fits | "
+          "poor diagnostics | CPU per fit (s) | largest move of P (MC SE) |"
+          "\n|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['q']} | {r['setting']} | {r['steps']:,.0f} | {r['lockstep']:,.0f} | "
+              f"{100 * r['divergent']:.0f}% | {100 * r['poor']:.0f}% | {r['cpu']:.2f} | "
+              f"{'' if np.isnan(r['max_dev']) else format(r['max_dev'], '.1f')} |")
     print(_load())
 
 
@@ -257,11 +367,24 @@ def main(argv=None):
                     help="the decision-rate study on a fraction, each of --study-configs")
     ap.add_argument("--study-groups", type=int, default=4,
                     help="with --study: comparisons timed per q (default 4)")
-    ap.add_argument("--study-configs", default="single:unit,single:scaled,auto:scaled",
-                    help="with --study: comma-separated sampler:initial_metric pairs to "
-                         "time (samplers single, batched, auto; metrics unit, scaled)")
+    ap.add_argument("--study-configs",
+                    default="single:unit:0.9:500,auto:scaled:0.9:500,auto:scaled:0.9:300",
+                    help="with --study: comma-separated sampler:initial_metric[:target"
+                         "[:warm-up]] entries to time (samplers single, batched, auto; "
+                         "metrics unit, scaled; NUTS's target acceptance, default 0.9; "
+                         "warm-up iterations, default the study's)")
+    ap.add_argument("--steps", action="store_true",
+                    help="leapfrog steps per fit, divergences and diagnostics per NUTS "
+                         "target acceptance and warm-up (--settings), on the same comparisons")
+    ap.add_argument("--steps-groups", type=int, default=4,
+                    help="with --steps: null and gain comparisons per q (default 4 each)")
+    ap.add_argument("--settings", default="0.9:500,0.8:500,0.85:500,0.9:300",
+                    help="with --steps: comma-separated target_acceptance:warm-up entries, "
+                         "the first the reference (default 0.9:500,0.8:500,0.85:500,0.9:300)")
+    ap.add_argument("--steps-datasets", default="10,20,50",
+                    help="with --steps: comma-separated q (default 10,20,50)")
     args = ap.parse_args(argv)
-    if not (args.one or args.rank or args.study):
+    if not (args.one or args.rank or args.study or args.steps):
         args.one = True
     if args.one:
         one(args.rounds, args.baycomp)
@@ -269,6 +392,10 @@ def main(argv=None):
         rank()
     if args.study:
         study(args.study_groups, args.study_configs.split(","))
+    if args.steps:
+        steps(args.steps_groups, [(float(t), int(w)) for t, w in
+                                  (e.split(":") for e in args.settings.split(","))],
+              tuple(int(q) for q in args.steps_datasets.split(",")))
     return 0
 
 

@@ -1105,8 +1105,22 @@ def _rho_value(rho, k, a=None, r=None):
     return float(rho)
 
 
+#: Warm-up iterations per chain of the hierarchical test in a ``bayes_datasets`` analysis
+#: (4 chains x 1,000 kept draws each, NUTS's target acceptance 0.9, the test's default,
+#: adaptation from the scaled metric). Measured and not taken (issue 46, fourth round;
+#: ``benchmarks/bench_hierarchical.py --steps`` on synthetic 10 x 10 cv comparisons):
+#: 300 warm-up iterations take about 15% fewer leapfrog steps per fit at q = 10 and 50 and
+#: 7% at q = 20, but at q = 10 3 of 40 fits had a divergent transition (one with 6, ESS
+#: 367) against 2 of 40 at 500; target acceptance 0.8 (Stan's default, which the paper's
+#: code and baycomp use) takes 23-29% fewer, but gave a divergent transition in a quarter
+#: of the fits at q = 10 (none at 0.9), and 0.85 in 8-17% at q = 10 and 20. Either would
+#: raise the study's ``poor_diagnostics``.
+DATASETS_WARMUP = 500
+
+
 def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
-                        initial_metric="scaled") -> dict:
+                        initial_metric="scaled", n_warmup=DATASETS_WARMUP,
+                        target_accept=0.9) -> dict:
     """Per comparison (q consecutive data sets of a block; a remainder of fewer than q is
     left out), the posterior probabilities (left, rope, right) at every ROPE:
     ``(name, source, pair, test, q, rho) -> {"p": (n_comparisons, repeats, n_ropes, 3),
@@ -1117,8 +1131,10 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
     comparison's seed is keyed by the study seed and its own differences (their CRC-32),
     so the results do not depend on the block size or the worker count.
 
-    ``sampler="batched"`` samples the hierarchical comparisons of each (source, pair, q,
-    ρ) together (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds), "single"
+    ``sampler="batched"`` samples the hierarchical comparisons of each (source, pair, q)
+    together, every ρ in one list, so that only the last batch is part filled with copies
+    (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds, and the same draws
+    as batched by ρ: a comparison's draws do not depend on its batch), "single"
     one after another (:func:`calibsim.stats.hierarchical_bayesian_test`): the same
     posteriors, other draws (within Monte Carlo error of each other). "auto" (the
     default) batches where the batched program runs several comparisons per call (q of
@@ -1128,9 +1144,11 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
     ``initial_metric="scaled"`` (the default here, not the test's): NUTS's adaptation
     starts from a metric scaled to the data (see
     :func:`calibsim.stats.hierarchical_bayesian_test`), the same model and NUTS with fewer
-    leapfrog steps per fit; "unit" from the identity. ``sampler="single", initial_metric="unit"`` gives the
-    draws of the study's outputs before issue 46; ``benchmarks/bench_hierarchical.py
-    --study`` times each.
+    leapfrog steps per fit; "unit" from the identity. ``n_warmup``: warm-up iterations
+    per chain (:data:`DATASETS_WARMUP`, 500) and ``target_accept`` NUTS's target
+    acceptance (0.9), settings of the analysis, not of the test (whose defaults are 1,000
+    and 0.9). ``sampler="single", initial_metric="unit"`` gives the draws of the study's
+    outputs before issue 46; ``benchmarks/bench_hierarchical.py --study`` times each.
     """
     import warnings
     import zlib
@@ -1152,11 +1170,13 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
                 groups = x[: (n // q) * q].reshape(n // q, q, big_r, k)
                 for ti, test in enumerate(a.tests):
                     rhos = a.rhos if test == "hierarchical" else ("1/k",)
+                    summ = {}
+                    batch = []      # batched fits of every ρ together: (ρ, gi, rep, x, seed)
                     for ri, rho in enumerate(rhos):
                         reps = a.repeats if ri == 0 else 1
                         p = np.zeros((groups.shape[0], reps, len(a.ropes), 3))
                         diag = np.ones((groups.shape[0], reps), dtype=bool)
-                        batch = []                     # sampler="batched": (gi, rep, x, seed)
+                        summ[rho] = {"p": p, "diag": diag}
                         for gi, g in enumerate(groups):
                             for rep in range(reps):
                                 xs = np.ascontiguousarray(g[:, rep * r:(rep + 1) * r])
@@ -1166,7 +1186,7 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
                                 if test == "hierarchical" and (
                                         sampler == "batched" or sampler == "auto"
                                         and batch_size(padded_size(q)) > 1):
-                                    batch.append((gi, rep, xs, seed))
+                                    batch.append((rho, gi, rep, xs, seed))
                                     continue
                                 if test == "signed_rank":
                                     d = xs.mean(axis=(1, 2))
@@ -1180,23 +1200,27 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="auto",
                                     warnings.simplefilter("ignore", HierarchicalDiagnosticWarning)
                                     res = hierarchical_bayesian_test(
                                         xs, rope=a.ropes[0], rho=_rho_value(rho, k, a, r),
-                                        random_state=seed, n_samples=4000, n_warmup=500,
+                                        random_state=seed, n_samples=4000,
+                                        n_warmup=n_warmup, target_accept=target_accept,
                                         initial_metric=initial_metric)
                                 diag[gi, rep] = res.diagnostics_ok
                                 for j, rope in enumerate(a.ropes):
                                     p[gi, rep, j] = _hier_probs(res, rope)
-                        if batch:
-                            results = hierarchical_bayesian_batch(
-                                [b[2] for b in batch], rope=a.ropes[0],
-                                rho=_rho_value(rho, k, a, r), random_states=[b[3] for b in batch],
-                                n_samples=4000, n_warmup=500, warn=False,
-                                initial_metric=initial_metric)
-                            for (gi, rep, _, _), res in zip(batch, results):
-                                diag[gi, rep] = res.diagnostics_ok
-                                for j, rope in enumerate(a.ropes):
-                                    p[gi, rep, j] = _hier_probs(res, rope)
-                        out[(a.name, source, tuple(pair), test, q, rho)] = {"p": p,
-                                                                            "diag": diag}
+                    if batch:
+                        # every ρ in one list: the batches of a fixed size are filled
+                        # across ρ (a comparison's draws do not depend on its batch)
+                        results = hierarchical_bayesian_batch(
+                            [b[3] for b in batch], rope=a.ropes[0],
+                            rho=[_rho_value(b[0], k, a, r) for b in batch],
+                            random_states=[b[4] for b in batch], n_samples=4000,
+                            n_warmup=n_warmup, warn=False, target_accept=target_accept,
+                            initial_metric=initial_metric)
+                        for (rho, gi, rep, _, _), res in zip(batch, results):
+                            summ[rho]["diag"][gi, rep] = res.diagnostics_ok
+                            for j, rope in enumerate(a.ropes):
+                                summ[rho]["p"][gi, rep, j] = _hier_probs(res, rope)
+                    for rho in rhos:
+                        out[(a.name, source, tuple(pair), test, q, rho)] = summ[rho]
     return out
 
 

@@ -314,15 +314,17 @@ def _model(m, v, n, rho, dlo, dhi, s0hi, shi, alo, ahi, blo, bhi, centred=False)
 
 
 @functools.lru_cache(maxsize=32)
-def _program(q, n_warmup, n_per_chain, n_chains, target_accept):
+def _program(q, n_warmup, n_per_chain, n_chains, target_accept, count_steps=False):
     """A jit-compiled function (key, initial values, model arguments) -> draws, for q
-    data sets; compiled on its first call and reused for any data of the same q."""
+    data sets; compiled on its first call and reused for any data of the same q
+    (``count_steps``: also the leapfrog steps, see :func:`._hierarchical_jax._nuts_program`)."""
     jax = _import_jax()
     import jax.numpy as jnp
     with _x64(jax):
         dummy = (jnp.zeros(q), jnp.ones(q), 2.0, 0.1, -1.0, 1.0, 1.0, 1.0, 0.5, 5.0, 0.05, 0.15)
     return jax.jit(_nuts_program(functools.partial(_model, centred=q == 1), dummy,
-                                 n_warmup, n_per_chain, n_chains, target_accept))
+                                 n_warmup, n_per_chain, n_chains, target_accept,
+                                 count_steps))
 
 
 def _diagnostics(draws, divergent):
@@ -340,13 +342,14 @@ def _diagnostics(draws, divergent):
 
 
 def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmup,
-         target_accept, initial_metric="unit"):
+         target_accept, initial_metric="unit", count_steps=False):
     """Posterior draws of model (1)-(5) for scaled data summarised by each data set's
     mean ``m``, sum of squares about it ``v`` and standard deviation ``sd`` (for the
     starting points), with prior ``bounds`` = (δ0 low, δ0 high, σ0 high, σ high, a_lo,
     a_hi, b_lo, b_hi), NUTS's adaptation starting from ``initial_metric``
     (:func:`._hierarchical_jax._initial_metric`). Returns ({site: (chains, draws, ...)},
-    divergent (chains, draws))."""
+    divergent (chains, draws)), and with ``count_steps`` the leapfrog steps (chains,
+    warm-up and kept iterations) third."""
     jax = _import_jax()
     q = m.size
     seed = random_state if isinstance(random_state, np.random.SeedSequence) else \
@@ -354,18 +357,18 @@ def _fit(m, v, sd, n, rho, bounds, random_state, *, n_samples, n_chains, n_warmu
     init_seed, key_seed = seed.spawn(2)
     z0 = _initial_values(m, sd, bounds, n_chains, np.random.default_rng(init_seed))
     per_chain = -(-n_samples // n_chains)
-    program = _program(q, n_warmup, per_chain, n_chains, float(target_accept))
+    program = _program(q, n_warmup, per_chain, n_chains, float(target_accept), count_steps)
     with _x64(jax):
         import jax.numpy as jnp
         key = jax.random.PRNGKey(int(key_seed.generate_state(1, np.uint32)[0]))
         args = tuple(jnp.asarray(a, dtype=jnp.float64) for a in
                      (m, v, float(n), rho, *bounds))
         metric = _initial_metric(m, n, rho, bounds, initial_metric)
-        draws, divergent = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args,
-                                   {k: jnp.asarray(a) for k, a in metric.items()})
-        draws = {k: np.asarray(a, dtype=float) for k, a in draws.items()}
-        divergent = np.asarray(divergent)
-    return draws, divergent
+        out = program(key, {k: jnp.asarray(a) for k, a in z0.items()}, args,
+                      {k: jnp.asarray(a) for k, a in metric.items()})
+        draws = {k: np.asarray(a, dtype=float) for k, a in out[0].items()}
+        divergent = np.asarray(out[1])
+    return (draws, divergent) + ((np.asarray(out[2]),) if count_steps else ())
 
 
 def _winner_shares(samples, rope):

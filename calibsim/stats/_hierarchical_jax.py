@@ -190,14 +190,18 @@ def _initial_metric(m, n, rho, bounds, kind):
     return {k: np.asarray(v, dtype=float) for k, v in out.items()}
 
 
-def _nuts_program(model, dummy, n_warmup, n_per_chain, n_chains, target_accept):
+def _nuts_program(model, dummy, n_warmup, n_per_chain, n_chains, target_accept,
+                  count_steps=False):
     """``run(key, z0, args, metric) -> (draws, divergent)``: NUTS on ``model`` (arguments
     shaped like ``dummy``), ``n_chains`` chains of ``n_warmup`` warm-up and
     ``n_per_chain`` kept draws of the sites in :data:`_SITES`, each chain starting its
     windowed adaptation from the diagonal inverse metric ``metric`` (a dict shaped like
     one chain's ``z0``, :func:`_initial_metric`); not jitted (the caller jits it, or
     vmaps it over comparisons first). Written once for the one-comparison and batched
-    samplers."""
+    samplers. ``count_steps=True`` (for ``benchmarks/bench_hierarchical.py``; the
+    samplers never set it, so their programs are unchanged) also returns each chain's
+    leapfrog steps per iteration, warm-up included: (draws, divergent, steps (n_chains,
+    n_warmup + n_per_chain))."""
     jax = _import_jax()
     from jax import lax
     from jax.flatten_util import ravel_pytree
@@ -217,14 +221,25 @@ def _nuts_program(model, dummy, n_warmup, n_per_chain, n_chains, target_accept):
             state = init_kernel(z, num_warmup=n_warmup, model_args=args, rng_key=key,
                                 target_accept_prob=target_accept,
                                 inverse_mass_matrix=inverse_metric)
-            state = lax.fori_loop(0, n_warmup,
-                                  lambda i, s: sample_kernel(s, model_args=args), state)
+            if count_steps:
+                def warm(s, _):
+                    s = sample_kernel(s, model_args=args)
+                    return s, s.num_steps
+                state, warm_steps = lax.scan(warm, state, None, length=n_warmup)
+            else:
+                state = lax.fori_loop(0, n_warmup,
+                                      lambda i, s: sample_kernel(s, model_args=args), state)
 
             def step(s, _):
                 s = sample_kernel(s, model_args=args)
                 values = post(s.z)
-                return s, ({k: values[k] for k in _SITES}, s.diverging)
-            return lax.scan(step, state, None, length=n_per_chain)[1]
+                return s, ({k: values[k] for k in _SITES}, s.diverging) + (
+                    (s.num_steps,) if count_steps else ())
+            out = lax.scan(step, state, None, length=n_per_chain)[1]
+            if count_steps:
+                import jax.numpy as jnp
+                out = out[:2] + (jnp.concatenate([warm_steps, out[2]]),)
+            return out
         return jax.vmap(chain)(jax.random.split(key, n_chains), z0)
 
     return run

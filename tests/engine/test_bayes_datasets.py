@@ -149,6 +149,63 @@ def test_decision_rate_table_and_figure_are_in_words(tmp_path):
     assert "at most 2.0% of the comparisons" in text
 
 
+class _Fake:
+    diagnostics_ok = True
+
+    def probabilities(self, rope):
+        return 0.0, 1.0, 0.0
+
+
+@pytest.mark.parametrize("sampler", ["auto", "single"])
+def test_the_study_samples_with_its_own_nuts_settings(tmp_path, monkeypatch, sampler):
+    """Both samplers get the analysis's settings: 4 chains x 1,000 draws after
+    DATASETS_WARMUP = 500 warm-up iterations (the test's default is 1,000), the scaled
+    starting metric and NUTS's target acceptance 0.9; nothing is sampled."""
+    import calibsim.stats as st
+    from calibsim.engine.analyses import (DATASETS_WARMUP, _datasets_summaries,
+                                          _SameDifferences)
+    seen = []
+
+    def single(x, **kw):
+        seen.append(kw)
+        return _Fake()
+
+    def batch(xs, **kw):
+        seen.append(kw)
+        return [_Fake() for _ in xs]
+    monkeypatch.setattr(st, "hierarchical_bayesian_test", single)
+    monkeypatch.setattr(st, "hierarchical_bayesian_batch", batch)
+    study = _study(tmp_path, 20)
+    a = study.analyses[0]
+    out = _datasets_summaries(study, a, _SameDifferences(compute_scores(study)),
+                              sampler=sampler)
+    assert seen and all(kw["target_accept"] == 0.9 and kw["n_samples"] == 4000
+                        and kw["n_warmup"] == DATASETS_WARMUP == 500
+                        and kw["initial_metric"] == "scaled" for kw in seen)
+    assert all(np.all(v["p"][..., 1] == 1) for k, v in out.items() if k[3] == "hierarchical")
+
+
+@pytest.mark.slow
+def test_batching_across_rho_leaves_each_comparisons_draws(tmp_path):
+    """The batched comparisons of every ρ share one list (so only its last batch is
+    part filled with copies); a comparison's draws do not depend on its batch, so the
+    ρ = 1/k summaries are the same, bit for bit, as with 1/k alone."""
+    import dataclasses
+
+    from calibsim.engine.analyses import _datasets_summaries, _SameDifferences
+    study = _study(tmp_path, 20)
+    a = study.analyses[0]
+    assert a.rhos == ("1/k", 0.3)
+    scores = _SameDifferences(compute_scores(study))
+    both = _datasets_summaries(study, a, scores)
+    alone = _datasets_summaries(study, dataclasses.replace(a, rhos=("1/k",),
+                                                           tests=("hierarchical",)), scores)
+    key = (a.name, a.sources[0], tuple(a.pairs[0]), "hierarchical", 10, "1/k")
+    assert alone.keys() == {key}
+    np.testing.assert_array_equal(both[key]["p"], alone[key]["p"])
+    np.testing.assert_array_equal(both[key]["diag"], alone[key]["diag"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("other", [{"sampler": "single"},
                                    {"sampler": "single", "initial_metric": "unit"}])
