@@ -16,16 +16,16 @@ import numpy as np
 from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
 from .general_splitting import (
     _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
-    _split_distribution, _split_point, _split_segment,
+    _split_distribution, _split_point, _split_segment, _split_segment_in,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
                       _subtree_sums)
 from .splitting import _can_split
-from .weighted import _node_distribution
+from .weighted import _ensure_buffer, _node_distribution
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split,
                                n_values, nbr, n_classes, cf, z, tseg_s, tseg_n, ef, sub, stack,
                                pcb, pb, pc, frac, pos, acc):
@@ -34,8 +34,10 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
     Every internal node of the branch's subtree splits the data it receives
     with the distribution of that data (resetDistribution), so missing values
     are spread by the routed data's proportions. Temporary segments are
-    appended after ``used``; returns ``(errors, ib, wb)`` and the caller
-    drops the temporary segments.
+    appended after ``used`` and dropped by the caller; returns the errors, or -1.0 when
+    the buffers ``ib``, ``wb`` are too short for them (the caller enlarges them and calls
+    again). Compiled without numba's reference counting (``_nrt=False``: it allocates
+    nothing), so a call does not increment and decrement the count of each of its arrays.
     """
     C = n_classes
     r = first[v] + largest
@@ -56,13 +58,15 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
         j = attr[u]
         nb = nbr[j]
         t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, tseg_s, tseg_n,
-                                C, pcb, pb, pc)
+                                C, pcb, pb, pc, frac)
         for b in range(nb):
             frac[b] = pb[b] / t
-        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
-                                      tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
+        used = _split_segment_in(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                 tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
+        if used < 0:
+            return -1.0
     _subtree_sums(sub, n_sub, attr, first, nbr, ef)
-    return ef[r], ib, wb
+    return ef[r]
 
 
 @numba.njit(cache=True)
@@ -89,7 +93,7 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
         j = attr[u]
         nb = nbr[j]
         t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, seg_s, seg_n, C,
-                                pcb, pb, pc)
+                                pcb, pb, pc, frac)
         for c in range(C):
             dist[u * C + c] = pc[c]
         tot[u] = t
@@ -275,8 +279,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
                                    ratio, valid, spl, npcb, npb, npc,
-                                   (prow, psb, ps_s, ps_n, where), sv, sc, sw, unit, xtab,
-                                   kcb, numeric)
+                                   prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb,
+                                   numeric)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -305,7 +309,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                 pc[c] = npc[j, c]
             t = (0.0 + pb[0]) + pb[1]
         if not unit:                      # with unit weights no value is missing
-            t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
+            t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t, frac)
         if nv == 0:
             # setSplitPoint: the largest training value not above the cut.
             t0 = prow[j]
@@ -354,9 +358,14 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         fc = first[v]
         # Distribution.maxBag of the node's split distribution (last maximum).
         largest = _largest_branch(bagw, fc, nbr[attr[v]])
-        e_branch, ib, wb = _errors_for_branch_general(
+        e_branch = _errors_for_branch_general(
             v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
             cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        while e_branch < 0.0:       # buffers too short for the branch's temporary segments
+            ib, wb = _ensure_buffer(ib, wb, used, ib.shape[0])
+            e_branch = _errors_for_branch_general(
+                v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values,
+                nbr, C, cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
         after = _prune_node(v, largest, e_leaf, e_branch, nbr, attr, first, serr, st_k, sp)
         if after == sp:
             # The largest branch raised: its threshold too, and v's instances re-sent down.

@@ -92,14 +92,15 @@ def _clear_distribution(pcb, pb, pc, nb):
         pc[c] = 0.0
 
 
-@numba.njit(cache=True)
-def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc):
+@numba.njit(cache=True, _nrt=False)
+def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc,
+                        probs):
     """Distribution of node u's segment over the nb branches of attribute j (resetDistribution).
 
     Known values are added in segment order, then every instance with a
     missing value is spread over the bags in proportion to the known bag
     weights (addInstWithUnknown). Fills ``pcb`` (nb, C), ``pb`` (nb,),
-    ``pc`` (C,) and returns the total weight.
+    ``pc`` (C,) and returns the total weight; ``probs`` is (nb,) f8 scratch.
     """
     _clear_distribution(pcb, pb, pc, nb)
     total = 0.0
@@ -117,14 +118,14 @@ def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes
         pc[c] = pc[c] + wt
         total = total + wt
     if has_missing:
-        total = _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total)
+        total = _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total, probs)
     return total
 
 
-@numba.njit(cache=True)
-def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total):
-    """Spread node u's instances with a missing value of j over the bags; return the new total."""
-    probs = np.empty(nb, np.float64)
+@numba.njit(cache=True, _nrt=False)
+def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total, probs):
+    """Spread node u's instances with a missing value of j over the bags; return the new total.
+    ``probs`` is (nb,) f8 scratch (the bags' shares of the known weight)."""
     for b in range(nb):
         if _eq(total, 0.0):
             probs[b] = 1.0 / nb
@@ -171,21 +172,19 @@ def _branch_sizes(idx, s, L, X, j, nvj, sp, nb, frac, pos):
     return need
 
 
-@numba.njit(cache=True)
-def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
-                   fc, pos):
-    """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
+@numba.njit(cache=True, _nrt=False)
+def _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
+                      fc, pos):
+    """:func:`_split_segment` into the buffers as they are: returns the new used length, or
+    ``-1 - need`` (nothing written) when they hold fewer than ``used + need`` entries.
 
-    Branch b of the split on attribute j gets, in segment order, the
-    instances whose value leads there and every instance with a missing value
-    whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
-    The new segments are recorded in ``dst_s/dst_n[fc + b]``; returns
-    ``(ib, wb, used)`` (the buffers may have been enlarged).
-    """
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing), so
+    a call does not increment and decrement the count of each of its arrays."""
     s = seg_s[u]
     L = seg_n[u]
     need = _branch_sizes(ib, s, L, X, j, nvj, sp, nb, frac, pos)
-    ib, wb = _ensure_buffer(ib, wb, used, need)
+    if used + need > ib.shape[0]:
+        return -1 - need
     start = used
     for b in range(nb):
         cnt = pos[b]
@@ -209,7 +208,27 @@ def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s
                     pos[bb] = p + 1
     for b in range(nb):
         dst_n[fc + b] = pos[b] - dst_s[fc + b]
-    return ib, wb, used + need
+    return used + need
+
+
+@numba.njit(cache=True, inline='always')
+def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
+                   fc, pos):
+    """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
+
+    Branch b of the split on attribute j gets, in segment order, the
+    instances whose value leads there and every instance with a missing value
+    whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
+    The new segments are recorded in ``dst_s/dst_n[fc + b]``; returns
+    ``(ib, wb, used)`` (the buffers are enlarged when full).
+    """
+    new = _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s,
+                            dst_n, fc, pos)
+    if new < 0:
+        ib, wb = _ensure_buffer(ib, wb, used, -1 - new)
+        new = _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s,
+                                dst_n, fc, pos)
+    return ib, wb, new
 
 
 @numba.njit(cache=True)
@@ -306,17 +325,14 @@ def _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n, flag):
     return psb, top
 
 
-@numba.njit(cache=True)
-def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
-                     sizes):
-    """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
-    split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
-    missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
-    lists go at ``top``. Returns (buffer, new top).
-
-    ``unit``: no value is missing, so every list holds all of the node's instances: the
-    branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
-    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused."""
+@numba.njit(cache=True, _nrt=False)
+def _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
+                        sizes):
+    """:func:`_partition_lists` into the buffer as it is: returns the new top, or -1 when
+    ``psb`` is too short (the children's lists are then incomplete; the node's own lists
+    are never written). Compiled without numba's reference counting (``_nrt=False``: it
+    allocates nothing), so a call does not increment and decrement the count of each of
+    its arrays."""
     r = ps_s.shape[1]
     for t in range(r):
         s = ps_s[v, t]
@@ -329,7 +345,8 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, 
             need = _branch_sizes(psb, s, L, X, j, nvj, sp, nb, frac, pos)
             for b in range(nb):
                 sizes[b] = pos[b]
-        psb = _ensure_lists(psb, top + need)
+        if top + need > psb.shape[0]:
+            return np.int64(-1)
         for b in range(nb):
             cnt = pos[b]
             ps_s[fc + b, t] = top
@@ -357,10 +374,30 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, 
                             pos[bb] += 1
         for b in range(nb):
             ps_n[fc + b, t] = pos[b] - ps_s[fc + b, t]
-    return psb, top
+    return top
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
+def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
+                     sizes):
+    """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
+    split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
+    missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
+    lists go at ``top``. Returns (buffer, new top).
+
+    ``unit``: no value is missing, so every list holds all of the node's instances: the
+    branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
+    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused."""
+    new = _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit,
+                              branch, sizes)
+    while new < 0:                # buffer full: enlarge it and hand the lists down again
+        psb = _ensure_lists(psb, 2 * psb.shape[0])
+        new = _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos,
+                                  unit, branch, sizes)
+    return psb, new
+
+
+@numba.njit(cache=True, _nrt=False)
 def _split_point(cut, j, X, rows, psb, s0, m):
     """setSplitPoint: the largest training value of numeric attribute j not above ``cut``,
     as Weka's scan over the training instances (``rows``, in order) keeps it: a value
@@ -401,7 +438,7 @@ def _split_point(cut, j, X, rows, psb, s0, m):
     return new_sp
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _mark_node(v, ib, seg_s, seg_n, where):
     """``where[i]`` = position of instance i in node v's segment, for its instances."""
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
@@ -420,14 +457,14 @@ def _clear_cut(npcb, npb, npc, j):
         npc[j, c] = 0.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, npb, npc, gain,
-                    ratio, spl, valid, pre, sv, sc, sw, unit, xtab, kcb):
+                    ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb):
     """Evaluate J48's binary split of node v on every numeric attribute (C45Split, numeric
     case), in one call per node.
 
-    ``pre`` is ``(prow, psb, ps_s, ps_n, where)``: the node's sorted lists (see
-    :func:`_partition_lists`) and the positions of its instances in its segment
+    ``prow``, ``psb``, ``ps_s``, ``ps_n``: the node's sorted lists (see
+    :func:`_partition_lists`); ``where``: the positions of its instances in its segment
     (:func:`_mark_node`). ``sv``, ``sc``, ``sw`` are (n,) scratch.
 
     ``unit``: every weight is 1 (no missing value, unit instance weights), so every
@@ -440,7 +477,6 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
     ``npcb[j]``, ``npb[j]``, ``npc[j]``: the known-value distribution of the chosen cut.
     """
     C = n_classes
-    prow, psb, ps_s, ps_n, where = pre
     for j in range(n_values.shape[0]):
         if n_values[j] != 0:
             continue
@@ -568,10 +604,11 @@ def _gain_ratio(pb, nb, known, sum_w, gain):
     return gain / se
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
                     multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
-                    npcb, npb, npc, pre, sv, sc, sw, unit, xtab, kcb, numeric):
+                    npcb, npb, npc, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb,
+                    numeric):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
     ``numeric`` is None when no attribute is numeric: numba then prunes the
@@ -581,8 +618,9 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
     Fills the known-value distributions of every attribute: ``cnt/bagk`` per
     nominal (value, class) cell, ``pck/ktot`` the known class weights and
     total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
-    numeric attribute, and ``spl`` the numeric split points. ``pre``, ``sv``,
-    ``sc``, ``sw``, ``unit``, ``xtab``, ``kcb``: the node's sorted lists and scratch of
+    numeric attribute, and ``spl`` the numeric split points. ``prow``, ``psb``, ``ps_s``,
+    ``ps_n``, ``where``, ``sv``, ``sc``, ``sw``, ``unit``, ``xtab``, ``kcb``: the node's
+    sorted lists and scratch of
     :func:`_numeric_splits`; with ``unit`` (every weight 1, nothing missing) the nominal
     cells are counted and their totals summed from them.
     """
@@ -633,7 +671,7 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
 
     if numeric is not None:
         _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, sum_w, npcb, npb, npc, gain, ratio,
-                        spl, valid, pre, sv, sc, sw, unit, xtab, kcb)
+                        spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb)
     avg = 0.0
     n_valid = 0
     for j in range(n_attr):
