@@ -256,7 +256,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
     if unit:
         for k in range(1, n + 1):
             xtab[k] = _xlogx(np.float64(k))
-    kcb = np.zeros((2, C), np.int64)
+    kcb = np.zeros((3, C), np.int64)
     sizes = np.zeros(max_nb, np.int64)
     sv = np.empty(n, np.float64)
     sc = np.empty(n, np.int64)

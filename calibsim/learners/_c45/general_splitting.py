@@ -469,8 +469,10 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
 
     ``unit``: every weight is 1 (no missing value, unit instance weights), so every
     weight sum is a count: the positions are not read (``where`` is not needed), and
-    the cut points are scanned on integer counts ``kcb`` ((2, C) i8 scratch) with
-    ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8), the same floats as the weighted scan.
+    the cut points are scanned on integer counts ``kcb`` ((3, C) i8 scratch: the two
+    bags' class counts at the cut scanned, and the lower bag's at the best cut so far)
+    with ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8); every distribution is set from the
+    counts: the same floats as the weighted sums, all being whole numbers.
 
     Sets, for each numeric attribute j, ``valid[j]``, and for a valid split
     ``gain[j]`` (info gain), ``ratio[j]`` (gain ratio), ``spl[j]`` (split point) and
@@ -484,21 +486,37 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         t0 = prow[j]
         s0 = ps_s[v, t0]
         m = ps_n[v, t0]
-        for t in range(m):
-            i = psb[s0 + t]
-            sv[t] = X[i, j]
-            sc[t] = y[i]
-            sw[t] = 1.0 if unit else wb[where[i]]
         # All known instances start in bag 1.
         _clear_cut(npcb, npb, npc, j)
-        total = 0.0
-        for t in range(m):
-            c = sc[t]
-            wt = sw[t]
-            npcb[j, 1, c] = npcb[j, 1, c] + wt
-            npb[j, 1] = npb[j, 1] + wt
-            npc[j, c] = npc[j, c] + wt
-            total = total + wt
+        if unit:
+            # Every weight 1: bag weights and cells are counts, kept as integers in kcb.
+            for c in range(C):
+                kcb[0, c] = 0
+                kcb[1, c] = 0
+            for t in range(m):
+                i = psb[s0 + t]
+                sv[t] = X[i, j]
+                c = y[i]
+                sc[t] = c
+                kcb[1, c] += 1
+            for c in range(C):
+                npcb[j, 1, c] = np.float64(kcb[1, c])
+                npc[j, c] = np.float64(kcb[1, c])
+            npb[j, 1] = np.float64(m)
+            total = np.float64(m)
+        else:
+            total = 0.0
+            for t in range(m):
+                i = psb[s0 + t]
+                sv[t] = X[i, j]
+                c = y[i]
+                sc[t] = c
+                wt = wb[where[i]]
+                sw[t] = wt
+                npcb[j, 1, c] = npcb[j, 1, c] + wt
+                npb[j, 1] = npb[j, 1] + wt
+                npc[j, c] = npc[j, c] + wt
+                total = total + wt
         min_split = 0.1 * total / np.float64(C)
         if _sm_or_eq(min_split, min_obj_f):
             min_split = min_obj_f
@@ -515,14 +533,6 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         split_index = -1
         n_cuts = 0
         last = 0
-        if unit:
-            # Bag weights and cells are counts: integers in kcb, entropy terms from xtab,
-            # summed in the weighted scan's order (the same floats).
-            for c in range(C):
-                kcb[0, c] = 0
-                kcb[1, c] = 0
-            for t in range(m):
-                kcb[1, sc[t]] += 1
         for nxt in range(1, m):
             if not sv[nxt - 1] + 1e-5 < sv[nxt]:
                 continue
@@ -558,6 +568,9 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
             if _gr(ig, best_gain):
                 best_gain = ig
                 split_index = nxt - 1
+                if unit:                  # the chosen cut's lower bag, kept
+                    for c in range(C):
+                        kcb[2, c] = kcb[0, c]
             n_cuts += 1
         if n_cuts == 0:
             continue
@@ -570,19 +583,29 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
             sp = sv[split_index]
         # The chosen cut's distribution, added range by range (Distribution.addRange).
         _clear_cut(npcb, npb, npc, j)
-        total = 0.0
-        for b in range(2):
-            lo = 0 if b == 0 else split_index + 1
-            hi = split_index + 1 if b == 0 else m
-            s = 0.0
-            for t in range(lo, hi):
-                c = sc[t]
-                wt = sw[t]
-                s = s + wt
-                npcb[j, b, c] = npcb[j, b, c] + wt
-                npc[j, c] = npc[j, c] + wt
-            npb[j, b] = npb[j, b] + s
-            total = total + s
+        if unit:
+            # Counts (kept when the cut was chosen): the same whole numbers as the sums.
+            for c in range(C):
+                npcb[j, 0, c] = np.float64(kcb[2, c])
+                npcb[j, 1, c] = npcb[j, 1, c] + np.float64(kcb[0, c] + kcb[1, c] - kcb[2, c])
+                npc[j, c] = np.float64(kcb[0, c] + kcb[1, c])
+            npb[j, 0] = np.float64(split_index + 1)
+            npb[j, 1] = np.float64(m - split_index - 1)
+            total = np.float64(m)
+        else:
+            total = 0.0
+            for b in range(2):
+                lo = 0 if b == 0 else split_index + 1
+                hi = split_index + 1 if b == 0 else m
+                s = 0.0
+                for t in range(lo, hi):
+                    c = sc[t]
+                    wt = sw[t]
+                    s = s + wt
+                    npcb[j, b, c] = npcb[j, b, c] + wt
+                    npc[j, c] = npc[j, c] + wt
+                npb[j, b] = npb[j, b] + s
+                total = total + s
         valid[j] = True
         gain[j] = best_gain
         ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain)
