@@ -15,8 +15,8 @@ import numpy as np
 
 from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
 from .general_splitting import (
-    _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
-    _split_distribution, _split_point, _split_segment, _split_segment_in,
+    _add_unknown, _ensure_lists, _mark_node, _numeric_splits, _partition_lists, _presort_numeric,
+    _root_lists, _select_general, _split_distribution, _split_point, _split_segment,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
@@ -61,7 +61,7 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
                                 C, pcb, pb, pc, frac)
         for b in range(nb):
             frac[b] = pb[b] / t
-        used = _split_segment_in(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+        used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
                                  tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
         if used < 0:
             return -1.0
@@ -69,7 +69,7 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
     return ef[r]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, dist, tot,
                               bagw, bagd, empty, n_values, nbr, n_classes, stack, pcb, pb, pc,
                               frac, pos):
@@ -77,7 +77,10 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
 
     Internal nodes get the distribution of their new data (resetDistribution)
     and pass it on split by it; leaves get their data's class weights and
-    stop being empty when they receive weight. Returns ``(ib, wb, used)``.
+    stop being empty when they receive weight. Returns the new used length of ``ib``,
+    ``wb``, or -1 when they are too short (the caller enlarges them and calls again: a
+    second call sets what the first did). Compiled without numba's reference counting
+    (``_nrt=False``: it allocates nothing).
     """
     C = n_classes
     sp = 1
@@ -103,12 +106,14 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
             for c in range(C):
                 bagd[(fc + b) * C + c] = pcb[b, c]
             frac[b] = pb[b] / t
-        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
-                                      seg_s, seg_n, seg_s, seg_n, fc, pos)
+        used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                 seg_s, seg_n, seg_s, seg_n, fc, pos)
+        if used < 0:
+            return used
         for b in range(nb):
             stack[sp] = fc + b
             sp += 1
-    return ib, wb, used
+    return used
 
 
 def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
@@ -274,13 +279,17 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         best = -1
         top = blk_end[v]          # later blocks: lists of subtrees already grown
         if _can_split(dist, tot, v, C, min_obj_f):
-            if numeric is not None and not unit:
-                _mark_node(v, ib, seg_s, seg_n, where)
+            # The numeric attributes' splits (compiled out when none is numeric), then the
+            # nominal ones' and the choice.
+            if numeric is not None:
+                if not unit:
+                    _mark_node(v, ib, seg_s, seg_n, where)
+                _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, total, npcb, npb, npc,
+                                gain, ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc,
+                                sw, unit, xtab, kcb)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, spl, npcb, npb, npc,
-                                   prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb,
-                                   numeric)
+                                   ratio, valid, unit)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -327,10 +336,20 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                 bagd[(fc + b) * C + c] = pcb[b, c]
             frac[b] = pb[b] / t
         if numeric is not None:
-            psb, top = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
-                                        ps_n, pos, unit, where, sizes)
-        ib, wb, used = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s,
-                                      seg_n, seg_s, seg_n, fc, pos)
+            new = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s, ps_n,
+                                   pos, unit, where, sizes)
+            while new < 0:          # buffer full: enlarge it and hand the lists down again
+                psb = _ensure_lists(psb, 2 * psb.shape[0])
+                new = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
+                                       ps_n, pos, unit, where, sizes)
+            top = new
+        new = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s, seg_n, seg_s,
+                             seg_n, fc, pos)
+        if new < 0:                 # buffers full: enlarge them and split again
+            ib, wb = _ensure_buffer(ib, wb, used, -1 - new)
+            new = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s, seg_n,
+                                 seg_s, seg_n, fc, pos)
+        used = new
         for b in range(nb - 1, -1, -1):
             u = fc + b
             blk_end[u] = top
@@ -370,10 +389,15 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         if after == sp:
             # The largest branch raised: its threshold too, and v's instances re-sent down.
             split[v] = split[fc + largest]
-            ib, wb, used = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
-                                                     first, split, dist, tot, bagw, bagd, empty,
-                                                     n_values, nbr, C, stack2, pcb, pb, pc, frac,
-                                                     pos)
+            new = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first,
+                                            split, dist, tot, bagw, bagd, empty, n_values, nbr,
+                                            C, stack2, pcb, pb, pc, frac, pos)
+            while new < 0:          # buffers too short: enlarge them and re-send
+                ib, wb = _ensure_buffer(ib, wb, used, ib.shape[0])
+                new = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
+                                                first, split, dist, tot, bagw, bagd, empty,
+                                                n_values, nbr, C, stack2, pcb, pb, pc, frac, pos)
+            used = new
         sp = after
 
     return _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, C)

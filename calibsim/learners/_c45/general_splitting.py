@@ -173,13 +173,22 @@ def _branch_sizes(idx, s, L, X, j, nvj, sp, nb, frac, pos):
 
 
 @numba.njit(cache=True, _nrt=False)
-def _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
-                      fc, pos):
-    """:func:`_split_segment` into the buffers as they are: returns the new used length, or
-    ``-1 - need`` (nothing written) when they hold fewer than ``used + need`` entries.
+def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n, fc,
+                   pos):
+    """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
+
+    Branch b of the split on attribute j gets, in segment order, the
+    instances whose value leads there and every instance with a missing value
+    whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
+    The new segments go after ``used`` in ``ib``, ``wb`` and are recorded in
+    ``dst_s/dst_n[fc + b]``; returns the new used length, or ``-1 - need`` (nothing
+    written) when the buffers hold fewer than ``used + need`` entries (the caller
+    enlarges them with :func:`.weighted._ensure_buffer` and calls again).
 
     Compiled without numba's reference counting (``_nrt=False``: it allocates nothing), so
-    a call does not increment and decrement the count of each of its arrays."""
+    a call does not increment and decrement the count of each of its arrays (nor does an
+    inlined wrapper, which would: the buffers are enlarged by the caller).
+    """
     s = seg_s[u]
     L = seg_n[u]
     need = _branch_sizes(ib, s, L, X, j, nvj, sp, nb, frac, pos)
@@ -209,26 +218,6 @@ def _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, ds
     for b in range(nb):
         dst_n[fc + b] = pos[b] - dst_s[fc + b]
     return used + need
-
-
-@numba.njit(cache=True, inline='always')
-def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
-                   fc, pos):
-    """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
-
-    Branch b of the split on attribute j gets, in segment order, the
-    instances whose value leads there and every instance with a missing value
-    whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
-    The new segments are recorded in ``dst_s/dst_n[fc + b]``; returns
-    ``(ib, wb, used)`` (the buffers are enlarged when full).
-    """
-    new = _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s,
-                            dst_n, fc, pos)
-    if new < 0:
-        ib, wb = _ensure_buffer(ib, wb, used, -1 - new)
-        new = _split_segment_in(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s,
-                                dst_n, fc, pos)
-    return ib, wb, new
 
 
 @numba.njit(cache=True)
@@ -326,13 +315,20 @@ def _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n, flag):
 
 
 @numba.njit(cache=True, _nrt=False)
-def _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
-                        sizes):
-    """:func:`_partition_lists` into the buffer as it is: returns the new top, or -1 when
-    ``psb`` is too short (the children's lists are then incomplete; the node's own lists
-    are never written). Compiled without numba's reference counting (``_nrt=False``: it
-    allocates nothing), so a call does not increment and decrement the count of each of
-    its arrays."""
+def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
+                     sizes):
+    """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
+    split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
+    missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
+    lists go at ``top``. Returns the new top, or -1 when ``psb`` is too short (the caller
+    enlarges it with :func:`_ensure_lists` and calls again; the node's own lists are never
+    written).
+
+    ``unit``: no value is missing, so every list holds all of the node's instances: the
+    branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
+    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused.
+
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing)."""
     r = ps_s.shape[1]
     for t in range(r):
         s = ps_s[v, t]
@@ -375,26 +371,6 @@ def _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, po
         for b in range(nb):
             ps_n[fc + b, t] = pos[b] - ps_s[fc + b, t]
     return top
-
-
-@numba.njit(cache=True, inline='always')
-def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
-                     sizes):
-    """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
-    split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
-    missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
-    lists go at ``top``. Returns (buffer, new top).
-
-    ``unit``: no value is missing, so every list holds all of the node's instances: the
-    branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
-    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused."""
-    new = _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit,
-                              branch, sizes)
-    while new < 0:                # buffer full: enlarge it and hand the lists down again
-        psb = _ensure_lists(psb, 2 * psb.shape[0])
-        new = _partition_lists_in(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos,
-                                  unit, branch, sizes)
-    return psb, new
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -629,23 +605,20 @@ def _gain_ratio(pb, nb, known, sum_w, gain):
 
 @numba.njit(cache=True, _nrt=False)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
-                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
-                    npcb, npb, npc, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb,
-                    numeric):
+                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
-    ``numeric`` is None when no attribute is numeric: numba then prunes the
-    numeric split search before typing, so that specialisation compiles without
-    it (a third of the general fit's compile time); True otherwise.
+    The numeric attributes' splits must have been evaluated (:func:`_numeric_splits` sets
+    their ``valid``, ``gain`` and ``ratio``); this adds the nominal ones and chooses. Fills
+    the known-value distributions of every nominal attribute: ``cnt/bagk`` per (value,
+    class) cell, ``pck/ktot`` the known class weights and total per attribute; with
+    ``unit`` (every weight 1, nothing missing) the cells are counted and their totals
+    summed from them.
 
-    Fills the known-value distributions of every attribute: ``cnt/bagk`` per
-    nominal (value, class) cell, ``pck/ktot`` the known class weights and
-    total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
-    numeric attribute, and ``spl`` the numeric split points. ``prow``, ``psb``, ``ps_s``,
-    ``ps_n``, ``where``, ``sv``, ``sc``, ``sw``, ``unit``, ``xtab``, ``kcb``: the node's
-    sorted lists and scratch of
-    :func:`_numeric_splits`; with ``unit`` (every weight 1, nothing missing) the nominal
-    cells are counted and their totals summed from them.
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing),
+    like the other per-node helpers; and kept to at most 30 arguments, as are they:
+    Python compiles a call with more into one on a tuple of them, which numba lowers by
+    incrementing and decrementing the count of every array in it.
     """
     n_attr = n_values.shape[0]
     C = n_classes
@@ -692,17 +665,11 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
                 pck[j, c] = pck[j, c] + wt
                 ktot[j] = ktot[j] + wt
 
-    if numeric is not None:
-        _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, sum_w, npcb, npb, npc, gain, ratio,
-                        spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb)
     avg = 0.0
     n_valid = 0
     for j in range(n_attr):
         nv = n_values[j]
         if nv == 0:
-            if numeric is None:    # pruned at compile time (see above): never reached
-                valid[j] = False
-                continue
             if not valid[j]:
                 continue
             ig = gain[j]
