@@ -15,8 +15,9 @@ import numpy as np
 
 from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
 from .general_splitting import (
-    _add_unknown, _ensure_lists, _mark_node, _numeric_splits, _partition_lists, _presort_numeric,
-    _root_lists, _select_general, _split_distribution, _split_point, _split_segment,
+    _add_unknown, _branch_of, _ensure_lists, _mark_node, _numeric_splits, _partition_lists,
+    _presort_numeric, _root_lists, _select_general, _split_distribution, _split_point,
+    _split_segment,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
@@ -65,6 +66,44 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
                                  tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
         if used < 0:
             return -1.0
+    _subtree_sums(sub, n_sub, attr, first, nbr, ef)
+    return ef[r]
+
+
+@numba.njit(cache=True, _nrt=False)
+def _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first, split, n_values,
+                            nbr, n_classes, cf, z, ef, sub, stack, lacc):
+    """:func:`_errors_for_branch_general` when every weight is 1 and nothing is missing.
+
+    Nothing is then spread, so the branch's nodes need not get their routed data's
+    distributions nor segments: each of node v's instances is walked down the branch's
+    subtree to its leaf, and a leaf's errors come from the class counts it receives
+    (``lacc``, (cap * C,) f8 scratch): the same floats, all being whole numbers, as
+    summing the weights of the instances sent there. Compiled without numba's reference
+    counting (``_nrt=False``: it allocates nothing).
+    """
+    C = n_classes
+    r = first[v] + largest
+    n_sub = _preorder(r, attr, first, nbr, stack, sub)
+    for t in range(n_sub):
+        u = sub[t]
+        if attr[u] < 0:
+            for c in range(C):
+                lacc[u * C + c] = 0.0
+    for e in range(seg_s[v], seg_s[v] + seg_n[v]):
+        i = ib[e]
+        u = r
+        while attr[u] >= 0:
+            j = attr[u]
+            u = first[u] + _branch_of(X[i, j], n_values[j], split[u])
+        lacc[u * C + y[i]] += 1.0
+    for t in range(n_sub):
+        u = sub[t]
+        if attr[u] < 0:
+            total = 0.0
+            for c in range(C):
+                total += lacc[u * C + c]
+            ef[u] = _est_errors(lacc, u * C, C, total, cf, z)
     _subtree_sums(sub, n_sub, attr, first, nbr, ef)
     return ef[r]
 
@@ -361,6 +400,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
 
     # ---- prune bottom-up with subtree raising
     acc = np.zeros(max(C, 1), np.float64)
+    lacc = np.zeros(cap * C if unit else 1, np.float64)
     ef = np.zeros(cap, np.float64)
     sub = np.empty(cap, np.int64)
     st_k = np.zeros(cap, np.int64)
@@ -377,9 +417,14 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         fc = first[v]
         # Distribution.maxBag of the node's split distribution (last maximum).
         largest = _largest_branch(bagw, fc, nbr[attr[v]])
-        e_branch = _errors_for_branch_general(
-            v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
-            cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        if unit:
+            e_branch = _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first,
+                                               split, n_values, nbr, C, cf, z, ef, sub, stack2,
+                                               lacc)
+        else:
+            e_branch = _errors_for_branch_general(
+                v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr,
+                C, cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
         while e_branch < 0.0:       # buffers too short for the branch's temporary segments
             ib, wb = _ensure_buffer(ib, wb, used, ib.shape[0])
             e_branch = _errors_for_branch_general(
