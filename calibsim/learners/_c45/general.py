@@ -72,31 +72,37 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
 
 @numba.njit(cache=True, _nrt=False)
 def _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first, split, n_values,
-                            nbr, n_classes, cf, z, ef, sub, stack, lacc):
+                            nbr, dist, n_classes, cf, z, ef, sub, stack, lacc):
     """:func:`_errors_for_branch_general` when every weight is 1 and nothing is missing.
 
     Nothing is then spread, so the branch's nodes need not get their routed data's
-    distributions nor segments: each of node v's instances is walked down the branch's
-    subtree to its leaf, and a leaf's errors come from the class counts it receives
-    (``lacc``, (cap * C,) f8 scratch): the same floats, all being whole numbers, as
-    summing the weights of the instances sent there. Compiled without numba's reference
-    counting (``_nrt=False``: it allocates nothing).
+    distributions nor segments: a leaf's errors come from the class counts of the
+    instances that reach it (``lacc``, (cap * C,) f8 scratch), the same floats, all
+    being whole numbers, as summing their weights. The branch's own instances reach the
+    leaves that hold them (each node's instances are its parent's routed by the parent's
+    split: so they were grown, and so raising re-sends them), counted in ``dist``; the
+    instances of v's other branches are walked down to their leaves. Compiled without
+    numba's reference counting (``_nrt=False``: it allocates nothing).
     """
     C = n_classes
-    r = first[v] + largest
+    fc = first[v]
+    r = fc + largest
     n_sub = _preorder(r, attr, first, nbr, stack, sub)
     for t in range(n_sub):
         u = sub[t]
         if attr[u] < 0:
             for c in range(C):
-                lacc[u * C + c] = 0.0
-    for e in range(seg_s[v], seg_s[v] + seg_n[v]):
-        i = ib[e]
-        u = r
-        while attr[u] >= 0:
-            j = attr[u]
-            u = first[u] + _branch_of(X[i, j], n_values[j], split[u])
-        lacc[u * C + y[i]] += 1.0
+                lacc[u * C + c] = dist[u * C + c]
+    for b in range(nbr[attr[v]]):
+        if b == largest:
+            continue
+        for e in range(seg_s[fc + b], seg_s[fc + b] + seg_n[fc + b]):
+            i = ib[e]
+            u = r
+            while attr[u] >= 0:
+                j = attr[u]
+                u = first[u] + _branch_of(X[i, j], n_values[j], split[u])
+            lacc[u * C + y[i]] += 1.0
     for t in range(n_sub):
         u = sub[t]
         if attr[u] < 0:
@@ -419,8 +425,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         largest = _largest_branch(bagw, fc, nbr[attr[v]])
         if unit:
             e_branch = _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first,
-                                               split, n_values, nbr, C, cf, z, ef, sub, stack2,
-                                               lacc)
+                                               split, n_values, nbr, dist, C, cf, z, ef, sub,
+                                               stack2, lacc)
         else:
             e_branch = _errors_for_branch_general(
                 v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr,
