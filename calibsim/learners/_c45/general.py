@@ -334,7 +334,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                                 sw, unit, xtab, kcb)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, unit)
+                                   ratio, valid, unit, xtab)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)

@@ -603,17 +603,27 @@ def _gain_ratio(pb, nb, known, sum_w, gain):
     return gain / se
 
 
+@numba.njit(cache=True, inline='always')
+def _xlogx_count(x, xtab, unit):
+    """``_xlogx(x)``; with ``unit`` x is a count (a whole number <= n) and its term is read
+    from ``xtab`` ((n + 1,) f8, ``xtab[k] = _xlogx(k)``): the same float."""
+    if unit:
+        return xtab[int(x)]
+    return _xlogx(x)
+
+
 @numba.njit(cache=True, _nrt=False)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
-                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit):
+                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit, xtab):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
     The numeric attributes' splits must have been evaluated (:func:`_numeric_splits` sets
     their ``valid``, ``gain`` and ``ratio``); this adds the nominal ones and chooses. Fills
     the known-value distributions of every nominal attribute: ``cnt/bagk`` per (value,
     class) cell, ``pck/ktot`` the known class weights and total per attribute; with
-    ``unit`` (every weight 1, nothing missing) the cells are counted and their totals
-    summed from them.
+    ``unit`` (every weight 1, nothing missing) the cells are counted, their totals
+    summed from them, and their entropy terms read from ``xtab`` (see
+    :func:`_numeric_splits`).
 
     Compiled without numba's reference counting (``_nrt=False``: it allocates nothing),
     like the other per-node helpers; and kept to at most 30 arguments, as are they:
@@ -684,13 +694,13 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
         unknown_rate = (sum_w - known) / sum_w
         rv = 0.0
         for c in range(C):
-            rv = rv + _xlogx(pck[j, c])
-        old_ent = _xlogx(known) - rv
+            rv = rv + _xlogx_count(pck[j, c], xtab, unit)
+        old_ent = _xlogx_count(known, xtab, unit) - rv
         rv = 0.0
         for b in range(nv):
             for c in range(C):
-                rv = rv + _xlogx(cnt[c, ob + b])
-            rv = rv - _xlogx(bagk[ob + b])
+                rv = rv + _xlogx_count(cnt[c, ob + b], xtab, unit)
+            rv = rv - _xlogx_count(bagk[ob + b], xtab, unit)
         ig = _info_gain(old_ent, rv, unknown_rate, known)
         gain[j] = ig
         ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig)
