@@ -584,19 +584,20 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
                 total = total + s
         valid[j] = True
         gain[j] = best_gain
-        ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain)
+        ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain, xtab, unit)
         spl[j] = sp
 
 
 @numba.njit(cache=True, inline='always')
-def _gain_ratio(pb, nb, known, sum_w, gain):
-    """GainRatioSplitCrit: gain / split information (with an "unknown" bag), 0 if trivial."""
+def _gain_ratio(pb, nb, known, sum_w, gain, xtab, unit):
+    """GainRatioSplitCrit: gain / split information (with an "unknown" bag), 0 if trivial.
+    With ``unit`` the weights are counts, their terms read from ``xtab``."""
     se = 0.0
     if _gr(known, 0.0):
         for b in range(nb):
-            se = se - _xlogx(pb[b])
-        se = se - _xlogx(sum_w - known)
-        se = se + _xlogx(sum_w)
+            se = se - _xlogx_count(pb[b], xtab, unit)
+        se = se - _xlogx_count(sum_w - known, xtab, unit)
+        se = se + _xlogx_count(sum_w, xtab, unit)
     if _eq(se, 0.0):
         return 0.0
     se = se / sum_w
@@ -703,7 +704,7 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
             rv = rv - _xlogx_count(bagk[ob + b], xtab, unit)
         ig = _info_gain(old_ent, rv, unknown_rate, known)
         gain[j] = ig
-        ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig)
+        ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig, xtab, unit)
         if _in_average(multi_val, nv, n_all):
             avg = avg + ig
             n_valid += 1
