@@ -327,18 +327,6 @@ def _normal_cdf(a):
 
 
 @numba.njit(cache=True, inline='always')
-def _cswap(v, idx, i, j):
-    """Put ``v[i]``, ``v[j]`` in order, and ``idx[i]``, ``idx[j]`` with them."""
-    if v[i] > v[j]:
-        t = v[i]
-        v[i] = v[j]
-        v[j] = t
-        k = idx[i]
-        idx[i] = idx[j]
-        idx[j] = k
-
-
-@numba.njit(cache=True, inline='always')
 def _swap(v, idx, i, j):
     """Exchange ``v[i]`` and ``v[j]``, and ``idx[i]`` and ``idx[j]``."""
     t = v[i]
@@ -347,6 +335,13 @@ def _swap(v, idx, i, j):
     k = idx[i]
     idx[i] = idx[j]
     idx[j] = k
+
+
+@numba.njit(cache=True, inline='always')
+def _cswap(v, idx, i, j):
+    """Put ``v[i]``, ``v[j]`` in order, and ``idx[i]``, ``idx[j]`` with them."""
+    if v[i] > v[j]:
+        _swap(v, idx, i, j)
 
 
 @numba.njit(cache=True)

@@ -281,8 +281,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         for j in range(n_attr):
             if prow[j] >= 0:
                 r += 1
-    ps_s = np.zeros((cap, r), np.int64)
-    ps_n = np.zeros((cap, r), np.int64)
+    ps_s = np.empty((cap, r), np.int64)     # written for a node before its lists are read
+    ps_n = np.empty((cap, r), np.int64)
     blk_end = np.zeros(cap, np.int64)
     psb = np.empty(max(2 * n * r, 1), np.int64)
     top = np.int64(0)
