@@ -166,9 +166,11 @@ def test_normal_cdf_matches_scipy(rng):
 def test_weka_sort_index_sorts(rng):
     for n in (0, 1, 2, 3, 4, 7, 50, 300):
         v = rng.integers(0, 4, n).astype(float)
-        idx = _weka_sort_index(v)
+        w = v.copy()
+        idx = _weka_sort_index(w)          # sorts w in place too
         assert_array_equal(np.sort(idx), np.arange(n))
         assert np.all(np.diff(v[idx]) >= 0)
+        assert_array_equal(w, v[idx])
 
 
 def test_numeric_hand_worked():

@@ -162,7 +162,7 @@ def _add_errs(n, e, confidence):
     return _add_errs_z(n, e, cf, z)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _est_errors(dist, o, n_classes, total, cf, z):
     """(m,) f8 counts at offset o, i8 C, f8 total, f8 CF, f8 z -> f8: errors + addErrs (0 if empty)."""
     if _eq(total, 0.0):

@@ -15,17 +15,18 @@ import numpy as np
 
 from .criterion import _eq, _est_errors, _sm, _weka_cf, _xlogx
 from .general_splitting import (
-    _add_unknown, _mark_node, _partition_lists, _presort_numeric, _root_lists, _select_general,
-    _split_distribution, _split_point, _split_segment,
+    _add_unknown, _branch_of, _ensure_lists, _mark_node, _numeric_splits, _partition_lists,
+    _presort_numeric, _root_lists, _select_general, _split_distribution, _split_point,
+    _split_segment,
 )
 from .predictor import _compact_general
 from .pruning import (_collapse, _largest_branch, _next_to_prune, _preorder, _prune_node,
                       _subtree_sums)
 from .splitting import _can_split
-from .weighted import _node_distribution
+from .weighted import _ensure_buffer, _node_distribution
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split,
                                n_values, nbr, n_classes, cf, z, tseg_s, tseg_n, ef, sub, stack,
                                pcb, pb, pc, frac, pos, acc):
@@ -34,8 +35,10 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
     Every internal node of the branch's subtree splits the data it receives
     with the distribution of that data (resetDistribution), so missing values
     are spread by the routed data's proportions. Temporary segments are
-    appended after ``used``; returns ``(errors, ib, wb)`` and the caller
-    drops the temporary segments.
+    appended after ``used`` and dropped by the caller; returns the errors, or -1.0 when
+    the buffers ``ib``, ``wb`` are too short for them (the caller enlarges them and calls
+    again). Compiled without numba's reference counting (``_nrt=False``: it allocates
+    nothing), so a call does not increment and decrement the count of each of its arrays.
     """
     C = n_classes
     r = first[v] + largest
@@ -56,16 +59,62 @@ def _errors_for_branch_general(v, largest, X, y, ib, wb, used, seg_s, seg_n, att
         j = attr[u]
         nb = nbr[j]
         t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, tseg_s, tseg_n,
-                                C, pcb, pb, pc)
+                                C, pcb, pb, pc, frac)
         for b in range(nb):
             frac[b] = pb[b] / t
-        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
-                                      tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
+        used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                 tseg_s, tseg_n, tseg_s, tseg_n, first[u], pos)
+        if used < 0:
+            return -1.0
     _subtree_sums(sub, n_sub, attr, first, nbr, ef)
-    return ef[r], ib, wb
+    return ef[r]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
+def _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first, split, n_values,
+                            nbr, dist, n_classes, cf, z, ef, sub, stack, lacc):
+    """:func:`_errors_for_branch_general` when every weight is 1 and nothing is missing.
+
+    Nothing is then spread, so the branch's nodes need not get their routed data's
+    distributions nor segments: a leaf's errors come from the class counts of the
+    instances that reach it (``lacc``, (cap * C,) f8 scratch), the same floats, all
+    being whole numbers, as summing their weights. The branch's own instances reach the
+    leaves that hold them (each node's instances are its parent's routed by the parent's
+    split: so they were grown, and so raising re-sends them), counted in ``dist``; the
+    instances of v's other branches are walked down to their leaves. Compiled without
+    numba's reference counting (``_nrt=False``: it allocates nothing).
+    """
+    C = n_classes
+    fc = first[v]
+    r = fc + largest
+    n_sub = _preorder(r, attr, first, nbr, stack, sub)
+    for t in range(n_sub):
+        u = sub[t]
+        if attr[u] < 0:
+            for c in range(C):
+                lacc[u * C + c] = dist[u * C + c]
+    for b in range(nbr[attr[v]]):
+        if b == largest:
+            continue
+        for e in range(seg_s[fc + b], seg_s[fc + b] + seg_n[fc + b]):
+            i = ib[e]
+            u = r
+            while attr[u] >= 0:
+                j = attr[u]
+                u = first[u] + _branch_of(X[i, j], n_values[j], split[u])
+            lacc[u * C + y[i]] += 1.0
+    for t in range(n_sub):
+        u = sub[t]
+        if attr[u] < 0:
+            total = 0.0
+            for c in range(C):
+                total += lacc[u * C + c]
+            ef[u] = _est_errors(lacc, u * C, C, total, cf, z)
+    _subtree_sums(sub, n_sub, attr, first, nbr, ef)
+    return ef[r]
+
+
+@numba.njit(cache=True, _nrt=False)
 def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, dist, tot,
                               bagw, bagd, empty, n_values, nbr, n_classes, stack, pcb, pb, pc,
                               frac, pos):
@@ -73,7 +122,10 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
 
     Internal nodes get the distribution of their new data (resetDistribution)
     and pass it on split by it; leaves get their data's class weights and
-    stop being empty when they receive weight. Returns ``(ib, wb, used)``.
+    stop being empty when they receive weight. Returns the new used length of ``ib``,
+    ``wb``, or -1 when they are too short (the caller enlarges them and calls again: a
+    second call sets what the first did). Compiled without numba's reference counting
+    (``_nrt=False``: it allocates nothing).
     """
     C = n_classes
     sp = 1
@@ -89,7 +141,7 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
         j = attr[u]
         nb = nbr[j]
         t = _split_distribution(u, j, n_values[j], split[u], nb, X, y, ib, wb, seg_s, seg_n, C,
-                                pcb, pb, pc)
+                                pcb, pb, pc, frac)
         for c in range(C):
             dist[u * C + c] = pc[c]
         tot[u] = t
@@ -99,12 +151,14 @@ def _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first, 
             for c in range(C):
                 bagd[(fc + b) * C + c] = pcb[b, c]
             frac[b] = pb[b] / t
-        ib, wb, used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
-                                      seg_s, seg_n, seg_s, seg_n, fc, pos)
+        used = _split_segment(u, j, n_values[j], split[u], nb, frac, X, ib, wb, used,
+                                 seg_s, seg_n, seg_s, seg_n, fc, pos)
+        if used < 0:
+            return used
         for b in range(nb):
             stack[sp] = fc + b
             sp += 1
-    return ib, wb, used
+    return used
 
 
 def _c45_fit_general(X, y, w, n_values, n_classes, confidence, min_obj):
@@ -227,8 +281,8 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         for j in range(n_attr):
             if prow[j] >= 0:
                 r += 1
-    ps_s = np.zeros((cap, r), np.int64)
-    ps_n = np.zeros((cap, r), np.int64)
+    ps_s = np.empty((cap, r), np.int64)     # written for a node before its lists are read
+    ps_n = np.empty((cap, r), np.int64)
     blk_end = np.zeros(cap, np.int64)
     psb = np.empty(max(2 * n * r, 1), np.int64)
     top = np.int64(0)
@@ -252,7 +306,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
     if unit:
         for k in range(1, n + 1):
             xtab[k] = _xlogx(np.float64(k))
-    kcb = np.zeros((2, C), np.int64)
+    kcb = np.zeros((3, C), np.int64)
     sizes = np.zeros(max_nb, np.int64)
     sv = np.empty(n, np.float64)
     sc = np.empty(n, np.int64)
@@ -270,13 +324,17 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         best = -1
         top = blk_end[v]          # later blocks: lists of subtrees already grown
         if _can_split(dist, tot, v, C, min_obj_f):
-            if numeric is not None and not unit:
-                _mark_node(v, ib, seg_s, seg_n, where)
+            # The numeric attributes' splits (compiled out when none is numeric), then the
+            # nominal ones' and the choice.
+            if numeric is not None:
+                if not unit:
+                    _mark_node(v, ib, seg_s, seg_n, where)
+                _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, total, npcb, npb, npc,
+                                gain, ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc,
+                                sw, unit, xtab, kcb)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, spl, npcb, npb, npc,
-                                   (prow, psb, ps_s, ps_n, where), sv, sc, sw, unit, xtab,
-                                   kcb, numeric)
+                                   ratio, valid, unit, xtab)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)
@@ -305,7 +363,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                 pc[c] = npc[j, c]
             t = (0.0 + pb[0]) + pb[1]
         if not unit:                      # with unit weights no value is missing
-            t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t)
+            t = _add_unknown(v, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, t, frac)
         if nv == 0:
             # setSplitPoint: the largest training value not above the cut.
             t0 = prow[j]
@@ -323,10 +381,20 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                 bagd[(fc + b) * C + c] = pcb[b, c]
             frac[b] = pb[b] / t
         if numeric is not None:
-            psb, top = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
-                                        ps_n, pos, unit, where, sizes)
-        ib, wb, used = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s,
-                                      seg_n, seg_s, seg_n, fc, pos)
+            new = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s, ps_n,
+                                   pos, unit, where, sizes)
+            while new < 0:          # buffer full: enlarge it and hand the lists down again
+                psb = _ensure_lists(psb, 2 * psb.shape[0])
+                new = _partition_lists(v, j, nv, split[v], nb, frac, X, fc, psb, top, ps_s,
+                                       ps_n, pos, unit, where, sizes)
+            top = new
+        new = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s, seg_n, seg_s,
+                             seg_n, fc, pos)
+        if new < 0:                 # buffers full: enlarge them and split again
+            ib, wb = _ensure_buffer(ib, wb, used, -1 - new)
+            new = _split_segment(v, j, nv, split[v], nb, frac, X, ib, wb, used, seg_s, seg_n,
+                                 seg_s, seg_n, fc, pos)
+        used = new
         for b in range(nb - 1, -1, -1):
             u = fc + b
             blk_end[u] = top
@@ -338,6 +406,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
 
     # ---- prune bottom-up with subtree raising
     acc = np.zeros(max(C, 1), np.float64)
+    lacc = np.zeros(cap * C if unit else 1, np.float64)
     ef = np.zeros(cap, np.float64)
     sub = np.empty(cap, np.int64)
     st_k = np.zeros(cap, np.int64)
@@ -354,17 +423,32 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
         fc = first[v]
         # Distribution.maxBag of the node's split distribution (last maximum).
         largest = _largest_branch(bagw, fc, nbr[attr[v]])
-        e_branch, ib, wb = _errors_for_branch_general(
-            v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr, C,
-            cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        if unit:
+            e_branch = _errors_for_branch_unit(v, largest, X, y, ib, seg_s, seg_n, attr, first,
+                                               split, n_values, nbr, dist, C, cf, z, ef, sub,
+                                               stack2, lacc)
+        else:
+            e_branch = _errors_for_branch_general(
+                v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values, nbr,
+                C, cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
+        while e_branch < 0.0:       # buffers too short for the branch's temporary segments
+            ib, wb = _ensure_buffer(ib, wb, used, ib.shape[0])
+            e_branch = _errors_for_branch_general(
+                v, largest, X, y, ib, wb, used, seg_s, seg_n, attr, first, split, n_values,
+                nbr, C, cf, z, tseg_s, tseg_n, ef, sub, stack2, pcb, pb, pc, frac, pos, acc)
         after = _prune_node(v, largest, e_leaf, e_branch, nbr, attr, first, serr, st_k, sp)
         if after == sp:
             # The largest branch raised: its threshold too, and v's instances re-sent down.
             split[v] = split[fc + largest]
-            ib, wb, used = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
-                                                     first, split, dist, tot, bagw, bagd, empty,
-                                                     n_values, nbr, C, stack2, pcb, pb, pc, frac,
-                                                     pos)
+            new = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr, first,
+                                            split, dist, tot, bagw, bagd, empty, n_values, nbr,
+                                            C, stack2, pcb, pb, pc, frac, pos)
+            while new < 0:          # buffers too short: enlarge them and re-send
+                ib, wb = _ensure_buffer(ib, wb, used, ib.shape[0])
+                new = _new_distribution_general(v, X, y, ib, wb, used, seg_s, seg_n, attr,
+                                                first, split, dist, tot, bagw, bagd, empty,
+                                                n_values, nbr, C, stack2, pcb, pb, pc, frac, pos)
+            used = new
         sp = after
 
     return _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, C)

@@ -92,14 +92,15 @@ def _clear_distribution(pcb, pb, pc, nb):
         pc[c] = 0.0
 
 
-@numba.njit(cache=True)
-def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc):
+@numba.njit(cache=True, _nrt=False)
+def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes, pcb, pb, pc,
+                        probs):
     """Distribution of node u's segment over the nb branches of attribute j (resetDistribution).
 
     Known values are added in segment order, then every instance with a
     missing value is spread over the bags in proportion to the known bag
     weights (addInstWithUnknown). Fills ``pcb`` (nb, C), ``pb`` (nb,),
-    ``pc`` (C,) and returns the total weight.
+    ``pc`` (C,) and returns the total weight; ``probs`` is (nb,) f8 scratch.
     """
     _clear_distribution(pcb, pb, pc, nb)
     total = 0.0
@@ -117,14 +118,14 @@ def _split_distribution(u, j, nvj, sp, nb, X, y, ib, wb, seg_s, seg_n, n_classes
         pc[c] = pc[c] + wt
         total = total + wt
     if has_missing:
-        total = _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total)
+        total = _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total, probs)
     return total
 
 
-@numba.njit(cache=True)
-def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total):
-    """Spread node u's instances with a missing value of j over the bags; return the new total."""
-    probs = np.empty(nb, np.float64)
+@numba.njit(cache=True, _nrt=False)
+def _add_unknown(u, j, nb, X, y, ib, wb, seg_s, seg_n, pcb, pb, pc, total, probs):
+    """Spread node u's instances with a missing value of j over the bags; return the new total.
+    ``probs`` is (nb,) f8 scratch (the bags' shares of the known weight)."""
     for b in range(nb):
         if _eq(total, 0.0):
             probs[b] = 1.0 / nb
@@ -171,21 +172,28 @@ def _branch_sizes(idx, s, L, X, j, nvj, sp, nb, frac, pos):
     return need
 
 
-@numba.njit(cache=True)
-def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n,
-                   fc, pos):
+@numba.njit(cache=True, _nrt=False)
+def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s, dst_n, fc,
+                   pos):
     """Append one segment per branch of node u's segment (ClassifierSplitModel.split).
 
     Branch b of the split on attribute j gets, in segment order, the
     instances whose value leads there and every instance with a missing value
     whose share ``frac[b]`` exceeds 1e-6, weighted by ``frac[b] * weight``.
-    The new segments are recorded in ``dst_s/dst_n[fc + b]``; returns
-    ``(ib, wb, used)`` (the buffers may have been enlarged).
+    The new segments go after ``used`` in ``ib``, ``wb`` and are recorded in
+    ``dst_s/dst_n[fc + b]``; returns the new used length, or ``-1 - need`` (nothing
+    written) when the buffers hold fewer than ``used + need`` entries (the caller
+    enlarges them with :func:`.weighted._ensure_buffer` and calls again).
+
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing), so
+    a call does not increment and decrement the count of each of its arrays (nor does an
+    inlined wrapper, which would: the buffers are enlarged by the caller).
     """
     s = seg_s[u]
     L = seg_n[u]
     need = _branch_sizes(ib, s, L, X, j, nvj, sp, nb, frac, pos)
-    ib, wb = _ensure_buffer(ib, wb, used, need)
+    if used + need > ib.shape[0]:
+        return -1 - need
     start = used
     for b in range(nb):
         cnt = pos[b]
@@ -209,7 +217,7 @@ def _split_segment(u, j, nvj, sp, nb, frac, X, ib, wb, used, seg_s, seg_n, dst_s
                     pos[bb] = p + 1
     for b in range(nb):
         dst_n[fc + b] = pos[b] - dst_s[fc + b]
-    return ib, wb, used + need
+    return used + need
 
 
 @numba.njit(cache=True)
@@ -306,17 +314,21 @@ def _root_lists(rows, prow, psi, nknown, psb, ps_s, ps_n, flag):
     return psb, top
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, unit, branch,
                      sizes):
     """Hand node v's sorted lists to its children ``fc .. fc + nb - 1`` (branches of the
     split on attribute j at ``sp``, as :func:`_split_segment` sends the instances: a
     missing value of j to every branch with share ``frac[b]`` above 1e-6); the children's
-    lists go at ``top``. Returns (buffer, new top).
+    lists go at ``top``. Returns the new top, or -1 when ``psb`` is too short (the caller
+    enlarges it with :func:`_ensure_lists` and calls again; the node's own lists are never
+    written).
 
     ``unit``: no value is missing, so every list holds all of the node's instances: the
     branch sizes and each instance's branch (``branch``, (n,) i8 scratch indexed by
-    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused."""
+    instance; ``sizes``, (nb,) i8 scratch) are found on the first list and reused.
+
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing)."""
     r = ps_s.shape[1]
     for t in range(r):
         s = ps_s[v, t]
@@ -329,7 +341,8 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, 
             need = _branch_sizes(psb, s, L, X, j, nvj, sp, nb, frac, pos)
             for b in range(nb):
                 sizes[b] = pos[b]
-        psb = _ensure_lists(psb, top + need)
+        if top + need > psb.shape[0]:
+            return np.int64(-1)
         for b in range(nb):
             cnt = pos[b]
             ps_s[fc + b, t] = top
@@ -357,10 +370,10 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, 
                             pos[bb] += 1
         for b in range(nb):
             ps_n[fc + b, t] = pos[b] - ps_s[fc + b, t]
-    return psb, top
+    return top
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _split_point(cut, j, X, rows, psb, s0, m):
     """setSplitPoint: the largest training value of numeric attribute j not above ``cut``,
     as Weka's scan over the training instances (``rows``, in order) keeps it: a value
@@ -401,7 +414,7 @@ def _split_point(cut, j, X, rows, psb, s0, m):
     return new_sp
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _mark_node(v, ib, seg_s, seg_n, where):
     """``where[i]`` = position of instance i in node v's segment, for its instances."""
     for e in range(seg_s[v], seg_s[v] + seg_n[v]):
@@ -420,27 +433,28 @@ def _clear_cut(npcb, npb, npc, j):
         npc[j, c] = 0.0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, npb, npc, gain,
-                    ratio, spl, valid, pre, sv, sc, sw, unit, xtab, kcb):
+                    ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb):
     """Evaluate J48's binary split of node v on every numeric attribute (C45Split, numeric
     case), in one call per node.
 
-    ``pre`` is ``(prow, psb, ps_s, ps_n, where)``: the node's sorted lists (see
-    :func:`_partition_lists`) and the positions of its instances in its segment
+    ``prow``, ``psb``, ``ps_s``, ``ps_n``: the node's sorted lists (see
+    :func:`_partition_lists`); ``where``: the positions of its instances in its segment
     (:func:`_mark_node`). ``sv``, ``sc``, ``sw`` are (n,) scratch.
 
     ``unit``: every weight is 1 (no missing value, unit instance weights), so every
     weight sum is a count: the positions are not read (``where`` is not needed), and
-    the cut points are scanned on integer counts ``kcb`` ((2, C) i8 scratch) with
-    ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8), the same floats as the weighted scan.
+    the cut points are scanned on integer counts ``kcb`` ((3, C) i8 scratch: the two
+    bags' class counts at the cut scanned, and the lower bag's at the best cut so far)
+    with ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8); every distribution is set from the
+    counts: the same floats as the weighted sums, all being whole numbers.
 
     Sets, for each numeric attribute j, ``valid[j]``, and for a valid split
     ``gain[j]`` (info gain), ``ratio[j]`` (gain ratio), ``spl[j]`` (split point) and
     ``npcb[j]``, ``npb[j]``, ``npc[j]``: the known-value distribution of the chosen cut.
     """
     C = n_classes
-    prow, psb, ps_s, ps_n, where = pre
     for j in range(n_values.shape[0]):
         if n_values[j] != 0:
             continue
@@ -448,21 +462,37 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         t0 = prow[j]
         s0 = ps_s[v, t0]
         m = ps_n[v, t0]
-        for t in range(m):
-            i = psb[s0 + t]
-            sv[t] = X[i, j]
-            sc[t] = y[i]
-            sw[t] = 1.0 if unit else wb[where[i]]
         # All known instances start in bag 1.
         _clear_cut(npcb, npb, npc, j)
-        total = 0.0
-        for t in range(m):
-            c = sc[t]
-            wt = sw[t]
-            npcb[j, 1, c] = npcb[j, 1, c] + wt
-            npb[j, 1] = npb[j, 1] + wt
-            npc[j, c] = npc[j, c] + wt
-            total = total + wt
+        if unit:
+            # Every weight 1: bag weights and cells are counts, kept as integers in kcb.
+            for c in range(C):
+                kcb[0, c] = 0
+                kcb[1, c] = 0
+            for t in range(m):
+                i = psb[s0 + t]
+                sv[t] = X[i, j]
+                c = y[i]
+                sc[t] = c
+                kcb[1, c] += 1
+            for c in range(C):
+                npcb[j, 1, c] = np.float64(kcb[1, c])
+                npc[j, c] = np.float64(kcb[1, c])
+            npb[j, 1] = np.float64(m)
+            total = np.float64(m)
+        else:
+            total = 0.0
+            for t in range(m):
+                i = psb[s0 + t]
+                sv[t] = X[i, j]
+                c = y[i]
+                sc[t] = c
+                wt = wb[where[i]]
+                sw[t] = wt
+                npcb[j, 1, c] = npcb[j, 1, c] + wt
+                npb[j, 1] = npb[j, 1] + wt
+                npc[j, c] = npc[j, c] + wt
+                total = total + wt
         min_split = 0.1 * total / np.float64(C)
         if _sm_or_eq(min_split, min_obj_f):
             min_split = min_obj_f
@@ -479,14 +509,6 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         split_index = -1
         n_cuts = 0
         last = 0
-        if unit:
-            # Bag weights and cells are counts: integers in kcb, entropy terms from xtab,
-            # summed in the weighted scan's order (the same floats).
-            for c in range(C):
-                kcb[0, c] = 0
-                kcb[1, c] = 0
-            for t in range(m):
-                kcb[1, sc[t]] += 1
         for nxt in range(1, m):
             if not sv[nxt - 1] + 1e-5 < sv[nxt]:
                 continue
@@ -522,6 +544,9 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
             if _gr(ig, best_gain):
                 best_gain = ig
                 split_index = nxt - 1
+                if unit:                  # the chosen cut's lower bag, kept
+                    for c in range(C):
+                        kcb[2, c] = kcb[0, c]
             n_cuts += 1
         if n_cuts == 0:
             continue
@@ -534,57 +559,77 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
             sp = sv[split_index]
         # The chosen cut's distribution, added range by range (Distribution.addRange).
         _clear_cut(npcb, npb, npc, j)
-        total = 0.0
-        for b in range(2):
-            lo = 0 if b == 0 else split_index + 1
-            hi = split_index + 1 if b == 0 else m
-            s = 0.0
-            for t in range(lo, hi):
-                c = sc[t]
-                wt = sw[t]
-                s = s + wt
-                npcb[j, b, c] = npcb[j, b, c] + wt
-                npc[j, c] = npc[j, c] + wt
-            npb[j, b] = npb[j, b] + s
-            total = total + s
+        if unit:
+            # Counts (kept when the cut was chosen): the same whole numbers as the sums.
+            for c in range(C):
+                npcb[j, 0, c] = np.float64(kcb[2, c])
+                npcb[j, 1, c] = npcb[j, 1, c] + np.float64(kcb[0, c] + kcb[1, c] - kcb[2, c])
+                npc[j, c] = np.float64(kcb[0, c] + kcb[1, c])
+            npb[j, 0] = np.float64(split_index + 1)
+            npb[j, 1] = np.float64(m - split_index - 1)
+            total = np.float64(m)
+        else:
+            total = 0.0
+            for b in range(2):
+                lo = 0 if b == 0 else split_index + 1
+                hi = split_index + 1 if b == 0 else m
+                s = 0.0
+                for t in range(lo, hi):
+                    c = sc[t]
+                    wt = sw[t]
+                    s = s + wt
+                    npcb[j, b, c] = npcb[j, b, c] + wt
+                    npc[j, c] = npc[j, c] + wt
+                npb[j, b] = npb[j, b] + s
+                total = total + s
         valid[j] = True
         gain[j] = best_gain
-        ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain)
+        ratio[j] = _gain_ratio(npb[j], 2, total, sum_w, best_gain, xtab, unit)
         spl[j] = sp
 
 
 @numba.njit(cache=True, inline='always')
-def _gain_ratio(pb, nb, known, sum_w, gain):
-    """GainRatioSplitCrit: gain / split information (with an "unknown" bag), 0 if trivial."""
+def _gain_ratio(pb, nb, known, sum_w, gain, xtab, unit):
+    """GainRatioSplitCrit: gain / split information (with an "unknown" bag), 0 if trivial.
+    With ``unit`` the weights are counts, their terms read from ``xtab``."""
     se = 0.0
     if _gr(known, 0.0):
         for b in range(nb):
-            se = se - _xlogx(pb[b])
-        se = se - _xlogx(sum_w - known)
-        se = se + _xlogx(sum_w)
+            se = se - _xlogx_count(pb[b], xtab, unit)
+        se = se - _xlogx_count(sum_w - known, xtab, unit)
+        se = se + _xlogx_count(sum_w, xtab, unit)
     if _eq(se, 0.0):
         return 0.0
     se = se / sum_w
     return gain / se
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline='always')
+def _xlogx_count(x, xtab, unit):
+    """``_xlogx(x)``; with ``unit`` x is a count (a whole number <= n) and its term is read
+    from ``xtab`` ((n + 1,) f8, ``xtab[k] = _xlogx(k)``): the same float."""
+    if unit:
+        return xtab[int(x)]
+    return _xlogx(x)
+
+
+@numba.njit(cache=True, _nrt=False)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
-                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, spl,
-                    npcb, npb, npc, pre, sv, sc, sw, unit, xtab, kcb, numeric):
+                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit, xtab):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
-    ``numeric`` is None when no attribute is numeric: numba then prunes the
-    numeric split search before typing, so that specialisation compiles without
-    it (a third of the general fit's compile time); True otherwise.
+    The numeric attributes' splits must have been evaluated (:func:`_numeric_splits` sets
+    their ``valid``, ``gain`` and ``ratio``); this adds the nominal ones and chooses. Fills
+    the known-value distributions of every nominal attribute: ``cnt/bagk`` per (value,
+    class) cell, ``pck/ktot`` the known class weights and total per attribute; with
+    ``unit`` (every weight 1, nothing missing) the cells are counted, their totals
+    summed from them, and their entropy terms read from ``xtab`` (see
+    :func:`_numeric_splits`).
 
-    Fills the known-value distributions of every attribute: ``cnt/bagk`` per
-    nominal (value, class) cell, ``pck/ktot`` the known class weights and
-    total per nominal attribute, ``npcb/npb/npc`` the chosen cut's per
-    numeric attribute, and ``spl`` the numeric split points. ``pre``, ``sv``,
-    ``sc``, ``sw``, ``unit``, ``xtab``, ``kcb``: the node's sorted lists and scratch of
-    :func:`_numeric_splits`; with ``unit`` (every weight 1, nothing missing) the nominal
-    cells are counted and their totals summed from them.
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing),
+    like the other per-node helpers; and kept to at most 30 arguments, as are they:
+    Python compiles a call with more into one on a tuple of them, which numba lowers by
+    incrementing and decrementing the count of every array in it.
     """
     n_attr = n_values.shape[0]
     C = n_classes
@@ -631,17 +676,11 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
                 pck[j, c] = pck[j, c] + wt
                 ktot[j] = ktot[j] + wt
 
-    if numeric is not None:
-        _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, sum_w, npcb, npb, npc, gain, ratio,
-                        spl, valid, pre, sv, sc, sw, unit, xtab, kcb)
     avg = 0.0
     n_valid = 0
     for j in range(n_attr):
         nv = n_values[j]
         if nv == 0:
-            if numeric is None:    # pruned at compile time (see above): never reached
-                valid[j] = False
-                continue
             if not valid[j]:
                 continue
             ig = gain[j]
@@ -656,16 +695,16 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
         unknown_rate = (sum_w - known) / sum_w
         rv = 0.0
         for c in range(C):
-            rv = rv + _xlogx(pck[j, c])
-        old_ent = _xlogx(known) - rv
+            rv = rv + _xlogx_count(pck[j, c], xtab, unit)
+        old_ent = _xlogx_count(known, xtab, unit) - rv
         rv = 0.0
         for b in range(nv):
             for c in range(C):
-                rv = rv + _xlogx(cnt[c, ob + b])
-            rv = rv - _xlogx(bagk[ob + b])
+                rv = rv + _xlogx_count(cnt[c, ob + b], xtab, unit)
+            rv = rv - _xlogx_count(bagk[ob + b], xtab, unit)
         ig = _info_gain(old_ent, rv, unknown_rate, known)
         gain[j] = ig
-        ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig)
+        ratio[j] = _gain_ratio(bagk[ob:ob + nv], nv, known, sum_w, ig, xtab, unit)
         if _in_average(multi_val, nv, n_all):
             avg = avg + ig
             n_valid += 1

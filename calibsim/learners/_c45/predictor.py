@@ -197,7 +197,7 @@ def _compact_general(attr, first, split, dist, tot, bagw, bagd, empty, nbr, n_cl
             out_sons)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _c45_proba_row(attr, first, node_prob, split, frac, empty, n_sons, X, i, out, st_node, st_w,
                    st_k, st_acc):
     """Class probabilities of row i as ClassifierTree.getProbs (sums in J48's order) into out.
@@ -206,7 +206,9 @@ def _c45_proba_row(attr, first, node_prob, split, frac, empty, n_sons, X, i, out
     parent's bag, as C45Split.classProb); at a missing value the instance
     goes down every non-empty son with weight ``branch_frac * weight`` and
     the sons' answers are summed in branch order. The recursion runs on an
-    explicit stack of such nodes (``st_*``, one row per open node).
+    explicit stack of such nodes (``st_*``, one row per open node). Compiled without
+    numba's reference counting (``_nrt=False``: it allocates nothing), as it runs once per
+    test row.
     """
     C = node_prob.shape[1]
     sp = 0

@@ -38,7 +38,7 @@ def _ensure_buffer(ib, wb, used, need):
     return ib2, wb2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _node_distribution(v, y, ib, wb, seg_s, seg_n, dist, tot, n_classes):
     """Recompute class counts dist[v*C:(v+1)*C] and total tot[v] of node v from its segment."""
     o = v * n_classes
