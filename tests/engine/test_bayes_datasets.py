@@ -156,9 +156,9 @@ class _Fake:
         return 0.0, 1.0, 0.0
 
 
-@pytest.mark.parametrize("sampler", ["auto", "single"])
+@pytest.mark.parametrize("sampler", ["numba", "auto", "single"])
 def test_the_study_samples_with_its_own_nuts_settings(tmp_path, monkeypatch, sampler):
-    """Both samplers get the analysis's settings: 4 chains x 1,000 draws after
+    """Every sampler gets the analysis's settings: 4 chains x 1,000 draws after
     DATASETS_WARMUP = 500 warm-up iterations (the test's default is 1,000), the scaled
     starting metric and NUTS's target acceptance 0.9; nothing is sampled."""
     import calibsim.stats as st
@@ -207,11 +207,12 @@ def test_batching_across_rho_leaves_each_comparisons_draws(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("other", [{"sampler": "single"},
+@pytest.mark.parametrize("other", [{"sampler": "auto"},
                                    {"sampler": "single", "initial_metric": "unit"}])
 def test_other_samplers_give_the_same_summaries_within_mc_error(tmp_path, other):
-    """The engine's default (at q = 10 the batched sampler, from a metric scaled to the
-    data) against the one-pair sampler from the same metric, and from NUTS's identity
+    """The engine's default (calibsim's NUTS in numba, from a metric scaled to the
+    data) against NumPyro's: batched at q = 10 from the same metric (the study's draws
+    in issue 46's third and fourth rounds), and one pair at a time from NUTS's identity
     (the study's draws before issue 46): same comparisons, same seeds, probabilities
     within 4 Monte Carlo SEs of a difference of two runs with ESS >= 400 each, 4 *
     sqrt(2 * 0.25 / 400) = 0.14, where both runs' diagnostics are good (the tolerance of
