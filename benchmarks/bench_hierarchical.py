@@ -39,12 +39,14 @@ an extrapolation, and printed as one.
 ``--steps``: the leapfrog steps per fit, which are deterministic (unlike CPU seconds on a
 shared machine), at each NUTS target acceptance and number of warm-up iterations of
 ``--settings`` on the same comparisons and seeds (``--steps-groups`` null and as many
-"gain" comparisons per q, the one-pair sampler with the study's other settings): in all
-and in lockstep over the 4 vectorised chains, with the shares of fits with a divergent
-transition and with poor diagnostics, and how far the probabilities move from the first
-setting's, in Monte Carlo SEs.
+"gain" comparisons per q, the one-pair sampler or calibsim's NUTS in numba, with the
+study's other settings): in all and in lockstep over the 4 vectorised chains (for the
+numba sampler, whose chains run on their own, "in lockstep" is only a comparison), with
+the shares of fits with a divergent transition and with poor diagnostics, and how far
+the probabilities move from the first setting's, in Monte Carlo SEs.
 
     python benchmarks/bench_hierarchical.py --steps --steps-groups 6
+    python benchmarks/bench_hierarchical.py --steps --steps-groups 10 --settings 0.9:500,0.9:500:numba
     python benchmarks/bench_hierarchical.py --rank --study
     python benchmarks/bench_hierarchical.py --one --rounds 5 --baycomp
 """
@@ -300,6 +302,7 @@ def steps(n_groups, settings, datasets=(10, 20, 50), rope=0.01):
     from the first setting's, in Monte Carlo SEs of the difference (each SE
     sqrt(p(1 - p)/ESS) with the fit's smallest ESS)."""
     from calibsim.stats._hierarchical import _fit, _result, _summaries
+    from calibsim.stats._hierarchical_nuts import fit_numba
     fixed = dict(n_samples=4000, n_chains=4, initial_metric="scaled")
     print(f"leapfrog steps per fit: {n_groups} null and {n_groups} gain comparisons per q, "
           f"(target acceptance, warm-up) {settings}; {fixed}")
@@ -307,9 +310,13 @@ def steps(n_groups, settings, datasets=(10, 20, 50), rope=0.01):
     for q in datasets:
         comps = _comparisons(q, n_groups)
         first = {}
-        for ta, warm in settings:
+        for ta, warm, sampler in settings:
             def fit(x, seed):
                 prep = _summaries(x, (0.5, 5.0, 0.05, 0.15), 1000.0)
+                if sampler == "numba":
+                    return prep, _timed(lambda: fit_numba(
+                        [prep], [0.1], [seed], target_accept=ta, n_warmup=warm,
+                        count_steps=True, **fixed)[0][0])
                 return prep, _timed(lambda: _fit(
                     prep.m, prep.v, prep.sd, prep.n, 0.1, prep.bounds, seed,
                     target_accept=ta, n_warmup=warm, count_steps=True, **fixed))
@@ -329,24 +336,25 @@ def steps(n_groups, settings, datasets=(10, 20, 50), rope=0.01):
                 cpu.append(c)
                 p = np.array(res.probabilities())
                 se = np.sqrt(p * (1 - p) / max(res.ess, 1.0))
-                if (ta, warm) == settings[0]:
+                if (ta, warm, sampler) == settings[0]:
                     first[(kind, g)] = (p, se)
                 else:
                     p0, se0 = first[(kind, g)]
                     both = np.hypot(se, se0)
                     dev.append(float(np.max(np.abs(p - p0) / np.where(both > 0, both, np.inf))))
-            row = dict(q=q, setting=f"{ta}, {warm}", steps=np.mean(tot), lockstep=np.mean(lock),
+            row = dict(q=q, setting=f"{ta}, {warm}, {sampler}", steps=np.mean(tot), lockstep=np.mean(lock),
                        divergent=np.mean(div), poor=np.mean(poor), cpu=np.mean(cpu),
                        max_dev=max(dev) if dev else np.nan)
             rows.append(row)
-            print(f"  q = {q}, target {ta}, {warm} warm-up: {row['steps']:,.0f} steps per fit "
+            print(f"  q = {q}, target {ta}, {warm} warm-up, {sampler}: {row['steps']:,.0f} "
+                  f"steps per fit "
                   f"({row['lockstep']:,.0f} in lockstep), divergent in "
                   f"{100 * row['divergent']:.0f}% of fits, poor diagnostics "
                   f"{100 * row['poor']:.0f}%, {row['cpu']:.2f} s CPU per fit"
                   + ("" if np.isnan(row["max_dev"]) else
                      f", probabilities within {row['max_dev']:.1f} MC SE of the first's")
                   + f"; {load}", flush=True)
-    print("\n| q | target acceptance, warm-up | steps per fit | in lockstep | divergent fits | "
+    print("\n| q | target acceptance, warm-up, sampler | steps per fit | in lockstep | divergent fits | "
           "poor diagnostics | CPU per fit (s) | largest move of P (MC SE) |"
           "\n|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -368,9 +376,9 @@ def main(argv=None):
     ap.add_argument("--study-groups", type=int, default=4,
                     help="with --study: comparisons timed per q (default 4)")
     ap.add_argument("--study-configs",
-                    default="single:unit:0.9:500,auto:scaled:0.9:500,auto:scaled:0.9:300",
+                    default="auto:scaled:0.9:500,numba:scaled:0.9:500",
                     help="with --study: comma-separated sampler:initial_metric[:target"
-                         "[:warm-up]] entries to time (samplers single, batched, auto; "
+                         "[:warm-up]] entries to time (samplers single, batched, auto, numba; "
                          "metrics unit, scaled; NUTS's target acceptance, default 0.9; "
                          "warm-up iterations, default the study's)")
     ap.add_argument("--steps", action="store_true",
@@ -379,8 +387,11 @@ def main(argv=None):
     ap.add_argument("--steps-groups", type=int, default=4,
                     help="with --steps: null and gain comparisons per q (default 4 each)")
     ap.add_argument("--settings", default="0.9:500,0.8:500,0.85:500,0.9:300",
-                    help="with --steps: comma-separated target_acceptance:warm-up entries, "
-                         "the first the reference (default 0.9:500,0.8:500,0.85:500,0.9:300)")
+                    help="with --steps: comma-separated target_acceptance:warm-up[:sampler] "
+                         "entries (sampler numpyro, the one-pair program, or numba; default "
+                         "numpyro), the first the reference (default "
+                         "0.9:500,0.8:500,0.85:500,0.9:300; the numba sampler against "
+                         "NumPyro's: 0.9:500,0.9:500:numba)")
     ap.add_argument("--steps-datasets", default="10,20,50",
                     help="with --steps: comma-separated q (default 10,20,50)")
     args = ap.parse_args(argv)
@@ -393,7 +404,8 @@ def main(argv=None):
     if args.study:
         study(args.study_groups, args.study_configs.split(","))
     if args.steps:
-        steps(args.steps_groups, [(float(t), int(w)) for t, w in
+        steps(args.steps_groups, [(float(t), int(w), (rest or ["numpyro"])[0])
+                                  for t, w, *rest in
                                   (e.split(":") for e in args.settings.split(","))],
               tuple(int(q) for q in args.steps_datasets.split(",")))
     return 0

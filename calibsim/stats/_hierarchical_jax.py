@@ -207,7 +207,14 @@ def _nuts_program(model, dummy, n_warmup, n_per_chain, n_chains, target_accept,
     from jax.flatten_util import ravel_pytree
     from numpyro.infer.hmc import hmc
     from numpyro.infer.util import initialize_model
+    import jax.numpy as jnp
     with _x64(jax):
+        # the dummy's numbers as arrays: NumPyro then takes the priors' bounds as dynamic
+        # and constrains each draw with the call's own. With Python floats it used the
+        # dummy's bounds for a model without a deterministic site (q = 1, centred), so
+        # δ0, σ0 and σ_i came out scaled to (-1, 1) and (0, 1) (found against
+        # calibsim's NUTS in numba and NumPyro's own MCMC, issue 46).
+        dummy = tuple(jnp.asarray(a) for a in dummy)
         info = initialize_model(jax.random.PRNGKey(0), model, model_args=dummy,
                                 dynamic_args=True)
     potential_gen, post_gen = info.potential_fn, info.postprocess_fn

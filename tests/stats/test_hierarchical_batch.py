@@ -202,7 +202,9 @@ def test_numba_sampler_agrees_with_numpyro_within_mc_error(rng):
     probabilities of the next data set within 4 Monte Carlo SEs of their difference, and
     the posterior means of δ0 and σ0 within 4 SEs (from the draws' ESS), on a clear
     gain, a gain near the ROPE's edge and a null (q = 11), from both starting metrics.
-    Divergence rates are compared in ``benchmarks/bench_hierarchical.py --numba``. Also: a comparison's numba draws are the same alone and in a list."""
+    Divergence rates: ``benchmarks/bench_hierarchical.py --steps --settings
+    0.9:500,0.9:500:numba``. Also: a comparison's numba draws are the same alone and in
+    a list."""
     from numpyro.diagnostics import effective_sample_size
     xs = [_data(rng, 11, 0.03), _data(rng, 11, 0.012), _data(rng, 11, 0.0)]
     seeds = [31, 32, 33]
