@@ -306,7 +306,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
     if unit:
         for k in range(1, n + 1):
             xtab[k] = _xlogx(np.float64(k))
-    kcb = np.zeros((3, C), np.int64)
+    kpre = np.zeros((n + 1 if unit else 1, C), np.int64)
     sizes = np.zeros(max_nb, np.int64)
     sv = np.empty(n, np.float64)
     sc = np.empty(n, np.int64)
@@ -331,7 +331,7 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                     _mark_node(v, ib, seg_s, seg_n, where)
                 _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, total, npcb, npb, npc,
                                 gain, ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc,
-                                sw, unit, xtab, kcb)
+                                sw, unit, xtab, kpre)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
                                    ratio, valid, unit, xtab)
