@@ -306,7 +306,20 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
     if unit:
         for k in range(1, n + 1):
             xtab[k] = _xlogx(np.float64(k))
-    kcb = np.zeros((3, C), np.int64)
+    kpre = np.zeros((n + 1 if unit else 1, C), np.int64)
+    n_nom = 0
+    for j in range(n_attr):
+        if n_values[j] != 0:
+            n_nom += 1
+    kx = np.empty((n_full if unit else 1, n_nom if unit else 0), np.int64)
+    if unit:                # each instance's cells of the nominal attributes
+        for e in range(n):
+            i = rows[e]
+            q = 0
+            for j in range(n_attr):
+                if n_values[j] != 0:
+                    kx[i, q] = off[j] + int(X[i, j])
+                    q += 1
     sizes = np.zeros(max_nb, np.int64)
     sv = np.empty(n, np.float64)
     sc = np.empty(n, np.int64)
@@ -331,10 +344,10 @@ def _c45_fit_rows(X, y, w, rows, presort, n_values, n_classes, confidence, min_o
                     _mark_node(v, ib, seg_s, seg_n, where)
                 _numeric_splits(v, X, y, wb, n_values, C, min_obj_f, total, npcb, npb, npc,
                                 gain, ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc,
-                                sw, unit, xtab, kcb)
+                                sw, unit, xtab, kpre)
             best = _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, C,
                                    min_obj_f, multi_val, n_all, cnt, bagk, pck, ktot, gain,
-                                   ratio, valid, unit, xtab)
+                                   ratio, valid, unit, xtab, kx)
         if best < 0:
             attr[v] = -1
             empty[v] = _eq(total, 0.0)

@@ -348,7 +348,20 @@ def _partition_lists(v, j, nvj, sp, nb, frac, X, fc, psb, top, ps_s, ps_n, pos, 
             ps_s[fc + b, t] = top
             pos[b] = top
             top += cnt
-        if unit and t > 0:
+        if unit and t > 0 and nb == 2:
+            # Two branches: the two write positions kept in registers and chosen without
+            # a branch (pos[b] in memory made each entry wait for the previous one's store).
+            p0 = pos[0]
+            p1 = pos[1]
+            for e in range(s, s + L):
+                i = psb[e]
+                b = branch[i]
+                psb[p0 + b * (p1 - p0)] = i
+                p1 += b
+                p0 += 1 - b
+            pos[0] = p0
+            pos[1] = p1
+        elif unit and t > 0:
             for e in range(s, s + L):
                 i = psb[e]
                 b = branch[i]
@@ -435,7 +448,7 @@ def _clear_cut(npcb, npb, npc, j):
 
 @numba.njit(cache=True, _nrt=False)
 def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, npb, npc, gain,
-                    ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kcb):
+                    ratio, spl, valid, prow, psb, ps_s, ps_n, where, sv, sc, sw, unit, xtab, kpre):
     """Evaluate J48's binary split of node v on every numeric attribute (C45Split, numeric
     case), in one call per node.
 
@@ -445,9 +458,12 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
 
     ``unit``: every weight is 1 (no missing value, unit instance weights), so every
     weight sum is a count: the positions are not read (``where`` is not needed), and
-    the cut points are scanned on integer counts ``kcb`` ((3, C) i8 scratch: the two
-    bags' class counts at the cut scanned, and the lower bag's at the best cut so far)
-    with ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8); every distribution is set from the
+    the cut points are scanned on integer counts: one pass over the sorted values lists
+    the candidate cuts (neighbours differing by more than 1e-5) in ``sc`` and the class
+    counts below each in ``kpre`` ((n + 1, C) i8 scratch), without a branch (the test is
+    taken at random on values with few ties, and a mispredicted branch per value cost
+    about a sixth of the scan); then only the candidates are scanned, their entropy terms
+    read from ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8). Every distribution is set from the
     counts: the same floats as the weighted sums, all being whole numbers.
 
     Sets, for each numeric attribute j, ``valid[j]``, and for a valid split
@@ -464,20 +480,29 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         m = ps_n[v, t0]
         # All known instances start in bag 1.
         _clear_cut(npcb, npb, npc, j)
+        n_cand = 0
         if unit:
-            # Every weight 1: bag weights and cells are counts, kept as integers in kcb.
+            # Every weight 1: bag weights and cells are counts. One pass lists the candidate
+            # cuts without a branch: the q-th before position sc[q], with the class counts
+            # below it in kpre[q]; the running counts are in kpre[n_cand] (the totals at
+            # the end).
             for c in range(C):
-                kcb[0, c] = 0
-                kcb[1, c] = 0
-            for t in range(m):
-                i = psb[s0 + t]
-                sv[t] = X[i, j]
-                c = y[i]
-                sc[t] = c
-                kcb[1, c] += 1
+                kpre[0, c] = 0
+            if m > 0:
+                prev = X[psb[s0], j]
+                kpre[0, y[psb[s0]]] = 1
+                for t in range(1, m):
+                    i = psb[s0 + t]
+                    x = X[i, j]
+                    for c in range(C):
+                        kpre[n_cand + 1, c] = kpre[n_cand, c]
+                    sc[n_cand] = t
+                    n_cand += np.int64(prev + 1e-5 < x)
+                    kpre[n_cand, y[i]] += 1
+                    prev = x
             for c in range(C):
-                npcb[j, 1, c] = np.float64(kcb[1, c])
-                npc[j, c] = np.float64(kcb[1, c])
+                npcb[j, 1, c] = np.float64(kpre[n_cand, c])
+                npc[j, c] = np.float64(kpre[n_cand, c])
             npb[j, 1] = np.float64(m)
             total = np.float64(m)
         else:
@@ -508,17 +533,32 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
         best_gain = 0.0
         split_index = -1
         n_cuts = 0
-        last = 0
-        for nxt in range(1, m):
-            if not sv[nxt - 1] + 1e-5 < sv[nxt]:
-                continue
-            if unit:
-                for t in range(last, nxt):
-                    kcb[1, sc[t]] -= 1
-                    kcb[0, sc[t]] += 1
-                ok = (_gr_or_eq(np.float64(nxt), min_split)
-                      and _gr_or_eq(np.float64(m - nxt), min_split))
-            else:
+        best_q = -1
+        if unit:
+            # Only the candidate cuts are scanned.
+            for q in range(n_cand):
+                nxt = sc[q]
+                if not (_gr_or_eq(np.float64(nxt), min_split)
+                        and _gr_or_eq(np.float64(m - nxt), min_split)):
+                    continue
+                rv = 0.0
+                for c in range(C):
+                    rv = rv + xtab[kpre[q, c]]
+                rv = rv - xtab[nxt]
+                for c in range(C):
+                    rv = rv + xtab[kpre[n_cand, c] - kpre[q, c]]
+                rv = rv - xtab[m - nxt]
+                ig = _info_gain(default_ent, rv, unknown_rate, total)
+                if _gr(ig, best_gain):
+                    best_gain = ig
+                    split_index = nxt - 1
+                    best_q = q
+                n_cuts += 1
+        else:
+            last = 0
+            for nxt in range(1, m):
+                if not sv[nxt - 1] + 1e-5 < sv[nxt]:
+                    continue
                 for t in range(last, nxt):
                     c = sc[t]
                     wt = sw[t]
@@ -526,45 +566,39 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
                     npcb[j, 0, c] = npcb[j, 0, c] + wt
                     npb[j, 1] = npb[j, 1] - wt
                     npb[j, 0] = npb[j, 0] + wt
-                ok = _gr_or_eq(npb[j, 0], min_split) and _gr_or_eq(npb[j, 1], min_split)
-            last = nxt
-            if not ok:
-                continue
-            rv = 0.0
-            for b in range(2):
-                if unit:
-                    for c in range(C):
-                        rv = rv + xtab[kcb[b, c]]
-                    rv = rv - xtab[nxt if b == 0 else m - nxt]
-                else:
+                last = nxt
+                if not (_gr_or_eq(npb[j, 0], min_split) and _gr_or_eq(npb[j, 1], min_split)):
+                    continue
+                rv = 0.0
+                for b in range(2):
                     for c in range(C):
                         rv = rv + _xlogx(npcb[j, b, c])
                     rv = rv - _xlogx(npb[j, b])
-            ig = _info_gain(default_ent, rv, unknown_rate, total)
-            if _gr(ig, best_gain):
-                best_gain = ig
-                split_index = nxt - 1
-                if unit:                  # the chosen cut's lower bag, kept
-                    for c in range(C):
-                        kcb[2, c] = kcb[0, c]
-            n_cuts += 1
+                ig = _info_gain(default_ent, rv, unknown_rate, total)
+                if _gr(ig, best_gain):
+                    best_gain = ig
+                    split_index = nxt - 1
+                n_cuts += 1
         if n_cuts == 0:
             continue
         # MDL correction of the gain for the choice among n_cuts cut points.
         best_gain = best_gain - (math.log(np.float64(n_cuts)) / _LOG2) / sum_w
         if _sm_or_eq(best_gain, 0.0):
             continue
+        if unit:                  # the values either side of the cut
+            sv[split_index] = X[psb[s0 + split_index], j]
+            sv[split_index + 1] = X[psb[s0 + split_index + 1], j]
         sp = (sv[split_index + 1] + sv[split_index]) / 2.0
         if sp == sv[split_index + 1]:
             sp = sv[split_index]
         # The chosen cut's distribution, added range by range (Distribution.addRange).
         _clear_cut(npcb, npb, npc, j)
         if unit:
-            # Counts (kept when the cut was chosen): the same whole numbers as the sums.
+            # Counts (below the cut, and the rest): the same whole numbers as the sums.
             for c in range(C):
-                npcb[j, 0, c] = np.float64(kcb[2, c])
-                npcb[j, 1, c] = npcb[j, 1, c] + np.float64(kcb[0, c] + kcb[1, c] - kcb[2, c])
-                npc[j, c] = np.float64(kcb[0, c] + kcb[1, c])
+                npcb[j, 0, c] = np.float64(kpre[best_q, c])
+                npcb[j, 1, c] = npcb[j, 1, c] + np.float64(kpre[n_cand, c] - kpre[best_q, c])
+                npc[j, c] = np.float64(kpre[n_cand, c])
             npb[j, 0] = np.float64(split_index + 1)
             npb[j, 1] = np.float64(m - split_index - 1)
             total = np.float64(m)
@@ -615,7 +649,8 @@ def _xlogx_count(x, xtab, unit):
 
 @numba.njit(cache=True, _nrt=False)
 def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes, min_obj_f,
-                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit, xtab):
+                    multi_val, n_all, cnt, bagk, pck, ktot, gain, ratio, valid, unit, xtab,
+                    kx):
     """Return J48's split attribute for node v (or -1), general data (C45ModelSelection).
 
     The numeric attributes' splits must have been evaluated (:func:`_numeric_splits` sets
@@ -624,7 +659,9 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
     class) cell, ``pck/ktot`` the known class weights and total per attribute; with
     ``unit`` (every weight 1, nothing missing) the cells are counted, their totals
     summed from them, and their entropy terms read from ``xtab`` (see
-    :func:`_numeric_splits`).
+    :func:`_numeric_splits`); ``kx`` (n, number of nominal attributes) i8 then holds each
+    instance's cells, ``off[j] + X[i, j]`` for the nominal attributes j in order (not read
+    otherwise).
 
     Compiled without numba's reference counting (``_nrt=False``: it allocates nothing),
     like the other per-node helpers; and kept to at most 30 arguments, as are they:
@@ -646,13 +683,13 @@ def _select_general(v, X, y, ib, wb, seg_s, seg_n, tot, n_values, off, n_classes
     if unit:
         # Every weight 1, nothing missing: the cells are counts, and the bag, class and
         # known totals are sums of them (exact in any order, so the same floats).
+        n_nom = kx.shape[1]
         for e in range(seg_s[v], seg_s[v] + seg_n[v]):
             i = ib[e]
             c = y[i]
-            for j in range(n_attr):
-                if n_values[j] != 0:
-                    k = off[j] + int(X[i, j])
-                    cnt[c, k] = cnt[c, k] + 1.0
+            for q in range(n_nom):
+                k = kx[i, q]
+                cnt[c, k] = cnt[c, k] + 1.0
         for j in range(n_attr):
             for k in range(off[j], off[j + 1]):
                 for c in range(C):
