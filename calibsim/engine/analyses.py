@@ -1135,7 +1135,7 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
 
     ``sampler="numba"`` (the default) samples every hierarchical comparison with
     calibsim's NUTS in numba (:mod:`calibsim.stats._hierarchical_nuts`: the same model,
-    NUTS and warm-up as NumPyro's, each chain on its own, 4-6x less CPU per fit; its
+    NUTS and warm-up as NumPyro's, each chain on its own, 5-10x less CPU per fit; its
     draws agree with NumPyro's within Monte Carlo error, tested). ``sampler="batched"``
     samples the hierarchical comparisons of each (source, pair, q)
     together, every ρ in one list, so that only the last batch is part filled with copies
