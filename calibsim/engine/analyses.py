@@ -1114,7 +1114,9 @@ def _rho_value(rho, k, a=None, r=None):
 #: 367) against 2 of 40 at 500; target acceptance 0.8 (Stan's default, which the paper's
 #: code and baycomp use) takes 23-29% fewer, but gave a divergent transition in a quarter
 #: of the fits at q = 10 (none at 0.9), and 0.85 in 8-17% at q = 10 and 20. Either would
-#: raise the study's ``poor_diagnostics``.
+#: raise the study's ``poor_diagnostics``. Since the fifth round the study samples with
+#: calibsim's NUTS in numba (``sampler="numba"``), which takes the same steps per fit at
+#: 5-10x less CPU per fit, so these savings are no longer needed.
 DATASETS_WARMUP = 500
 
 
@@ -1133,7 +1135,7 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
 
     ``sampler="numba"`` (the default) samples every hierarchical comparison with
     calibsim's NUTS in numba (:mod:`calibsim.stats._hierarchical_nuts`: the same model,
-    NUTS and warm-up as NumPyro's, each chain on its own, 4-6x less CPU per fit; its
+    NUTS and warm-up as NumPyro's, each chain on its own, 5-10x less CPU per fit; its
     draws agree with NumPyro's within Monte Carlo error, tested). ``sampler="batched"``
     samples the hierarchical comparisons of each (source, pair, q)
     together, every ρ in one list, so that only the last batch is part filled with copies

@@ -527,9 +527,10 @@ def hierarchical_bayesian_test(x, *, rope=0.0, rho=None, threshold=0.95, random_
     sampler : {"single", "batched", "numba"}, default "single"
         One program per q, or the batched program of :func:`hierarchical_bayesian_batch`
         (with q padded), both NumPyro's NUTS on JAX; or "numba": the same model and
-        NUTS (multinomial, Betancourt 2017; NumPyro's warm-up: dual averaging, windowed
-        diagonal metric) written in numba, each chain on its own
-        (:mod:`calibsim.stats._hierarchical_nuts`): 4-6x less CPU per fit on 10 x 10
+        NUTS (Hoffman & Gelman 2014, multinomial as in Betancourt 2017; NumPyro's
+        warm-up: dual averaging, windowed diagonal metric) written in numba, each chain
+        on its own
+        (:mod:`calibsim.stats._hierarchical_nuts`): 5-10x less CPU per fit on 10 x 10
         cv at q = 10-50, other draws of the same posterior (within Monte Carlo error of
         NumPyro's, tested). The diagnostics still use NumPyro's, so every sampler needs
         the extra.

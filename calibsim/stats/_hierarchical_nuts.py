@@ -253,8 +253,8 @@ def _logaddexp(a, b):
 @numba.njit(cache=True)
 def _nuts_step(z, g, pe, eps, inv_metric, rng, ws, m, v, n, rho, bounds, centred):
     """One NUTS transition from (z, ∇U = g, U = pe), in place; returns (accept
-    probability, leapfrog steps, diverged, U of the new point). ``ws`` (19, d) holds the
-    work vectors and the checkpoints."""
+    probability, leapfrog steps, diverged, U of the new point). ``ws`` (19 + 2 ·
+    max depth, d) holds the work vectors and the momentum checkpoints."""
     d = z.size
     # work rows
     r0 = ws[0]
@@ -530,7 +530,9 @@ def fit_numba(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
     output as :func:`._hierarchical_batch.fit_batch`'s (with ``count_steps``: each
     item's first part gains the leapfrog steps (chains, warm-up and kept iterations)).
     Seeds are used as there: the starting points from the first child of a comparison's
-    SeedSequence, chain c's generator from child c of its second."""
+    SeedSequence, chain c's generator from child c of its second. One numba call per
+    chain: the Python around them costs about 0.3 ms per fit, against about 90 ms of
+    sampling at q = 10 (study's settings)."""
     from ._hierarchical_jax import METRIC_WORDS
     per_chain = -(-n_samples // n_chains)
     windows = adaptation_windows(n_warmup)
