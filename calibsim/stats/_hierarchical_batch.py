@@ -29,7 +29,8 @@ import os
 
 import numpy as np
 
-from ._hierarchical_jax import (METRIC_WORDS, _hyperpriors, _import_jax, _initial_metric,
+from ._hierarchical_jax import (METRIC_WORDS, _children, _hyperpriors, _import_jax,
+                                _initial_metric,
                                 _initial_values, _nuts_program, _x64, compilation_cache_dir)
 
 __all__ = ["batch_size", "fit_batch", "padded_size"]
@@ -216,13 +217,7 @@ def fit_batch(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
     for prep, rho, seed in zip(preps, rhos, seeds):
         q = prep.m.size
         q_pad = padded_size(q)
-        seed = seed if isinstance(seed, np.random.SeedSequence) else \
-            np.random.SeedSequence(seed)
-        # the children seed.spawn(2) gives a fresh SeedSequence, without spawning (which
-        # would change the caller's object, and the draws of its next use)
-        init_seed, key_seed = (np.random.SeedSequence(seed.entropy, pool_size=seed.pool_size,
-                                                      spawn_key=(*seed.spawn_key, i))
-                               for i in range(2))
+        init_seed, key_seed = _children(seed, 2)
         rng = np.random.default_rng(init_seed)
         z0 = _pad_initial(_initial_values(prep.m, prep.sd, prep.bounds, n_chains, rng),
                           q, q_pad, n_chains, rng)

@@ -107,6 +107,17 @@ def _hyperpriors(dlo, dhi, s0hi, alo, ahi, blo, bhi):
     nu = numpyro.sample("nu_minus_one", dist.Gamma(a, b)) + 1.0                # (4)
     return delta0, std0, nu
 
+def _children(seed, n):
+    """The n children that ``seed.spawn(n)`` would give a fresh SeedSequence, without
+    spawning (which would change the caller's object, and the draws of its next use);
+    ``seed`` may also be None (fresh entropy) or an int. The samplers use the first child
+    for the chains' starting points and the second for NUTS's own randomness."""
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = np.random.SeedSequence(seed)
+    return [np.random.SeedSequence(seed.entropy, pool_size=seed.pool_size,
+                                   spawn_key=(*seed.spawn_key, i)) for i in range(n)]
+
+
 def _logit(p):
     return np.log(p) - np.log1p(-p)
 

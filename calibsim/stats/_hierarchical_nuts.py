@@ -40,7 +40,7 @@ import math
 import numba
 import numpy as np
 
-from ._hierarchical_jax import _initial_metric, _initial_values
+from ._hierarchical_jax import _children, _initial_metric, _initial_values
 
 __all__ = ["fit_numba", "SAMPLER_WORDS"]
 
@@ -489,7 +489,7 @@ def _run_chain(z, inv_metric, m, v, n, rho, bounds, centred, windows, n_warmup, 
 
 
 def adaptation_windows(n_warmup):
-    """NUMPyro's (Stan's) warm-up windows for ``n_warmup`` iterations: (W, 2) first and
+    """NumPyro's (Stan's) warm-up windows for ``n_warmup`` iterations: (W, 2) first and
     last iteration of each (start buffer, doubling metric windows, end buffer)."""
     if n_warmup < 20:
         return np.array([[0, n_warmup - 1]], dtype=np.int64)
@@ -539,11 +539,7 @@ def fit_numba(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
     out = []
     for prep, rho, seed in zip(preps, rhos, seeds):
         q = prep.m.size
-        seed = seed if isinstance(seed, np.random.SeedSequence) else \
-            np.random.SeedSequence(seed)
-        init_seed, key_seed = (np.random.SeedSequence(seed.entropy, pool_size=seed.pool_size,
-                                                      spawn_key=(*seed.spawn_key, i))
-                               for i in range(2))
+        init_seed, key_seed = _children(seed, 2)
         values = _initial_values(prep.m, prep.sd, prep.bounds, n_chains,
                                  np.random.default_rng(init_seed))
         metric = _initial_metric(prep.m, prep.n, float(rho), prep.bounds, initial_metric)
@@ -554,10 +550,8 @@ def fit_numba(preps, rhos, seeds, *, n_samples, n_chains, n_warmup, target_accep
         draws = np.empty((n_chains, per_chain, 3 + 2 * q))
         divergent = np.zeros((n_chains, per_chain), dtype=np.bool_)
         steps = np.zeros((n_chains, n_warmup + per_chain), dtype=np.int64)
-        for c in range(n_chains):
-            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-                key_seed.entropy, pool_size=key_seed.pool_size,
-                spawn_key=(*key_seed.spawn_key, c))))
+        for c, chain_seed in enumerate(_children(key_seed, n_chains)):
+            rng = np.random.Generator(np.random.PCG64(chain_seed))
             _run_chain(np.ascontiguousarray(z0[c]), inv0.copy(), m, v, float(prep.n),
                        float(rho), bounds, q == 1, windows, n_warmup, per_chain,
                        float(target_accept), rng, draws[c], divergent[c], steps[c])
