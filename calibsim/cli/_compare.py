@@ -320,6 +320,11 @@ def cmd_calibrate_like(args, progress) -> int:
     else:
         design = f"{args.runs}x{args.folds}"
     workers = args.workers
+    if args.scheduler is None and workers != 0:
+        # the workers start and load their kernels while this process reads the data and
+        # times one null data set; the run's cluster then reuses them (as ``run`` does)
+        from ..engine.runner import start_local_workers
+        start_local_workers(workers)
 
     def plan(text):
         print(text, flush=True)

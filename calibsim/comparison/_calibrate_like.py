@@ -1026,9 +1026,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                 warm_up()                      # numba compiles (or loads) outside the timing
                 cell = CellSpec(src, study.learners, study.schemes, 0, 1)
                 run_cell(cell)                 # this data's own kernels compile here ...
-                t0 = time.perf_counter()
+                t0 = time.process_time()    # CPU time: the workers may be starting
                 run_cell(cell)                 # ... so this one is timed without compiling
-                per = time.perf_counter() - t0
+                per = time.process_time() - t0
                 workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
                 factor = 2 if null == "both" else 1        # the damaged null: as many fits
                 on_estimate(per, factor * per * n_datasets / max(1, workers))

@@ -488,7 +488,23 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
             # the end).
             for c in range(C):
                 kpre[0, c] = 0
-            if m > 0:
+            if m > 0 and C == 2:
+                # two classes: the running count of class 1 stays in a register, and
+                # each position writes both counts below it (kept at a candidate)
+                prev = X[psb[s0], j]
+                r1 = y[psb[s0]]
+                for t in range(1, m):
+                    i = psb[s0 + t]
+                    x = X[i, j]
+                    kpre[n_cand, 0] = t - r1
+                    kpre[n_cand, 1] = r1
+                    sc[n_cand] = t
+                    n_cand += np.int64(prev + 1e-5 < x)
+                    r1 += y[i]
+                    prev = x
+                kpre[n_cand, 0] = m - r1
+                kpre[n_cand, 1] = r1
+            elif m > 0:
                 prev = X[psb[s0], j]
                 kpre[0, y[psb[s0]]] = 1
                 for t in range(1, m):
