@@ -332,7 +332,7 @@ def cmd_calibrate_like(args, progress) -> int:
     def estimate(per, total):
         n = workers if workers is not None else _cores()
         on = "here" if n == 0 else f"on {max(1, n)} worker{'s' if n != 1 else ''}"
-        print(f"time: one null data set took {per:.2f} s here, compiling excluded; "
+        print(f"time: one null data set took {per:.2f} s of CPU here, compiling excluded; "
               f"{args.n_datasets} data sets: about {_minutes(total)} {on}", flush=True)
 
     t0 = time.perf_counter()

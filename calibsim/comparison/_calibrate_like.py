@@ -917,7 +917,8 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     on_estimate : callable, optional
         Called with ``(seconds_per_dataset, estimated_total_seconds)`` after one
         null data set has been timed in this process, before the rest start (the
-        data set is run twice, and the second run timed, so compiling is not counted).
+        data set is run twice, and the second run timed, so compiling is not counted;
+        CPU seconds, so that workers starting meanwhile do not inflate it).
     on_plan : callable, optional
         Called with :func:`plan_text` (what is about to run) before any fitting.
     class_attribute : str, optional

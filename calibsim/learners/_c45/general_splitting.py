@@ -463,8 +463,11 @@ def _numeric_splits(v, X, y, wb, n_values, n_classes, min_obj_f, sum_w, npcb, np
     counts below each in ``kpre`` ((n + 1, C) i8 scratch), without a branch (the test is
     taken at random on values with few ties, and a mispredicted branch per value cost
     about a sixth of the scan); then only the candidates are scanned, their entropy terms
-    read from ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8). Every distribution is set from the
-    counts: the same floats as the weighted sums, all being whole numbers.
+    read from ``xtab[k]`` = ``_xlogx(k)`` ((n + 1,) f8). With two classes the running
+    count of class 1 is kept in a register and both counts are written at each position
+    (a candidate keeps them): no row is read back just after it is stored (about 6% of a
+    credit-g null data set's fits). Every distribution is set from the counts: the same
+    floats as the weighted sums, all being whole numbers.
 
     Sets, for each numeric attribute j, ``valid[j]``, and for a valid split
     ``gain[j]`` (info gain), ``ratio[j]`` (gain ratio), ``spl[j]`` (split point) and
