@@ -483,16 +483,30 @@ def _nb_fit_general_kernel(X, y, n_values, n_classes, any_numeric):
                 counts[offset[j] + np.int64(v), c] += 1
                 known[j, c] += 1
                 continue
-            # Weka NormalEstimator.addValue(v, weight 1)
+            # Weka NormalEstimator.addValue(v, weight 1): the sums here, the mean and
+            # standard deviation it sets after each value once all are added (below)
             p = precision[j]
             v = np.rint(v / p) * p
             sum_w[j, c] += 1.0
             sum_v[j, c] += v
             sum_sq[j, c] += v * v
+    for j in range(n_attr):
+        if not numeric[j]:
+            continue
+        if any_numeric is None:      # pruned at compile time: never reached
+            break
+        p = precision[j]
+        for c in range(C):
+            if sum_w[j, c] == 0.0:
+                continue
+            # the mean and deviation after the last value are those of the final sums;
+            # the deviation is kept from the last value after which it exceeded 1e-10
             mean[j, c] = sum_v[j, c] / sum_w[j, c]
             s = np.sqrt(abs(sum_sq[j, c] - mean[j, c] * sum_v[j, c]) / sum_w[j, c])
             if s > 1e-10:
                 sd[j, c] = max(p / 6.0, s)
+            else:            # rare (e.g. one value repeated): replay the values in order
+                sd[j, c] = _nb_last_sd(X, y, order, j, c, p)
     prior = np.empty(C, np.float64)
     class_sum = np.float64(C + n)
     for c in range(C):
@@ -504,6 +518,31 @@ def _nb_fit_general_kernel(X, y, n_values, n_classes, any_numeric):
             for v in range(offset[j], offset[j + 1]):
                 cond[v, c] = max(1e-75, np.float64(1 + counts[v, c]) / cond_sum)
     return prior, cond, offset, numeric, mean, sd, precision
+
+
+@numba.njit(cache=True)
+def _nb_last_sd(X, y, order, j, c, p):
+    """Weka's ``NormalEstimator`` standard deviation of attribute j in class c after
+    adding, in ``order``, every known value of class c (rounded to precision p): the
+    last deviation above 1e-10 after a value (at least p / 6), or p / 6 if none was."""
+    sd = p / 6.0
+    w = 0.0
+    sv = 0.0
+    sq = 0.0
+    for k in range(order.shape[0]):
+        i = order[k]
+        v = X[i, j]
+        if y[i] != c or np.isnan(v):
+            continue
+        v = np.rint(v / p) * p
+        w += 1.0
+        sv += v
+        sq += v * v
+        mean = sv / w
+        s = np.sqrt(abs(sq - mean * sv) / w)
+        if s > 1e-10:
+            sd = max(p / 6.0, s)
+    return sd
 
 
 @numba.njit(cache=True)
