@@ -203,6 +203,41 @@ def test_numeric_standard_deviation_and_constant_attribute():
     assert mean[1, 1] == 5.0 and sd[0, 1] == 1.0 / 6  # class 1 has a single value
 
 
+def _weka_normal_estimator(values, p):
+    """Weka's NormalEstimator after adding ``values`` in order, one at a time (weight 1):
+    (mean, standard deviation, the deviation of the final sums)."""
+    w = sv = sq = mean = s = 0.0
+    sd = p / 6
+    for v in values:
+        v = np.rint(v / p) * p
+        w += 1.0
+        sv += v
+        sq += v * v
+        mean = sv / w
+        s = np.sqrt(abs(sq - mean * sv) / w)
+        if s > 1e-10:
+            sd = max(p / 6, s)
+    return mean, sd, s
+
+
+def test_deviation_kept_from_the_last_value_above_the_floor():
+    # Large values: the deviations after single values are rounding noise, and the final
+    # sums' deviation of class 1 is 0 while an earlier one exceeded 1e-10 and p / 6. The
+    # kernel sets mean and deviation once from the final sums and replays such a class
+    # in order: both must equal Weka's value-by-value estimator.
+    base = 142972109906062.0
+    x = np.array([base] * 12 + [base + 0.01, base + 0.03, base + 0.07])
+    y = np.array([0] * 12 + [1] * 3)
+    _, _, _, _, mean, sd, prec = NaiveBayes().fit(x[:, None], y, n_values=[0]).model_
+    p = prec[0]
+    replayed = False
+    for c in (0, 1):
+        m, d, s = _weka_normal_estimator(np.sort(x[y == c]), p)
+        assert mean[0, c] == m and sd[0, c] == d
+        replayed |= s <= 1e-10 and d != p / 6
+    assert replayed                    # the case this test is for did occur
+
+
 def test_missing_values_are_skipped(rng):
     X = np.column_stack([rng.integers(0, 3, 60), rng.normal(size=60).round(2),
                          rng.integers(0, 2, 60)]).astype(float)
