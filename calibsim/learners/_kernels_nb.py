@@ -545,10 +545,13 @@ def _nb_last_sd(X, y, order, j, c, p):
     return sd
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _nb_scores_row_general(model, X, i, probs, any_numeric):
     """general model, (n, a) f8, row i, (C,) f8 out, None (no numeric attribute: the
-    normal densities are compiled out) or True -> None: Weka's class probabilities."""
+    normal densities are compiled out) or True -> None: Weka's class probabilities.
+
+    Compiled without numba's reference counting (``_nrt=False``: it allocates nothing),
+    as it runs once per test row."""
     prior, cond, offset, numeric, mean, sd, precision = model
     C = prior.shape[0]
     for c in range(C):
