@@ -205,19 +205,15 @@ def test_numeric_standard_deviation_and_constant_attribute():
 
 def _weka_normal_estimator(values, p):
     """Weka's NormalEstimator after adding ``values`` in order, one at a time (weight 1):
-    (mean, standard deviation, the deviation of the final sums)."""
-    w = sv = sq = mean = s = 0.0
-    sd = p / 6
-    for v in values:
-        v = np.rint(v / p) * p
-        w += 1.0
-        sv += v
-        sq += v * v
-        mean = sv / w
-        s = np.sqrt(abs(sq - mean * sv) / w)
-        if s > 1e-10:
-            sd = max(p / 6, s)
-    return mean, sd, s
+    (mean, standard deviation, the deviation of the final sums). The running sums are
+    ``np.cumsum``'s, which adds in order as the estimator does."""
+    v = np.rint(np.asarray(values, float) / p) * p
+    w = np.arange(1.0, len(v) + 1.0)
+    sums, squares = np.cumsum(v), np.cumsum(v * v)
+    mean = sums / w
+    s = np.sqrt(np.abs(squares - mean * sums) / w)      # after each value
+    above = s[s > 1e-10]
+    return mean[-1], max(p / 6, above[-1]) if len(above) else p / 6, s[-1]
 
 
 def test_deviation_kept_from_the_last_value_above_the_floor():
