@@ -1118,11 +1118,38 @@ def _rho_value(rho, k, a=None, r=None):
 #: calibsim's NUTS in numba (``sampler="numba"``), which takes the same steps per fit at
 #: 5-10x less CPU per fit, so these savings are no longer needed.
 DATASETS_WARMUP = 500
+#: The rest of the hierarchical fits' settings in the over-data-sets study (its report
+#: names them): the sampler, chains, draws over the chains, NUTS's target acceptance.
+DATASETS_SAMPLER = "numba"
+DATASETS_CHAINS = 4
+DATASETS_DRAWS = 4000
+DATASETS_TARGET_ACCEPT = 0.9
 
 
-def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
+def datasets_sampler_text() -> str:
+    """One sentence for a report: how the over-data-sets study samples the hierarchical
+    test's posterior (:func:`_datasets_summaries`'s defaults, from the constants above),
+    so that the study's report names what ran.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> "4 chains of NUTS" in datasets_sampler_text()
+    True
+    """
+    return (f"The hierarchical test's posterior: {DATASETS_CHAINS} chains of NUTS "
+            f"(calibsim's in numba, `sampler=\"{DATASETS_SAMPLER}\"`: NumPyro's model, NUTS "
+            f"and warm-up), {DATASETS_WARMUP} warm-up iterations per chain from a metric "
+            f"scaled to the data, target acceptance {DATASETS_TARGET_ACCEPT:g}, "
+            f"{DATASETS_DRAWS:,} draws in all.")
+
+
+def _datasets_summaries(study, a, scores, sources=None, sampler=DATASETS_SAMPLER,
                         initial_metric="scaled", n_warmup=DATASETS_WARMUP,
-                        target_accept=0.9) -> dict:
+                        target_accept=DATASETS_TARGET_ACCEPT) -> dict:
     """Per comparison (q consecutive data sets of a block; a remainder of fewer than q is
     left out), the posterior probabilities (left, rope, right) at every ROPE:
     ``(name, source, pair, test, q, rho) -> {"p": (n_comparisons, repeats, n_ropes, 3),
@@ -1142,8 +1169,7 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
     (:func:`calibsim.stats.hierarchical_bayesian_batch`, same seeds, and the same draws
     as batched by ρ: a comparison's draws do not depend on its batch), "single"
     one after another (:func:`calibsim.stats.hierarchical_bayesian_test`): the same
-    posteriors, other draws (within Monte Carlo error of each other). "auto" (the
-    default) batches where the batched program runs several comparisons per call (q of
+    posteriors, other draws (within Monte Carlo error of each other). "auto" batches where the batched program runs several comparisons per call (q of
     at most 16 data sets, padded: ``batch_size``) and samples one at a time above, where
     a batch would be one padded comparison (the study's sampler before the fifth round
     of issue 46).
@@ -1207,7 +1233,8 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
                                     warnings.simplefilter("ignore", HierarchicalDiagnosticWarning)
                                     res = hierarchical_bayesian_test(
                                         xs, rope=a.ropes[0], rho=_rho_value(rho, k, a, r),
-                                        random_state=seed, n_samples=4000,
+                                        random_state=seed, n_samples=DATASETS_DRAWS,
+                                        n_chains=DATASETS_CHAINS,
                                         n_warmup=n_warmup, target_accept=target_accept,
                                         initial_metric=initial_metric)
                                 diag[gi, rep] = res.diagnostics_ok
@@ -1219,7 +1246,8 @@ def _datasets_summaries(study, a, scores, sources=None, sampler="numba",
                         results = hierarchical_bayesian_batch(
                             [b[3] for b in batch], rope=a.ropes[0],
                             rho=[_rho_value(b[0], k, a, r) for b in batch],
-                            random_states=[b[4] for b in batch], n_samples=4000,
+                            random_states=[b[4] for b in batch], n_samples=DATASETS_DRAWS,
+                            n_chains=DATASETS_CHAINS,
                             n_warmup=n_warmup, warn=False, target_accept=target_accept,
                             initial_metric=initial_metric,
                             sampler="numba" if sampler == "numba" else "batched")

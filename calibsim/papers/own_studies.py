@@ -674,6 +674,7 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
     """The decision-rate, replicability and ρ tables of ``studies/bayesian_hierarchical.toml``
     in one Markdown file, ``<study>_decision_rate.md`` (the tidy table and the figure are
     the engine's ``<study>_<analysis>.csv`` and ``.png``)."""
+    from ..engine.analyses import datasets_sampler_text
     a = next((x for x in study.analyses if x.kind == "bayes_datasets"), None)
     if a is None or a.name not in tables:
         raise ValueError(f"study {study.name!r}: the bayesian_hierarchical layout needs a "
@@ -726,7 +727,7 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
         "Monte Carlo standard error; where no (or every) comparison decided, the one-sided 95% "
         "upper (lower) bound on the rate instead. ROPE half-widths are in accuracy points. "
         f"Every number is in `{study.name}_{a.name}.csv`; the figure is "
-        f"`{study.name}_{a.name}.png`.\n",
+        f"`{study.name}_{a.name}.png`. {datasets_sampler_text()}\n",
         "\n## The sources\n\n",
         "A calibration is only as good as its null: the mean difference of the learners over "
         "each source's data sets (all runs), with its standard error.\n\n",
