@@ -170,3 +170,35 @@ def test_units_and_directions():
     assert get_metric("roc_auc").difference_text(0.0036) == "+0.36 points of AUC"
     for m in METRICS.values():
         assert m.low < m.high and m.kind in ("instance", "fold")
+
+
+@pytest.mark.parametrize("metric", list(METRICS.values()), ids=lambda m: m.name)
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_batched_scores_equal_scikit_learns_per_fold(metric, n_classes):
+    from calibsim.metrics._batch import batch_fold_scores
+    if metric.binary and n_classes != 2 or metric.task == "regression" and n_classes == 3:
+        pytest.skip("not defined there")
+    rng = np.random.default_rng(n_classes)
+    F, per = 40, 23
+    fold = np.repeat(np.arange(F), per)
+    rng.shuffle(fold)
+    T = fold.size
+    if metric.task == "regression":
+        y = rng.normal(size=T)
+        y[fold == 3] = 1.5                            # a constant fold (r² edge case)
+        resp = np.where(fold == 3, 1.5, y + rng.normal(size=T))
+        c = 0
+    else:
+        c = n_classes
+        y = rng.integers(0, c, T)
+        for f in range(F):                          # every class in every fold
+            y[np.flatnonzero(fold == f)[:c]] = np.arange(c)
+        p = rng.dirichlet(np.ones(c), size=T)
+        p = np.round(p, 1)                          # ties in the scores
+        p[:, -1] = 1 - p[:, :-1].sum(1)
+        p = np.clip(p, 0, 1)
+        p /= p.sum(1, keepdims=True)
+        resp = {"label": p.argmax(1), "score": p[:, 1], "proba": p}[metric.response]
+    ours = batch_fold_scores(metric, y, resp, fold, F, c)
+    ref = [fold_score(metric, y[fold == f], resp[fold == f], c) for f in range(F)]
+    np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=1e-12)
