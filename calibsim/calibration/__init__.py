@@ -13,12 +13,14 @@ of its own (:func:`lookup_rho`, :func:`rho_table`).
 from ._calibrate import CalibrationResult, calibrate, calibrated_df, type1_error_curve
 from ._continuous import (ContinuousCalibration, continuous_calibration, quantile_interval,
                           threshold_df)
-from ._dftable import TableDF, df_table, lookup_df, provenance
+from ._dftable import (TableDF, df_table, df_table_metrics, lookup_df, metrics_provenance,
+                       provenance)
 from ._rho import RhoCalibration, calibrate_rho, decision_rate
 from ._rhotable import TableRho, lookup_rho, rho_provenance, rho_table
 
 __all__ = ["type1_error_curve", "calibrated_df", "calibrate", "CalibrationResult",
            "threshold_df", "continuous_calibration", "ContinuousCalibration",
            "quantile_interval", "lookup_df", "df_table", "provenance", "TableDF",
+           "df_table_metrics", "metrics_provenance",
            "calibrate_rho", "RhoCalibration", "decision_rate", "lookup_rho", "rho_table",
            "rho_provenance", "TableRho"]

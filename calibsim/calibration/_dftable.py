@@ -10,6 +10,11 @@ and the Type I error at the calibrated and the textbook df. It was computed on
 ``studies/df_table.toml`` and ``scripts/make_df_table.py``; the CSV's first lines
 say so, with the seed and the commit.
 
+For metrics other than accuracy, ``calibsim/data/df/df_table_metrics.csv`` holds the same
+columns and a ``metric`` column (scikit-learn's scorer name), calibrated on nulls where
+the two learners are equally good in that metric (each row's ``null`` says which);
+:func:`lookup_df` reads it with ``scoring=``. Accuracy's rows are the first table's.
+
 Whether these df carry over to other learners, data sizes and sources is a question
 each study should ask (Bouckaert 2003, Table 7, finds mostly yes); calibrate on
 your own null data with ``calibsim calibrate`` or a study file when in doubt.
@@ -24,9 +29,11 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-__all__ = ["df_table", "lookup_df", "TableDF", "provenance"]
+__all__ = ["df_table", "df_table_metrics", "lookup_df", "TableDF", "provenance",
+           "metrics_provenance"]
 
 _PATH = "data/df/df_table.csv"
+_METRIC_PATH = "data/df/df_table_metrics.csv"
 
 
 def read_shipped(path: str) -> pd.DataFrame:
@@ -68,6 +75,27 @@ def provenance() -> str:
     return shipped_provenance(_PATH)
 
 
+@functools.lru_cache(maxsize=1)
+def _read_metrics() -> pd.DataFrame:
+    if not (resources.files("calibsim") / _METRIC_PATH).is_file():
+        return pd.DataFrame(columns=["metric", "null", *_read().columns])
+    return read_shipped(_METRIC_PATH)
+
+
+def df_table_metrics() -> pd.DataFrame:
+    """The shipped calibrated-df table of metrics other than accuracy (a copy): the
+    columns of :func:`df_table` and ``metric`` (scikit-learn's scorer name) and ``null``
+    (the null data it was calibrated on, in words); empty where none is shipped."""
+    return _read_metrics().copy()
+
+
+def metrics_provenance() -> str:
+    """The comment lines at the top of the metrics' table ("" where none is shipped)."""
+    if not (resources.files("calibsim") / _METRIC_PATH).is_file():
+        return ""
+    return shipped_provenance(_METRIC_PATH)
+
+
 @dataclass(frozen=True)
 class TableDF:
     """A calibrated df read from the shipped table.
@@ -89,6 +117,8 @@ class TableDF:
         Null data sets it was calibrated on.
     source : str
         Where it comes from (the shipped table and its study).
+    scoring : str
+        The metric it was calibrated for (scikit-learn's scorer name).
     """
 
     df: float
@@ -102,9 +132,11 @@ class TableDF:
     alpha: float
     n_datasets: int
     source: str = "calibsim/data/df/df_table.csv (studies/df_table.toml)"
+    scoring: str = "accuracy"
 
 
-def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int = 10) -> TableDF:
+def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int = 10,
+              scoring: str = "accuracy") -> TableDF:
     """The calibrated df of ``test`` for a design, from the shipped table.
 
     Parameters
@@ -116,6 +148,9 @@ def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int 
         k of r x k cv (ignored for the subsampling tests).
     n_runs : int, default 10
         r (or n subsamples for the subsampling tests).
+    scoring : str, default "accuracy"
+        The metric (scikit-learn's scorer name, :data:`calibsim.metrics.METRICS`): its
+        own calibrated df from the metrics' table (:func:`df_table_metrics`).
 
     Returns
     -------
@@ -124,7 +159,8 @@ def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int 
     Raises
     ------
     ValueError
-        If the test, α or design is not in the table; the message lists what is.
+        If the test, α or design is not in the table, or the metrics' table has no
+        row for ``scoring``; the message lists what is.
 
     Examples
     --------
@@ -133,8 +169,21 @@ def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int 
     (True, 99)
     """
     from .._validation import check_probability
+    from ..metrics import get_metric
     alpha = check_probability("alpha", alpha)
+    metric = get_metric(scoring).name
     t = _read()
+    source = TableDF.source
+    if metric != "accuracy":
+        m = _read_metrics()
+        have = sorted(set(m["metric"]))
+        if metric not in have:
+            raise ValueError(f"the df table has no calibrated df for `scoring` {metric!r}; "
+                             f"it has accuracy{''.join(', ' + h for h in have)}. Calibrate "
+                             "on null data for this metric (`calibsim calibrate --like`).")
+        t = m[m["metric"] == metric]
+        source = (f"calibsim/data/df/df_table_metrics.csv, {metric} "
+                  f"(studies/df_table_metrics.toml; null: {t['null'].iloc[0]})")
     if test not in set(t["test"]):
         raise ValueError(f"`test` must be one of the tabulated tests {sorted(set(t['test']))}; "
                          f"got {test!r}.")
@@ -158,4 +207,4 @@ def lookup_df(test: str, *, alpha: float = 0.05, n_folds: int = 10, n_runs: int 
                    ci_high=float(r["df_ci_high"]), integer_df=int(r["calibrated_df"]),
                    default_df=int(r["default_df"]), test=test, n_folds=int(r["n_folds"]),
                    n_runs=int(r["n_runs"]), alpha=float(r["alpha"]),
-                   n_datasets=int(r["n_datasets"]))
+                   n_datasets=int(r["n_datasets"]), source=source, scoring=metric)
