@@ -32,9 +32,9 @@ SOURCE_KINDS = {
     # Bates, Hastie & Tibshirani (2023)'s low-dimensional logistic example (issue 43)
     "logistic": {"n_instances": (_I, {"min_value": 2}), "n_attributes": (_I, {"min_value": 1}),
                  "strength": (_F, {})},
-    # Nadeau & Bengio (2003)'s simulation study: the sample mean against least squares
-    # (equally good exactly at training size n_train, or a slope b), and two Gaussian
-    # populations for a regression tree against a linear rule (calibsim.sources)
+    # Nadeau & Bengio (2003)'s simulation study (section 6): the sample mean against least
+    # squares (equally good exactly at training size n_train, or a slope b), and two
+    # Gaussian populations for a regression tree against a linear rule (calibsim.sources)
     "nadeau_bengio_regression": {
         "n_instances": (_I, {"min_value": 2}), "n_train": (_I, {"min_value": 4}),
         "b": (_F, {}), "x_mean": (_F, {}),
