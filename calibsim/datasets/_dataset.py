@@ -8,12 +8,16 @@ learner:
   floats) and numeric attribute ``j`` its values; a missing value is NaN.
 * ``n_values[j]`` is the number of values of nominal attribute ``j`` and 0 for
   a numeric attribute.
-* ``y`` is int64 class codes ``0 .. n_classes - 1``, never missing.
+* ``y`` is, for a classification set, int64 class codes ``0 .. n_classes - 1``;
+  for a regression set (a numeric target, ``class_values == ()``), float64
+  target values in the target's own units. Either way it has shape
+  (n_instances,), is finite and is never missing.
 
 A nominal code is the 0-based index of the value in the attribute's
 declaration, as in Weka, so Weka and calibsim see the same numbers. The UCI
 files shipped in ``calibsim/data/uci/`` (as distributed in the examples of
-Weka 3.6) are read with :func:`load_uci`.
+Weka 3.6) and the regression sets in ``calibsim/data/regression/`` are read
+with :func:`load_uci`.
 """
 
 from __future__ import annotations
@@ -33,10 +37,14 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
-    """A classification data set in calibsim's encoding (see the module docstring).
+    """A classification or regression data set in calibsim's encoding (see the module
+    docstring).
 
-    The arrays are read-only, so a ``Dataset`` cannot change after it is made;
-    copy ``X`` before editing it.
+    A classification set has class labels (``class_values``, ``y`` int64 codes into
+    them); a regression set has a numeric target (``class_values == ()``, ``y``
+    float64 values): :attr:`is_regression` and :attr:`task` tell which. The arrays are
+    read-only, so a ``Dataset`` cannot change after it is made; copy ``X`` before
+    editing it.
 
     Attributes
     ----------
@@ -44,8 +52,9 @@ class Dataset:
         Relation name (ARFF ``@relation``) or a name given by the caller.
     X : ndarray of shape (n_instances, n_attributes), float64
         Attribute values: nominal codes as floats, numeric values, NaN for missing.
-    y : ndarray of shape (n_instances,), int64
-        Class codes, indices into ``class_values``.
+    y : ndarray of shape (n_instances,), int64 or float64
+        Classification: int64 class codes, indices into ``class_values``.
+        Regression: float64 target values (finite, in the target's units).
     n_values : ndarray of shape (n_attributes,), int64
         Number of values of each nominal attribute; 0 marks a numeric attribute.
     attribute_names : tuple of str
@@ -54,9 +63,9 @@ class Dataset:
         Labels of each nominal attribute's values in code order; None for a
         numeric attribute.
     class_name : str
-        Name of the class attribute.
+        Name of the class attribute (of a regression set: the numeric target).
     class_values : tuple of str
-        Class labels in code order.
+        Class labels in code order; empty for a regression set.
 
     Examples
     --------
@@ -68,6 +77,16 @@ class Dataset:
     array([3, 0, 0, 2])
     >>> ds.X[0], ds.y[0]
     (array([ 0., 85., 85.,  1.]), np.int64(1))
+
+    A regression set (Weka 3.6's ``cpu``: relative CPU performance, 209 machines):
+
+    >>> cpu = load_uci("cpu")
+    >>> cpu
+    Dataset(name='cpu', n_instances=209, n_attributes=6 (0 nominal, 6 numeric), target 'class' (numeric), missing=0)
+    >>> cpu.is_regression, cpu.task, cpu.n_classes, cpu.class_values
+    (True, 'regression', 0, ())
+    >>> cpu.y.dtype.name, cpu.y[:3]
+    ('float64', array([198., 269., 220.]))
     """
 
     name: str
@@ -86,14 +105,27 @@ class Dataset:
     def __repr__(self) -> str:
         n, a = self.X.shape
         n_num = int(np.sum(self.n_values == 0))
+        target = (f"target {self.class_name!r} (numeric)" if self.is_regression
+                  else f"n_classes={self.n_classes}")
         return (f"Dataset(name={self.name!r}, n_instances={n}, n_attributes={a} "
-                f"({a - n_num} nominal, {n_num} numeric), n_classes={self.n_classes}, "
+                f"({a - n_num} nominal, {n_num} numeric), {target}, "
                 f"missing={int(np.isnan(self.X).sum())})")
 
     @property
     def n_classes(self) -> int:
-        """Number of class values (declared, whether or not they occur)."""
+        """Number of class values (declared, whether or not they occur); 0 for a
+        regression set."""
         return len(self.class_values)
+
+    @property
+    def is_regression(self) -> bool:
+        """True for a regression set: a numeric target, no class values (``y`` float64)."""
+        return len(self.class_values) == 0
+
+    @property
+    def task(self) -> str:
+        """``"regression"`` (a numeric target) or ``"classification"`` (class labels)."""
+        return "regression" if self.is_regression else "classification"
 
     @property
     def is_numeric(self) -> np.ndarray:
@@ -160,37 +192,43 @@ class Dataset:
 # --------------------------------------------------------------------------
 
 #: A numeric class column with more distinct values than this (or any non-integer
-#: value) is taken as a regression target and refused unless declared nominal.
+#: value) is a regression target (a :class:`Dataset` with ``class_values == ()``)
+#: unless declared nominal; one with fewer, all integers, holds class labels.
 MAX_NUMERIC_CLASSES = 30
 
 
-def _check_class_target(values, where: str, class_nominal: bool) -> None:
-    """Refuse a numeric class column that looks like a regression target.
+def _is_regression_target(values, class_nominal: bool) -> bool:
+    """Whether a class column is a regression target (numeric) rather than class labels.
 
     A numeric class (numbers, not labels) with a non-integer value or more than
     :data:`MAX_NUMERIC_CLASSES` distinct values is a regression target: counting each
     value as a class would compare classifiers on hundreds of classes of one or two
     instances. ``class_nominal=True`` (CLI ``--class-nominal``) declares the values
-    class labels and skips the check.
+    class labels; text and booleans are always labels. NaN (missing) values are left
+    out of the count (the callers refuse them).
     """
     if class_nominal:
-        return
+        return False
     a = np.asarray(values)
     if a.dtype.kind not in "iuf":
-        return
+        return False
     distinct = np.unique(a[~np.isnan(a)] if a.dtype.kind == "f" else a)
     fractional = a.dtype.kind == "f" and not np.array_equal(distinct, np.round(distinct))
-    if fractional or distinct.size > MAX_NUMERIC_CLASSES:
-        what = "non-integer values" if fractional else "integer values"
-        raise ValueError(f"{where} is numeric with {distinct.size} distinct {what} (e.g. "
-                         f"{distinct[len(distinct) // 2].item()!r}): a regression target, "
-                         "and calibsim compares classifiers; if the values are class labels "
-                         "declare it nominal (`class_nominal=True`, CLI --class-nominal).")
+    return bool(fractional or distinct.size > MAX_NUMERIC_CLASSES)
 
 
-def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
-          class_values) -> Dataset:
-    """Validate the parts of a data set and build it.
+def _missing_target(values, what: str) -> None:
+    """Refuse a numeric target with missing (NaN) values, naming ``what`` and the count."""
+    missing = np.isnan(np.asarray(values, dtype=np.float64))
+    if missing.any():
+        raise ValueError(f"{what} is a numeric (regression) target and must not hold missing "
+                         f"values; missing: {int(missing.sum())} of {missing.size} (the first "
+                         f"in row {int(np.flatnonzero(missing)[0])}); remove those instances "
+                         "first.")
+
+
+def _check_attributes(name, X, n_values, attribute_names):
+    """Validate the attribute part of a data set; ``X`` and ``n_values`` as arrays.
 
     Raises
     ------
@@ -200,7 +238,6 @@ def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
         non-integer code.
     """
     X = np.array(X, dtype=np.float64, order="C")
-    y_codes = np.ascontiguousarray(y_codes, dtype=np.int64)
     n_values = np.ascontiguousarray(n_values, dtype=np.int64)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"data set {name!r} is empty: it must have at least one instance; "
@@ -224,10 +261,53 @@ def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
         j = np.flatnonzero(nominal)[jn]
         raise ValueError(f"data set {name!r}: nominal attribute {attribute_names[j]!r} must hold "
                          f"codes 0..{n_values[j] - 1} or NaN; got {X[i, j].item()!r} in row {i}.")
+    return X, n_values
+
+
+def _labels(value_labels):
+    return tuple(None if v is None else tuple(map(str, v)) for v in value_labels)
+
+
+def _make(name, X, y_codes, n_values, attribute_names, value_labels, class_name,
+          class_values) -> Dataset:
+    """Validate the parts of a classification data set and build it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`_check_attributes`, or if a class code lies outside
+        ``0 .. len(class_values) - 1``.
+    """
+    X, n_values = _check_attributes(name, X, n_values, attribute_names)
+    y_codes = np.ascontiguousarray(y_codes, dtype=np.int64)
     if len(class_values) < 1 or y_codes.min() < 0 or y_codes.max() >= len(class_values):
         raise ValueError(f"data set {name!r}: class codes must lie in 0..{len(class_values) - 1}.")
     return Dataset(name=str(name), X=X, y=y_codes, n_values=n_values,
                    attribute_names=tuple(map(str, attribute_names)),
-                   value_labels=tuple(None if v is None else tuple(map(str, v))
-                                      for v in value_labels),
+                   value_labels=_labels(value_labels),
                    class_name=str(class_name), class_values=tuple(map(str, class_values)))
+
+
+def _make_regression(name, X, y, n_values, attribute_names, value_labels,
+                     target_name) -> Dataset:
+    """Validate the parts of a regression data set (numeric target ``y``) and build it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`_check_attributes`, or if ``y`` does not hold one finite number per
+        instance.
+    """
+    X, n_values = _check_attributes(name, X, n_values, attribute_names)
+    y = np.array(y, dtype=np.float64).reshape(-1)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"data set {name!r}: the target must hold one value per instance; "
+                         f"got {y.size} values for {X.shape[0]} instances.")
+    if not np.isfinite(y).all():
+        i = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise ValueError(f"data set {name!r}: the target {target_name!r} must be finite and "
+                         f"never missing; got {y[i].item()!r} in row {i}.")
+    return Dataset(name=str(name), X=X, y=y, n_values=n_values,
+                   attribute_names=tuple(map(str, attribute_names)),
+                   value_labels=_labels(value_labels), class_name=str(target_name),
+                   class_values=())

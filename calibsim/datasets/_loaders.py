@@ -9,12 +9,16 @@ import numpy as np
 from ._arff import _parse_arff
 from ._dataset import Dataset, _make
 
-__all__ = ["UCI_DATASETS", "load_uci", "from_sklearn", "from_arrays"]
+__all__ = ["UCI_DATASETS", "REGRESSION_DATASETS", "load_uci", "from_sklearn", "from_arrays"]
 
 #: The loaders of :mod:`sklearn.datasets` that ship a classification data set (X, y)
 #: and are accepted as ``sklearn:<loader>``; the others return images, a regression or
 #: multi-output target, or need a file argument.
 SKLEARN_LOADERS = ("load_breast_cancer", "load_digits", "load_iris", "load_wine")
+#: The loaders of :mod:`sklearn.datasets` that ship a regression data set (X, y) with one
+#: numeric target and no download (``fetch_california_housing`` downloads, and
+#: ``load_linnerud`` has three targets), also accepted as ``sklearn:<loader>``.
+SKLEARN_REGRESSION_LOADERS = ("load_diabetes",)
 
 #: Names accepted by :func:`load_uci`, one per file in ``calibsim/data/uci/``: Weka 3.6's
 #: examples and, converted by ``scripts/convert_datasets.py`` from offline copies, more
@@ -35,10 +39,19 @@ UCI_DATASETS = ("breast-cancer", "contact-lenses", "credit-g", "diabetes", "glas
                 # converted for Dietterich (1998), section 5; shipped gzip-compressed
                 "letter")
 
+#: The regression data sets (a numeric target) shipped in ``calibsim/data/regression/``,
+#: also read by :func:`load_uci`: converted by ``scripts/convert_datasets.py --group
+#: regression`` from Weka 3.6's examples (cpu) and Orange 2.7.8 (servo, auto-mpg); sources,
+#: licences and differences from UCI's files in ``calibsim/data/uci/README.md``. Apart
+#: from :data:`UCI_DATASETS`, whose every set has class labels.
+REGRESSION_DATASETS = ("cpu", "servo", "auto-mpg")
+
 
 def _uci_text(name: str) -> str:
-    """The ARFF text of a shipped set: ``<name>.arff``, or ``<name>.arff.gz`` (gzip)."""
-    folder = resources.files("calibsim") / "data" / "uci"
+    """The ARFF text of a shipped set: ``<name>.arff``, or ``<name>.arff.gz`` (gzip), in
+    ``data/uci/`` (or, for :data:`REGRESSION_DATASETS`, ``data/regression/``)."""
+    folder = resources.files("calibsim") / "data" / (
+        "regression" if name in REGRESSION_DATASETS else "uci")
     plain = folder / f"{name}.arff"
     if plain.is_file():
         return plain.read_text(encoding="utf-8")
@@ -52,13 +65,16 @@ def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     Parameters
     ----------
     name : str
-        One of :data:`UCI_DATASETS`, e.g. ``"iris"`` or ``"credit-g"``; the
-        files are those distributed with Weka 3.6's examples and others converted
-        from offline copies (see ``calibsim/data/uci/README.md`` for attribution);
-        ``"letter"`` (20000 instances) is read from ``letter.arff.gz``.
+        One of :data:`UCI_DATASETS` (classification), e.g. ``"iris"`` or
+        ``"credit-g"``, or of :data:`REGRESSION_DATASETS` (a numeric target:
+        ``"cpu"``, ``"servo"``, ``"auto-mpg"``); the files are those distributed with
+        Weka 3.6's examples and others converted from offline copies (see
+        ``calibsim/data/uci/README.md`` for attribution); ``"letter"`` (20000
+        instances) is read from ``letter.arff.gz``.
     class_attribute : str, optional
-        Name of the nominal attribute to use as the class; default the last one,
-        as in Weka.
+        Name of the attribute to use as the class; default the last one, as in
+        Weka. A nominal one gives a classification set, a numeric one a regression
+        set.
 
     Returns
     -------
@@ -68,16 +84,19 @@ def load_uci(name: str, *, class_attribute: str | None = None) -> Dataset:
     ------
     ValueError
         If ``name`` is not a shipped data set, or ``class_attribute`` is not one of
-        its nominal attributes.
+        its attributes, is neither nominal nor numeric, or has a missing value.
 
     Examples
     --------
     >>> ds = load_uci("iris")
     >>> ds
     Dataset(name='iris', n_instances=150, n_attributes=4 (0 nominal, 4 numeric), n_classes=3, missing=0)
+    >>> load_uci("servo")
+    Dataset(name='servo', n_instances=167, n_attributes=4 (2 nominal, 2 numeric), target 'class' (numeric), missing=0)
     """
-    if name not in UCI_DATASETS:
-        raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}.")
+    if name not in UCI_DATASETS and name not in REGRESSION_DATASETS:
+        raise ValueError(f"`name` must be one of {list(UCI_DATASETS)} (classification) or "
+                         f"{list(REGRESSION_DATASETS)} (regression); got {name!r}.")
     return _parse_arff(_uci_text(name), f"{name}.arff", class_attribute, name=name)
 
 
@@ -88,40 +107,46 @@ def from_sklearn(bunch, *, name=None, class_nominal=False) -> Dataset:
     ----------
     bunch : sklearn.utils.Bunch
         With ``data`` (numeric, array or DataFrame of shape (n, a)) and
-        ``target`` (class labels); ``feature_names`` and ``target_names`` are
-        used when present. Every attribute is taken as numeric.
+        ``target`` (class labels, or a numeric regression target);
+        ``feature_names`` and ``target_names`` are used when present. Every
+        attribute is taken as numeric.
     name : str, optional
         Name of the data set; defaults to ``"sklearn"``.
     class_nominal : bool, default False
         Declare a numeric ``target`` without ``target_names`` as class labels; without
-        it one with a non-integer value or more than 30 distinct values is refused as
-        a regression target (e.g. ``load_diabetes()``).
+        it one with a non-integer value or more than 30 distinct values is a
+        regression target (e.g. ``load_diabetes()``).
 
     Returns
     -------
     Dataset
-        Class codes follow ``target_names`` when the target holds their
-        indices, otherwise the sorted distinct target values.
+        Classification: class codes follow ``target_names`` when the target holds
+        their indices, otherwise the sorted distinct target values. Regression (a
+        numeric target as above): ``y`` the target as float64, named ``"target"``,
+        ``class_values == ()``.
 
     Raises
     ------
     ValueError
         If ``data`` is not 2-D numeric, holds an infinite value, ``target``
-        does not have one value per row or looks like a regression target, or the
+        does not have one value per row or holds a missing (NaN) value, or the
         data set is empty.
     TypeError
         If ``bunch`` has no ``data`` or ``target`` (e.g. ``load_sample_images()``).
 
     Examples
     --------
-    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.datasets import load_diabetes, load_iris
     >>> ds = from_sklearn(load_iris(), name="iris")
     >>> ds.n_values, ds.class_values
     (array([0, 0, 0, 0]), ('setosa', 'versicolor', 'virginica'))
+    >>> from_sklearn(load_diabetes(), name="diabetes")
+    Dataset(name='diabetes', n_instances=442, n_attributes=10 (0 nominal, 10 numeric), target 'target' (numeric), missing=0)
     """
     if not (hasattr(bunch, "data") and hasattr(bunch, "target")):
-        raise TypeError(f"`bunch` must be a classification data set with `data` and `target` "
-                        f"(as load_iris() returns); got {type(bunch).__name__} without them.")
+        raise TypeError(f"`bunch` must be a data set with `data` and `target` (as load_iris() "
+                        f"or load_diabetes() returns); got {type(bunch).__name__} without "
+                        "them.")
     X = np.asarray(bunch.data, dtype=np.float64)
     target = np.asarray(bunch.target)
     if X.ndim != 2 or target.shape != (X.shape[0],):
@@ -132,8 +157,11 @@ def from_sklearn(bunch, *, name=None, class_nominal=False) -> Dataset:
         str(v) for v in names]
     tn = getattr(bunch, "target_names", None)
     if tn is None or len(tn) == 0:
-        from ._dataset import _check_class_target
-        _check_class_target(target, "`bunch.target`", class_nominal)
+        from ._dataset import _is_regression_target, _make_regression, _missing_target
+        if _is_regression_target(target, class_nominal):
+            _missing_target(target, "`bunch.target`")
+            return _make_regression(name or "sklearn", X, target, np.zeros(X.shape[1], np.int64),
+                                    names, [None] * X.shape[1], "target")
     if (tn is not None and np.issubdtype(target.dtype, np.integer) and target.size
             and target.min() >= 0 and target.max() < len(tn)):
         y, class_values = target.astype(np.int64), [str(t) for t in tn]

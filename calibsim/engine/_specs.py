@@ -32,6 +32,19 @@ SOURCE_KINDS = {
     # Bates, Hastie & Tibshirani (2023)'s low-dimensional logistic example (issue 43)
     "logistic": {"n_instances": (_I, {"min_value": 2}), "n_attributes": (_I, {"min_value": 1}),
                  "strength": (_F, {})},
+    # Nadeau & Bengio (2003)'s simulation study (section 6): the sample mean against least
+    # squares (equally good exactly at training size n_train, or a slope b), and two
+    # Gaussian populations for a regression tree against a linear rule (calibsim.sources)
+    "nadeau_bengio_regression": {
+        "n_instances": (_I, {"min_value": 2}), "n_train": (_I, {"min_value": 4}),
+        "b": (_F, {}), "x_mean": (_F, {}),
+        "x_variance": (_F, {"min_value": 0, "open_low": True}), "intercept": (_F, {}),
+        "noise_variance": (_F, {"min_value": 0, "open_low": True})},
+    "nadeau_bengio_classification": {
+        "n_instances": (_I, {"min_value": 2}), "mean1": (_F, {}),
+        "variance1": (_F, {"min_value": 0, "open_low": True}),
+        "class_prior": (_F, {"min_value": 0, "max_value": 1, "open_low": True,
+                             "open_high": True})},
     "dataset": {"name": (_S, {}), "path": (_S, {}), "sklearn": (_S, {}),
                 "class_attribute": (_S, {}), "permute_class": (bool, {}),
                 "balance_class": (bool, {}),
@@ -168,6 +181,10 @@ def _build_source(kind, params):
             src = sources.DietterichTaskSource(**p)
         elif kind == "logistic":
             src = sources.LogisticSource(**p)
+        elif kind == "nadeau_bengio_regression":
+            src = sources.NadeauBengioRegressionSource(**p)
+        elif kind == "nadeau_bengio_classification":
+            src = sources.NadeauBengioClassificationSource(**p)
         else:
             src = sources.DatasetSource(**p)
         _SOURCE_CACHE[key] = src

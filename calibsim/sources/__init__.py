@@ -10,9 +10,17 @@ _API = {"DatasetSource": "_dataset", "DietterichTaskSource": "_dietterich_tasks"
         "write_network": "_ban", "BANSource": "_ban_source",
         "EpsilonPointSource": "_epsilon_point", "EpsilonPointTrials": "_epsilon_point",
         "epsilon_pair": "_epsilon_point", "LogisticSource": "_logistic",
-        "NullSource": "_null"}
+        "NullSource": "_null",
+        "NadeauBengioRegressionSource": "_nadeau_bengio",
+        "NadeauBengioClassificationSource": "_nadeau_bengio",
+        "nadeau_bengio_regression_errors": "_nadeau_bengio",
+        "nadeau_bengio_null_slope": "_nadeau_bengio",
+        "nadeau_bengio_classification_errors": "_nadeau_bengio"}
 
 __all__ = ["NullSource", "LogisticSource", "DatasetSource", "DietterichTaskSource", "EpsilonPointSource", "EpsilonPointTrials", "epsilon_pair",
-           "BANSource", "random_ban", "null_ban", "read_network", "write_network"]
+           "BANSource", "random_ban", "null_ban", "read_network", "write_network",
+           "NadeauBengioRegressionSource", "NadeauBengioClassificationSource",
+           "nadeau_bengio_regression_errors", "nadeau_bengio_null_slope",
+           "nadeau_bengio_classification_errors"]
 
 __getattr__, __dir__ = _lazy_exports(__name__, _API)

@@ -49,7 +49,13 @@ def _check_subsample(value, n: int) -> float:
 
 
 class DatasetSource:
-    """A fixed classification data set: shipped UCI file, ARFF file or scikit-learn loader.
+    """A fixed data set: shipped UCI file, ARFF or CSV file or scikit-learn loader.
+
+    A classification set (class labels) or a regression set (a numeric target:
+    :attr:`is_regression`, ``y`` float64, ``n_classes`` 0; a shipped
+    :data:`calibsim.datasets.REGRESSION_DATASETS` set, a file whose class is numeric,
+    ``sklearn="load_diabetes"``). Its identity says ``task=regression`` for a
+    regression set, so it never equals a classification identity.
 
     Give exactly one of ``name``, ``path`` or ``sklearn``. Data set index i of a study
     source is the same data for every i (``sample`` ignores its ``rng``); what differs
@@ -59,12 +65,14 @@ class DatasetSource:
     Parameters
     ----------
     name : str, optional
-        A shipped UCI data set (:data:`calibsim.datasets.UCI_DATASETS`).
+        A shipped UCI data set (:data:`calibsim.datasets.UCI_DATASETS`, or a regression
+        set of :data:`calibsim.datasets.REGRESSION_DATASETS`).
     path : str or path-like, optional
         An ARFF or CSV file (by ``format``, else by extension: ``.csv`` is CSV).
     sklearn : str, optional
-        A loader of :mod:`sklearn.datasets` that ships a classification data set:
-        ``"load_breast_cancer"``, ``"load_digits"``, ``"load_iris"`` or ``"load_wine"``.
+        A loader of :mod:`sklearn.datasets` that ships a data set: classification
+        ``"load_breast_cancer"``, ``"load_digits"``, ``"load_iris"`` or ``"load_wine"``;
+        regression ``"load_diabetes"``.
     class_attribute : str, optional
         Class attribute of an ARFF or CSV file (default: the last); part of the
         source's identity, so a store never mixes two class columns.
@@ -72,11 +80,12 @@ class DatasetSource:
         How to read ``path`` (default: by extension).
     class_nominal : bool, default False
         Declare a numeric class column of a CSV file as class labels (else one with a
-        non-integer value or more than 30 distinct values is refused as a regression
-        target); part of the source's identity when True.
+        non-integer value or more than 30 distinct values is a regression target);
+        part of the source's identity when True.
     permute_class : bool, default False
         Make null data sets shaped like this one: each index draws a random
-        permutation of the class labels from its ``rng``, so the attributes, their
+        permutation of the class labels (of a regression set: of the target values)
+        from its ``rng``, so the attributes, their
         missing values and the class prior stay as they are but the class no longer
         depends on the attributes. That does **not** make two learners equally good:
         on a permuted null every learner's expected accuracy is the chance accuracy
@@ -86,18 +95,21 @@ class DatasetSource:
         fits the noise): on breast-cancer (prior 70/30) 70.2% vs 67.1%. To calibrate
         a test on data like these, balance the classes (``balance_class``) and centre
         the differences on their null mean (``null = "centred"`` of a calibrate
-        analysis), as :func:`calibsim.calibrate_like` does.
+        analysis), as :func:`calibsim.calibrate_like` does. On a regression set the
+        target no longer depends on the attributes either, and a learner's expected
+        squared error is that of its predictions against the target's marginal.
     balance_class : bool, default False
         With ``permute_class``: permute a label vector with (as nearly as possible)
         equal class counts instead of the data's own, so every learner's expected
         accuracy under stratified cross-validation is 1/C whatever it predicts
         (the class prior is then not the data's). Compared with the other
-        constructions in ``studies/null_construction.toml``.
+        constructions in ``studies/null_construction.toml``. Refused for a
+        regression set (it has no classes).
     positive_class : str, optional
         One class against the rest: the named class label (one of the data set's
         ``class_values``) becomes class 0, every other class class 1 (labelled
         ``"rest"``), e.g. ``name = "glass"``, ``positive_class = "headlamps"``. Part of
-        the source's identity.
+        the source's identity. Refused for a regression set.
     subsample : float, default 1
         Share of the instances in each data set, in (0, 1]: below 1 every index draws
         its own random subsample of ``floor(subsample * n)`` instances without
@@ -109,9 +121,11 @@ class DatasetSource:
     ------
     ValueError
         If not exactly one of ``name``, ``path``, ``sklearn`` is given, or the name or
-        loader is unknown or not a classification loader (the message names the
-        closest known one); if ``positive_class`` is not a class of the data set; if
-        ``subsample`` is outside (0, 1] or leaves fewer than 2 instances.
+        loader is unknown or not a loader of a classification or regression set (the
+        message names the closest known one); if ``positive_class`` is not a class of
+        the data set; if ``balance_class`` or ``positive_class`` is given for a
+        regression set; if ``subsample`` is outside (0, 1] or leaves fewer than 2
+        instances.
     FileNotFoundError
         If ``path`` does not exist.
 
@@ -120,6 +134,12 @@ class DatasetSource:
     >>> src = DatasetSource("iris")
     >>> src.identity, src.n_instances, src.n_classes, src.is_nominal_codes
     ('dataset(name=iris, sha256=ec791dccf153)', 150, 3, False)
+    >>> reg = DatasetSource("cpu", permute_class=True)
+    >>> reg.is_regression, reg.n_classes, reg.identity
+    (True, 0, 'dataset(name=cpu, sha256=a8f17c5b21b8, task=regression, permute_class=True)')
+    >>> X, y = reg.sample(rng=0)
+    >>> y.dtype.name, sorted(y) == sorted(reg.dataset.y)
+    ('float64', True)
     """
 
     def __init__(self, name=None, *, path=None, sklearn=None, class_attribute=None,
@@ -130,12 +150,14 @@ class DatasetSource:
         if len(given) != 1:
             raise ValueError("give exactly one of `name`, `path` or `sklearn`; got "
                              f"{given or 'none'}.")
-        from ..datasets import UCI_DATASETS, from_sklearn, load_uci
+        from ..datasets import REGRESSION_DATASETS, UCI_DATASETS, from_sklearn, load_uci
         from ..datasets._loaders import load_file
         if name is not None:
-            if name not in UCI_DATASETS:
-                hit = difflib.get_close_matches(name, UCI_DATASETS, n=1)
-                raise ValueError(f"`name` must be one of {list(UCI_DATASETS)}; got {name!r}"
+            if name not in UCI_DATASETS and name not in REGRESSION_DATASETS:
+                known = UCI_DATASETS + REGRESSION_DATASETS
+                hit = difflib.get_close_matches(str(name), known, n=1)
+                raise ValueError(f"`name` must be one of {list(UCI_DATASETS)} (classification) "
+                                 f"or {list(REGRESSION_DATASETS)} (regression); got {name!r}"
                                  + (f" (did you mean {hit[0]!r}?)." if hit else "."))
             self.dataset = load_uci(name, class_attribute=class_attribute)
             self.identity = f"dataset(name={name}, sha256={_digest(self.dataset)})"
@@ -149,13 +171,16 @@ class DatasetSource:
             self.identity = f"dataset(path={p.name}, sha256={digest})"
         else:
             import sklearn.datasets as skd
-            from ..datasets._loaders import SKLEARN_LOADERS
-            if not isinstance(sklearn, str) or sklearn not in SKLEARN_LOADERS:
-                hit = difflib.get_close_matches(str(sklearn), SKLEARN_LOADERS, n=1)
-                why = (" (it does not return a classification data set (X, y))"
+            from ..datasets._loaders import SKLEARN_LOADERS, SKLEARN_REGRESSION_LOADERS
+            known = SKLEARN_LOADERS + SKLEARN_REGRESSION_LOADERS
+            if not isinstance(sklearn, str) or sklearn not in known:
+                hit = difflib.get_close_matches(str(sklearn), known, n=1)
+                why = (" (it does not return a classification or regression data set (X, y) "
+                       "that ships with scikit-learn)"
                        if isinstance(sklearn, str) and hasattr(skd, sklearn) else "")
                 raise ValueError(f"`sklearn` must name one of scikit-learn's shipped "
-                                 f"classification loaders {list(SKLEARN_LOADERS)}; got "
+                                 f"classification loaders {list(SKLEARN_LOADERS)} or regression "
+                                 f"loaders {list(SKLEARN_REGRESSION_LOADERS)}; got "
                                  f"{sklearn!r}{why}"
                                  + (f" (did you mean {hit[0]!r}?)." if hit and not why
                                     else "."))
@@ -166,6 +191,15 @@ class DatasetSource:
             self.identity = self.identity[:-1] + f", class_attribute={class_attribute})"
         if class_nominal:
             self.identity = self.identity[:-1] + ", class_nominal=True)"
+        self.is_regression = bool(self.dataset.is_regression)
+        if self.is_regression:              # never equal to a classification identity
+            self.identity = self.identity[:-1] + ", task=regression)"
+            for key, value in (("positive_class", positive_class),
+                               ("balance_class", balance_class or None)):
+                if value is not None:
+                    raise ValueError(f"`{key}` applies to class labels, and data set "
+                                     f"{self.dataset.name!r} has a numeric (regression) "
+                                     f"target {self.dataset.class_name!r}; got {key}={value!r}.")
         if positive_class is not None:
             self.dataset = _one_vs_rest(self.dataset, positive_class)
             self.identity = self.identity[:-1] + f", positive_class={positive_class})"
@@ -198,13 +232,14 @@ class DatasetSource:
         return self.dataset.nominal_codes()
 
     def sample(self, rng=None):
-        """The data ``(X, y)``: float64 (n, a) and int64 (n,).
+        """The data ``(X, y)``: float64 (n, a) and int64 (n,) (a regression set: float64).
 
         The same for every ``rng`` unless ``subsample`` or ``permute_class``. With
         ``subsample`` below 1, ``rng`` (a Generator, SeedSequence or seed, required)
         first draws ``floor(subsample * n)`` instances without replacement (kept in
         their order in the data set). With ``permute_class`` ``y`` is then a random
-        permutation of the class labels drawn from ``rng``: of the data's own labels,
+        permutation of the class labels (or target values) drawn from ``rng``: of the
+        data's own labels,
         or with ``balance_class`` of n labels with class counts differing by at most
         one (the first n mod C classes one more).
         """
