@@ -138,5 +138,5 @@ def test_top_level_compare_runs():
 def test_top_level_has_no_satellite_modules():
     """Beside the packages, the top level holds only public modules and shared helpers."""
     top = sorted(p.stem for p in ROOT.glob("*.py"))
-    assert top == ["__init__", "__main__", "_docstrings", "_rng", "_validation", "_version",
-                   "measures", "preprocessing"]
+    assert top == ["__init__", "__main__", "_docstrings", "_lazy", "_rng", "_validation",
+                   "_version", "measures", "preprocessing"]

@@ -13,7 +13,7 @@ Paper-specific code (reference values, claim rules, figure layouts) lives in
 :mod:`calibsim.papers`, one module per paper.
 """
 
-from .. import _lazy_exports
+from .._lazy import _lazy_exports
 
 # public name -> module that defines it. The modules load on first use: a worker
 # unpickling a cell imports calibsim.engine.cells, and with it this package, so an
