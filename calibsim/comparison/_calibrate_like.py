@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._like_data import _describe_data, data_source
+from ..engine.user_data import data_source, describe_data
 from ._null_damaged import DAMAGED_WORDS
 
 __all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted",
@@ -104,7 +104,7 @@ class CalibrationInterrupted(KeyboardInterrupt):
 
 
 def _learners_section(learners) -> dict:
-    from ._scoring import parse_learner
+    from ..engine.scoring import parse_learner
     section, names = {}, []
     for i, text in enumerate(learners):
         lrn = parse_learner(text, f"learner{i + 1}")
@@ -782,7 +782,7 @@ def damaged_table(x, design, tests, alphas, max_spread) -> pd.DataFrame:
     continuous df with its distribution-free 95% interval)."""
     from ..calibration import calibrate, continuous_calibration
     from ..stats import get_test
-    from ._scoring import run_test
+    from ..engine.scoring import run_test
     rows = []
     for name in tests:
         spec = get_test(name)
@@ -824,7 +824,7 @@ def _bayes_table(rows, study=None, scores=None) -> pd.DataFrame:
         if np.isfinite(s) and scores is not None:
             x = test_data(scores, r["source"], r["scheme"], r["test"],
                           (r["pair_a"], r["pair_b"]), int(r["n_runs"]))
-            fresh = x[int(r["n_calibration"]):]          # the check half, as _rho_rows's
+            fresh = x[int(r["n_calibration"]):]          # the check half, as rho_rows's
             rate_shipped = decision_rate(fresh, rho=s, rope=float(r["rope"]),
                                          threshold=float(r["threshold"]))
         verdict = _verdict_rho(s, rate_shipped, float(r["decision_rate_calibrated"]),
@@ -969,13 +969,13 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     >>> bool(abs(res.null_difference) < 1), res.learners
     (True, ('naive_bayes', 'c45'))
     """
-    from ..engine.analyses import calibration_rows, null_centres, block_summaries
-    from ..engine.analyses import _SameDifferences, _rho_rows
+    from ..engine.analyses import (SameDifferences, block_summaries, calibration_rows,
+                                   null_centres, rho_rows)
     from ..engine.cells import CellSpec, run_cell
     from ..engine.run import compute_scores
     from ..engine.runner import cluster, warm_up
     from ..engine.spec import study_from_dict
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     t_start = time.perf_counter()
     if len(learners) != 2:
         raise ValueError(f"`learners` must name two learners; got {list(learners)}.")
@@ -1006,7 +1006,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     src = study.sources[0]
     dataset = src.build().dataset
     if on_plan is not None:
-        on_plan(plan_text(_describe_data(dataset, str(data)),
+        on_plan(plan_text(describe_data(dataset, str(data)),
                           [lrn.label for lrn in study.learners], d, tests, alphas,
                           n_datasets, method, rope, null))
     n_classes = int(dataset.n_classes)
@@ -1036,9 +1036,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
             with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
                 scores = compute_scores(study, client=client, progress=progress)
         except KeyboardInterrupt:
-            from ..engine.run import _plan, store_of
+            from ..engine.run import missing_datasets, store_of
             store = store_of(study)
-            _, missing = _plan(study, store)
+            missing = missing_datasets(study, store)
             raise CalibrationInterrupted(n_datasets - missing, n_datasets,
                                          str(store.root)) from None
         finally:
@@ -1046,9 +1046,9 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
                 progress.close()
         analysis = study.analyses[0]
         summaries = block_summaries(study, [analysis], scores, null_only=True)
-        centred = _SameDifferences(scores, null_centres(study, [analysis], summaries))
+        centred = SameDifferences(scores, null_centres(study, [analysis], summaries))
         if method == "bayes":
-            rows = _rho_rows(study, analysis, scores)
+            rows = rho_rows(study, analysis, scores)
             table = _bayes_table(rows, study, centred)
         else:
             rows = calibration_rows(study, analysis, scores)
@@ -1084,7 +1084,7 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     first = nulls.iloc[0]
     warns = tuple(w for w in table.get("precision_warning", pd.Series(dtype=str)) if w)
     return NullCalibrationResult(
-        data=_describe_data(dataset, str(data)),
+        data=describe_data(dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
         n_datasets=int(n_datasets), null=_NULL_WORDS[null],
         **{k: float(first[k]) for k in _NULL_NUMBERS}, table=table, seed=int(seed),
@@ -1142,7 +1142,7 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
 def _check_test_and_design(test, design) -> None:
     """One ValueError for a test without df or one that does not fit the design."""
     from ..stats import check_calibratable, check_fits_design, get_test
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     d = parse_design(design)
     if d.kind == "holdout":
         raise ValueError(f"`design` {d.name!r}: the holdout tests take no df to calibrate; "
