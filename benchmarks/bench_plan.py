@@ -7,7 +7,7 @@ three differences (1, 2 and 5 points; the null is added) and N repeats per desig
 extrapolates linearly in N to the issue's N = 500 (every repeat costs the same fits; the
 tests on the scores take well under 1% of the time). The target is 10 minutes on 2
 cores. It also prints the time estimate ``plan`` printed before the work
-(:func:`calibsim.comparison._plan.estimate_seconds`, ``PlanResult.estimated_seconds``)
+(:func:`calibsim.engine.planning.estimate_seconds`, ``PlanResult.estimated_seconds``)
 beside the time that work took (``PlanResult.work_seconds``) and their ratio. Run in this process (no --workers) it also prints the CPU time per fit, which
 does not depend on the machine's load.
 

@@ -62,24 +62,3 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | set(_API) | set(_SUBPACKAGES))
 
-
-def _lazy_exports(package: str, api: dict):
-    """``__getattr__`` and ``__dir__`` for a subpackage whose public names load on first
-    use (PEP 562): ``api`` maps each name to the module of ``package`` that defines it.
-
-    A worker process that needs one module of a subpackage then imports that module
-    alone, not every module the subpackage's ``__init__`` would re-export (issue 46).
-    """
-    import sys
-
-    def __getattr__(name):
-        if name not in api:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{api[name]}", package), name)
-        setattr(sys.modules[package], name, value)
-        return value
-
-    def __dir__():
-        return sorted(set(vars(sys.modules[package])) | set(api))
-
-    return __getattr__, __dir__

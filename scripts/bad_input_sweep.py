@@ -689,7 +689,7 @@ def _store_case(d: Path, how: str):
 
 
 def _spec_cases(cases):
-    """Learner specs through calibsim.comparison._scoring.parse_learner (never fitted)."""
+    """Learner specs through calibsim.engine.scoring.parse_learner (never fitted)."""
     bad = [
         "__import__('os').system('true')", "eval('1')", "exec('x=1')", "open('/etc/passwd')",
         "getattr(sklearn, 'svm')", "sklearn.svm.SVC.__class__", "sklearn.svm.SVC().__dict__",
@@ -760,7 +760,7 @@ def _spec_cases(cases):
     ]
 
     def parse(spec):
-        from calibsim.comparison._scoring import parse_learner
+        from calibsim.engine.scoring import parse_learner
         return parse_learner(spec, "a")
     for i, spec in enumerate(bad):
         cases.append(Case(f"spec bad {i:03d} {spec[:50]!r}", "api", "error",
@@ -774,7 +774,7 @@ def _spec_cases(cases):
 def _memory_spec_wrote_nothing():
     """The memory= and input='filename' specs are refused and no file appears."""
     target = Path(tempfile.mkdtemp()) / "cache"
-    from calibsim.comparison._scoring import parse_learner
+    from calibsim.engine.scoring import parse_learner
     for spec in (f"make_pipeline(StandardScaler(), LogisticRegression(), memory={str(target)!r})",
                  "make_pipeline(sklearn.feature_extraction.text.CountVectorizer("
                  f"input='filename'), MultinomialNB())"):

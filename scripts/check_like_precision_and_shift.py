@@ -48,10 +48,10 @@ def make_csv(path) -> None:
 def centred_differences(csv, n, results):
     """(N, 10, 10) centred per-fold differences naive Bayes − C4.5 of ``calibrate_like``."""
     from calibsim.comparison._calibrate_like import _study_doc
-    from calibsim.comparison._scoring import parse_design
-    from calibsim.engine.analyses import (_SameDifferences, block_summaries, null_centres,
+    from calibsim.engine.analyses import (SameDifferences, block_summaries, null_centres,
                                           test_data)
     from calibsim.engine.run import compute_scores
+    from calibsim.engine.scoring import parse_design
     from calibsim.engine.spec import study_from_dict
     doc = _study_doc(csv, ("naive_bayes", "c45"), parse_design("10x10"),
                      ["corrected_repeated_cv"], (0.05,), n, SEED, results, "frequentist",
@@ -61,7 +61,7 @@ def centred_differences(csv, n, results):
     a = study.analyses[0]
     centres = null_centres(study, [a], block_summaries(study, [a], scores, null_only=True))
     names = tuple(lrn.label for lrn in study.learners)
-    return test_data(_SameDifferences(scores, centres), study.sources[0].label, "s",
+    return test_data(SameDifferences(scores, centres), study.sources[0].label, "s",
                      "corrected_repeated_cv", names, 10)
 
 

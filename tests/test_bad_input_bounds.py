@@ -143,10 +143,10 @@ def test_a_column_of_400_digit_integers_is_refused_not_nominal(tmp_path):
 ])
 def test_instances_per_class_and_per_fold_are_checked_before_any_fit(tmp_path, rows, design,
                                                                      match, capsys):
-    import calibsim.comparison._scoring as scoring
+    import calibsim.engine.scoring as scoring
     p = _csv(tmp_path / "small.csv", rows)
     if match is None:
-        from calibsim.comparison._scoring import check_sample_sizes, parse_design
+        from calibsim.engine.scoring import check_sample_sizes, parse_design
         check_sample_sizes(load_csv(p).y, parse_design(design))
         return
     called = []
@@ -429,7 +429,7 @@ def _c30(tmp_path):
      " n_estimators=100)", "100,000 models per fit"),
 ])
 def test_the_fit_budget_stops_a_comparison_before_any_fit(tmp_path, spec, match, capsys):
-    import calibsim.comparison._scoring as scoring
+    import calibsim.engine.scoring as scoring
     called = []
     orig = scoring.blocks_for
     try:

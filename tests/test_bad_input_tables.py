@@ -182,7 +182,7 @@ def test_a_size_a_user_can_mistype_is_refused_at_once(name):
 @pytest.mark.parametrize("random_state, kind", [("x", TypeError), (-1, ValueError),
                                                 (1.5, TypeError), (True, TypeError)])
 def test_random_state_is_checked_by_calibsim(random_state, kind):
-    from calibsim.comparison._scoring import repeat_seeds
+    from calibsim.engine.scoring import repeat_seeds
     with pytest.raises(kind, match="`random_state` must be"):
         repeat_seeds(random_state, 1)
 
@@ -432,7 +432,7 @@ _FILE_SPECS = [
 @pytest.mark.parametrize("spec", _FILE_SPECS)
 def test_a_spec_that_names_a_file_or_cache_is_refused_and_nothing_is_written(spec, tmp_path,
                                                                              capsys):
-    from calibsim.comparison._scoring import parse_learner
+    from calibsim.engine.scoring import parse_learner
     cache = tmp_path / "cache"
     text = spec.format(dir=str(cache))
     with pytest.raises(ValueError, match=r"refused: `(memory|input)` = .* (names a file, "
@@ -473,7 +473,7 @@ def test_a_spec_that_names_a_file_or_cache_is_refused_and_nothing_is_written(spe
 def test_a_spec_is_refused_by_name_role_or_size_at_once(spec, match):
     import sys
     import time
-    from calibsim.comparison._scoring import parse_learner
+    from calibsim.engine.scoring import parse_learner
     parse_learner("SVC()", "warm")                  # the allow-list, built once per process
     before = set(sys.modules)
     t0 = time.perf_counter()
@@ -624,7 +624,7 @@ def test_rank_refuses_tables_it_would_misread(table, match):
 
 def test_learners_sharing_a_label_are_named_in_a_warning():
     from calibsim import compare
-    from calibsim.comparison._scoring import LabelWarning
+    from calibsim.engine.scoring import LabelWarning
     from calibsim.datasets import load_uci
     with pytest.warns(LabelWarning, match="'c45' -> 'c45_1', 'c45' -> 'c45_2'"):
         res = compare("c45", "c45", load_uci("contact-lenses"), design="2x2")

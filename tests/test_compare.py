@@ -11,7 +11,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from calibsim.comparison._scoring import Block, parse_design, parse_learner, score_block
+from calibsim.engine.scoring import Block, parse_design, parse_learner, score_block
 from calibsim.comparison import DesignWarning, compare, compare_all
 from calibsim.datasets import load_uci
 from calibsim.calibration import lookup_df

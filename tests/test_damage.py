@@ -1,10 +1,10 @@
-"""Damage calibrated for any data and learners (calibsim.comparison._damage, issue 42)."""
+"""Damage calibrated for any data and learners (calibsim.engine.damage, issue 42)."""
 
 import numpy as np
 import pytest
 
 from calibsim import calibrate_damage
-from calibsim.comparison._damage import damage_rate, thin_correctness, thin_counts
+from calibsim.engine.damage import damage_rate, thin_correctness, thin_counts
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +97,8 @@ def test_thinning_matches_random_errors_of_the_learner(rng):
 def test_at_chance_the_null_is_taken_as_it_is(rng):
     """Δ = 0 with the other learner below chance (a class that depends on no attribute):
     no damage can bring the better learner there, and there is no signal to remove."""
-    from calibsim.comparison._damage import solve
-    from calibsim.comparison._scoring import Design
+    from calibsim.engine.damage import solve
+    from calibsim.engine.scoring import Design
     cal = Design("cv", 4, 5)
     n_test = np.full((4, 5), 60)
     acc = np.stack([np.full((4, 5), 31 / 60), np.full((4, 5), 29 / 60)])   # 51.7%, 48.3%
@@ -111,8 +111,8 @@ def test_at_chance_the_null_is_taken_as_it_is(rng):
 def test_up_to_the_gap_the_damaged_learner_stays_ahead_beyond_it_falls_behind(rng):
     """Dietterich's λ: a Δ within the learners' own gap puts the damaged learner between
     the two curves (ahead by Δ); a larger Δ puts it Δ behind the other."""
-    from calibsim.comparison._damage import solve
-    from calibsim.comparison._scoring import Design
+    from calibsim.engine.damage import solve
+    from calibsim.engine.scoring import Design
     cal = Design("cv", 6, 5)
     n_test = np.full((6, 5), 200)
     acc = np.stack([np.full((6, 5), 0.8), np.full((6, 5), 0.7)])

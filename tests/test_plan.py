@@ -144,10 +144,10 @@ def test_the_time_estimate_is_within_a_quarter_of_the_work_it_predicts(monkeypat
     (what made the old estimate, a pilot's seconds per fit, 7x too high on credit-g).
     The work after the estimate then takes n_designs x start + per_fit x fits exactly;
     the estimate must be within a factor 1.25 of it."""
-    from calibsim.comparison import _plan
+    from calibsim.engine import planning
     clock = {"now": 0.0, "calls": 0}
     start, per_fit, compile_once = 0.3, 0.0007, 5.0
-    real = _plan._repeat_scores
+    real = planning.repeat_scores
 
     def timed(learners, X, y, d, seeds, rows, **kw):
         out = real(learners, X, y, d, seeds, rows, **kw)
@@ -161,8 +161,8 @@ def test_the_time_estimate_is_within_a_quarter_of_the_work_it_predicts(monkeypat
         def perf_counter():
             return clock["now"]
 
-    monkeypatch.setattr(_plan, "_repeat_scores", timed)
-    monkeypatch.setattr(_plan, "time", FakeTime)
+    monkeypatch.setattr(planning, "repeat_scores", timed)
+    monkeypatch.setattr(planning, "time", FakeTime)
     res = calibsim.plan("naive_bayes", "c45", "breast-cancer", differences=[0.05],
                         designs=["1x10", "5x2cv"], n_datasets=4, progress=True)
     actual = 2 * start + per_fit * 4 * (20 + 20)
@@ -172,7 +172,7 @@ def test_the_time_estimate_is_within_a_quarter_of_the_work_it_predicts(monkeypat
 
 
 def test_the_estimator_separates_the_start_from_the_time_per_fit():
-    from calibsim.comparison._plan import estimate_seconds
+    from calibsim.engine.planning import estimate_seconds
     est, per_fit, start = estimate_seconds([(20, 0.314), (60, 0.342)], 221_000, 6)
     assert per_fit == pytest.approx(0.0007) and start == pytest.approx(0.3)
     assert est == pytest.approx(6 * 0.3 + 0.0007 * 221_000)

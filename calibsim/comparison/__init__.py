@@ -19,6 +19,11 @@ detects Δ.
 ``cross_validate``, a long run, Weka's Experimenter), without refitting; over several
 data sets :func:`calibsim.rank` takes such a table too.
 
+These calls are the public doors; what they fit and compute (the designs and blocks of
+fits, the damage calibration, the repeats and the plan) is the engine's
+(:mod:`calibsim.engine.scoring`, :mod:`~calibsim.engine.damage`,
+:mod:`~calibsim.engine.repeats`, :mod:`~calibsim.engine.planning`).
+
 The shipped df were calibrated for naive Bayes vs C4.5 on 300-instance binary null
 data (Bouckaert 2003 finds they carry over well to other learners and sources, his
 Table 7); ``calibsim calibrate --like`` calibrates on null data shaped like yours.
@@ -30,9 +35,10 @@ from ._compare import (CompareResult, DesignWarning, compare, compare_all,
 from ._damage import DamageCalibration, calibrate_damage
 from ._datasets import accuracy_table, compare_datasets
 from ._pairs import CompareAllTable
-from ._plan import PlanResult, plan
+from ._plan import DEFAULT_DESIGNS, PlanResult, plan
 from ._scores import compare_scores
 
 __all__ = ["compare", "compare_all", "compare_scores", "compare_datasets", "accuracy_table",
            "calibrate_like", "calibrate_damage", "plan", "CompareResult", "CompareAllTable",
-           "DamageCalibration", "PlanResult", "DesignWarning", "detectable_difference"]
+           "DamageCalibration", "PlanResult", "DesignWarning", "detectable_difference",
+           "DEFAULT_DESIGNS"]

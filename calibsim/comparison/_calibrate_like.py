@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._like_data import _describe_data, data_source
+from ..engine.user_data import data_source, describe_data
 from ._null_damaged import DAMAGED_WORDS
 
 __all__ = ["calibrate_like", "data_source", "NullCalibrationResult", "CalibrationInterrupted",
@@ -104,7 +104,7 @@ class CalibrationInterrupted(KeyboardInterrupt):
 
 
 def _learners_section(learners) -> dict:
-    from ._scoring import parse_learner
+    from ..engine.scoring import parse_learner
     section, names = {}, []
     for i, text in enumerate(learners):
         lrn = parse_learner(text, f"learner{i + 1}")
@@ -362,23 +362,41 @@ def _null_sentence(construction, null_prior, data_prior, what="df") -> str:
 
 
 def _null_report(res):
-    """The report of a :class:`NullCalibrationResult` (docs/guide/results.md)."""
-    from ..reports import Heading, Paragraph, Report, Table
+    """The report of a :class:`NullCalibrationResult` (docs/guide/results.md): the question,
+    the data, the null, the results and the verdicts in words."""
+    from ..reports import Heading, Report
     from ..reports._words import reproducibility
-    a, b = res.learners
     bayes = res.method == "bayes"
     tests = ("the correlated Bayesian t test" if bayes else
              ", ".join(dict.fromkeys(res.table["label"])))
     what = f"{'ρ' if bayes else 'df'} of {tests}"
-    parts = [
+    parts = [*_report_question(res, tests), *_report_null(res), Heading("Results"),
+             *_report_results(res), *_report_words(res)]
+    parts += reproducibility({"seed": res.seed, "call": res.call, "command": res.command})
+    return Report(f"Calibrated {what} on null data like {res.data.split(':')[0]}", parts)
+
+
+def _report_question(res, tests) -> list:
+    """The report's question and its data, learners and design."""
+    from ..reports import Heading, Paragraph
+    a, b = res.learners
+    bayes = res.method == "bayes"
+    return [
         Heading("Question"),
         Paragraph(f"Which {'ρ' if bayes else 'df'} keeps the "
                   + ("decision rate" if bayes else "Type I error")
                   + f" of {tests} at its level when {a} and {b} are compared on data like "
                   f"{res.data.split(':')[0]} with design {res.design}?"),
         Heading("Data, learners and design"),
-        Paragraph(f"{res.data}. Learners: {a} (A) and {b} (B); design {res.design}."),
-        Heading("The null")]
+        Paragraph(f"{res.data}. Learners: {a} (A) and {b} (B); design {res.design}.")]
+
+
+def _report_null(res) -> list:
+    """The report's null: each construction in words, the sentence of its prior, and the
+    learners' accuracies on it."""
+    from ..reports import Heading, Paragraph, Table
+    a, b = res.learners
+    parts = [Heading("The null")]
     nulls = res._nulls()
     if (nulls["null"] == "balanced_centred").any():
         parts.append(Paragraph(
@@ -410,9 +428,16 @@ def _null_report(res):
                           f"{_NULL_SHORT[n['null']]} {100 * n['null_difference']:+.2f} ± "
                           f"{100 * n['null_difference_se']:.2f} points"
                           for _, n in nulls.iterrows()) + ".",
-              formats={"null accuracy (%)": ".2f", "SE (%)": ".2f"}),
-        Heading("Results")]
+              formats={"null accuracy (%)": ".2f", "SE (%)": ".2f"})]
+    return parts
+
+
+def _report_results(res) -> list:
+    """The report's results: the table of calibrated values (ρ or df) beside the shipped
+    table's, and the note on infinite df where one appears."""
+    from ..reports import Paragraph, Table
     t = res.table
+    bayes = res.method == "bayes"
     if bayes:
         frame = pd.DataFrame({
             "threshold": t["threshold"], "ROPE (points)": 100 * t["rope"],
@@ -440,23 +465,29 @@ def _null_report(res):
             "Type I at shipped df (%)": 100 * t["type1_at_shipped"]})
         formats = {"Type I at it (%)": ".1f", "Type I at textbook df (%)": ".1f",
                    "Type I at shipped df (%)": ".1f"}
-    parts += [Table(frame, formats=formats,
-                    caption="Continuous calibrated values with their 95% distribution-free "
-                            "intervals (David & Nagaraja 2003, §7.1); the shipped table was "
-                            "calibrated for naive Bayes vs C4.5 on 300-instance binary null "
-                            "data.")]
+    parts = [Table(frame, formats=formats,
+                   caption="Continuous calibrated values with their 95% distribution-free "
+                           "intervals (David & Nagaraja 2003, §7.1); the shipped table was "
+                           "calibrated for naive Bayes vs C4.5 on 300-instance binary null "
+                           "data.")]
     if not bayes and any(np.isinf(np.asarray(t[c], dtype=float)).any() for c in
                          ("df", "df_ci_low", "df_ci_high", "shipped_df")):
         from ..reports._words import INFINITE_DF
         parts.append(Paragraph(INFINITE_DF))
-    parts += [*[Paragraph(w) for w in res.warnings],
-              Heading("In words"),
-              Paragraph(" ".join(f"{_NULL_SHORT[r['null']] + ' null, ' if res.null_construction == 'both' else ''}"
-                                 f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
-                                 f"{'' if bayes else ', α = ' + format(r['alpha'], 'g')}: "
-                                 f"{r['verdict']}" for _, r in t.iterrows()))]
-    parts += reproducibility({"seed": res.seed, "call": res.call, "command": res.command})
-    return Report(f"Calibrated {what} on null data like {res.data.split(':')[0]}", parts)
+    return parts
+
+
+def _report_words(res) -> list:
+    """The report's precision warnings and its verdicts in words, one per row."""
+    from ..reports import Heading, Paragraph
+    t = res.table
+    bayes = res.method == "bayes"
+    return [*[Paragraph(w) for w in res.warnings],
+            Heading("In words"),
+            Paragraph(" ".join(f"{_NULL_SHORT[r['null']] + ' null, ' if res.null_construction == 'both' else ''}"
+                               f"{r['label'] if not bayes else 'Threshold ' + str(r['threshold'])}"
+                               f"{'' if bayes else ', α = ' + format(r['alpha'], 'g')}: "
+                               f"{r['verdict']}" for _, r in t.iterrows()))]
 
 
 def _pct(v) -> str:
@@ -782,7 +813,7 @@ def damaged_table(x, design, tests, alphas, max_spread) -> pd.DataFrame:
     continuous df with its distribution-free 95% interval)."""
     from ..calibration import calibrate, continuous_calibration
     from ..stats import get_test
-    from ._scoring import run_test
+    from ..engine.scoring import run_test
     rows = []
     for name in tests:
         spec = get_test(name)
@@ -824,7 +855,7 @@ def _bayes_table(rows, study=None, scores=None) -> pd.DataFrame:
         if np.isfinite(s) and scores is not None:
             x = test_data(scores, r["source"], r["scheme"], r["test"],
                           (r["pair_a"], r["pair_b"]), int(r["n_runs"]))
-            fresh = x[int(r["n_calibration"]):]          # the check half, as _rho_rows's
+            fresh = x[int(r["n_calibration"]):]          # the check half, as rho_rows's
             rate_shipped = decision_rate(fresh, rho=s, rope=float(r["rope"]),
                                          threshold=float(r["threshold"]))
         verdict = _verdict_rho(s, rate_shipped, float(r["decision_rate_calibrated"]),
@@ -969,14 +1000,62 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     >>> bool(abs(res.null_difference) < 1), res.learners
     (True, ('naive_bayes', 'c45'))
     """
-    from ..engine.analyses import calibration_rows, null_centres, block_summaries
-    from ..engine.analyses import _SameDifferences, _rho_rows
-    from ..engine.cells import CellSpec, run_cell
-    from ..engine.run import compute_scores
-    from ..engine.runner import cluster, warm_up
-    from ..engine.spec import study_from_dict
-    from ._scoring import parse_design
+    from ..engine.runner import Progress
+    from ..engine.scoring import parse_design
     t_start = time.perf_counter()
+    n_datasets, seed, null, n_instances = _check_like_args(
+        learners, method, alphas, rope, n_datasets, seed, null, n_instances, max_spread)
+    d = parse_design(design)
+    tests = _tests_of(test, d, method)
+    name, study = _like_study(data, learners, d, tests, alphas, n_datasets, seed, results,
+                              method, rope, class_attribute)
+    dataset = study.sources[0].build().dataset
+    if on_plan is not None:
+        on_plan(plan_text(describe_data(dataset, str(data)),
+                          [lrn.label for lrn in study.learners], d, tests, alphas,
+                          n_datasets, method, rope, null))
+    data_prior, balanced_prior = _class_priors(dataset)
+    tables, nulls = [], []
+    own = isinstance(progress, bool)
+    show = progress if own else bool(getattr(progress, "enabled", True))   # damaged null's bar
+    if own:
+        progress = Progress(progress, f"calibrate {name}", delay=3.0, notebook=True)
+    if null in ("balanced_centred", "both"):
+        try:
+            scores = _balanced_scores(study, n_datasets, null, n_jobs=n_jobs,
+                                      scheduler=scheduler, progress=progress,
+                                      on_estimate=on_estimate)
+        finally:
+            if own and null != "both":
+                progress.close()
+        table, row = _balanced_table(study, scores, method, max_spread, balanced_prior)
+        tables.append(table)
+        nulls.append(row)
+    if null in ("damaged", "both"):
+        try:
+            x, info = _damaged_null(dataset, learners, d, seed, n_datasets, n_jobs=n_jobs,
+                                    scheduler=scheduler, progress=show, results=results,
+                                    n_instances=n_instances)
+        finally:
+            if own:
+                progress.close()
+        tables.append(damaged_table(x, d, tests, alphas, max_spread))
+        nulls.append({"null": "damaged", **{k: info[k] for k in _NULL_NUMBERS},
+                      "damaged": info["damaged"], "damage_rate": info["damage_rate"],
+                      "null_prior": data_prior})
+    call = _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, seed,
+                      class_attribute, null, max_spread, n_instances)
+    return _like_result(data, dataset, study, d, method, n_datasets, null, tables, nulls,
+                        seed=seed, t_start=t_start, data_prior=data_prior, call=call)
+
+
+# ---------------------------------------------------------------------------
+# the steps of calibrate_like: validate, the study, the priors, each null, the result
+
+def _check_like_args(learners, method, alphas, rope, n_datasets, seed, null, n_instances,
+                     max_spread) -> tuple:
+    """The arguments of :func:`calibrate_like` checked, in the order of its errors:
+    ``(n_datasets, seed, null, n_instances)`` as it uses them."""
     if len(learners) != 2:
         raise ValueError(f"`learners` must name two learners; got {list(learners)}.")
     if method not in ("frequentist", "bayes"):
@@ -998,85 +1077,105 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
         raise ValueError(f"`null` must be 'balanced_centred' with method='bayes' (rho is "
                          f"calibrated on the balanced + centred null only); got {null!r}.")
     df_precision(9.0, 9.0, 9.0, 0.05, 1, 0.0, max_spread=max_spread)   # checks max_spread
-    d = parse_design(design)
-    tests = _tests_of(test, d, method)
+    return n_datasets, seed, null, n_instances
+
+
+def _like_study(data, learners, d, tests, alphas, n_datasets, seed, results, method, rope,
+                class_attribute) -> tuple:
+    """``(name, study)``: the balanced null's study (:func:`_study_doc`), built in memory."""
+    from ..engine.spec import study_from_dict
     doc = _study_doc(data, learners, d, tests, alphas, n_datasets, seed, results, method,
                      rope, class_attribute)
-    study = study_from_dict(doc, Path.cwd() / f"{doc['study']['name']}.toml")
-    src = study.sources[0]
-    dataset = src.build().dataset
-    if on_plan is not None:
-        on_plan(plan_text(_describe_data(dataset, str(data)),
-                          [lrn.label for lrn in study.learners], d, tests, alphas,
-                          n_datasets, method, rope, null))
+    name = doc["study"]["name"]
+    return name, study_from_dict(doc, Path.cwd() / f"{name}.toml")
+
+
+def _class_priors(dataset) -> tuple:
+    """``(data_prior, balanced_prior)``: the class shares of the data and of the balanced
+    null's label vector (class counts differing by at most one), in class order."""
     n_classes = int(dataset.n_classes)
     counts = np.bincount(np.asarray(dataset.y), minlength=n_classes)
     data_prior = tuple(float(v) for v in counts / counts.sum())
     balanced = np.full(n_classes, counts.sum() // n_classes)
     balanced[:counts.sum() % n_classes] += 1          # counts differing by at most one
-    tables, nulls = [], []
-    own = isinstance(progress, bool)
-    show = progress if own else bool(getattr(progress, "enabled", True))   # damaged null's bar
-    if own:
-        from ..engine.runner import Progress
-        progress = Progress(progress, f"calibrate {doc['study']['name']}", delay=3.0,
-                            notebook=True)
-    if null in ("balanced_centred", "both"):
-        try:
-            if on_estimate is not None:
-                warm_up()                      # numba compiles (or loads) outside the timing
-                cell = CellSpec(src, study.learners, study.schemes, 0, 1)
-                run_cell(cell)                 # this data's own kernels compile here ...
-                t0 = time.process_time()    # CPU time: the workers may be starting
-                run_cell(cell)                 # ... so this one is timed without compiling
-                per = time.process_time() - t0
-                workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
-                factor = 2 if null == "both" else 1        # the damaged null: as many fits
-                on_estimate(per, factor * per * n_datasets / max(1, workers))
-            with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
-                scores = compute_scores(study, client=client, progress=progress)
-        except KeyboardInterrupt:
-            from ..engine.run import _plan, store_of
-            store = store_of(study)
-            _, missing = _plan(study, store)
-            raise CalibrationInterrupted(n_datasets - missing, n_datasets,
-                                         str(store.root)) from None
-        finally:
-            if own and null != "both":
-                progress.close()
-        analysis = study.analyses[0]
-        summaries = block_summaries(study, [analysis], scores, null_only=True)
-        centred = _SameDifferences(scores, null_centres(study, [analysis], summaries))
-        if method == "bayes":
-            rows = _rho_rows(study, analysis, scores)
-            table = _bayes_table(rows, study, centred)
-        else:
-            rows = calibration_rows(study, analysis, scores)
-            table = _frequentist_table(study, analysis, centred, rows, max_spread)
-        r = rows.iloc[0]                 # the null's accuracies are the same on every row
-        tables.append(table)
-        nulls.append({"null": "balanced_centred",
-                      **{k: float(r[k]) for k in _NULL_NUMBERS},
-                      "damaged": "", "damage_rate": np.nan,
-                      "null_prior": tuple(float(v) for v in balanced / balanced.sum())})
-    if null in ("damaged", "both"):
-        from ._null_damaged import damaged_differences
-        try:
-            x, info = damaged_differences(dataset, learners, d, seed, n_datasets,
-                                          n_jobs=n_jobs, scheduler=scheduler,
-                                          progress=show, results=results,
-                                          n_instances=n_instances)
-        except KeyboardInterrupt:
-            raise CalibrationInterrupted(0, n_datasets, str(Path(results).resolve()
-                                                            / "calibrate_like_damaged")) \
-                from None
-        finally:
-            if own:
-                progress.close()
-        tables.append(damaged_table(x, d, tests, alphas, max_spread))
-        nulls.append({"null": "damaged", **{k: info[k] for k in _NULL_NUMBERS},
-                      "damaged": info["damaged"], "damage_rate": info["damage_rate"],
-                      "null_prior": data_prior})
+    return data_prior, tuple(float(v) for v in balanced / balanced.sum())
+
+
+def _time_one_dataset(study, n_datasets, null, *, n_jobs, scheduler, on_estimate) -> None:
+    """Time one null data set in this process (after compiling) and hand the estimate to
+    ``on_estimate(seconds_per_dataset, estimated_total_seconds)``."""
+    from ..engine.cells import CellSpec, run_cell
+    from ..engine.runner import warm_up
+    warm_up()                      # numba compiles (or loads) outside the timing
+    cell = CellSpec(study.sources[0], study.learners, study.schemes, 0, 1)
+    run_cell(cell)                 # this data's own kernels compile here ...
+    t0 = time.process_time()    # CPU time: the workers may be starting
+    run_cell(cell)                 # ... so this one is timed without compiling
+    per = time.process_time() - t0
+    workers = n_jobs if n_jobs is not None else (1 if scheduler else _cores())
+    factor = 2 if null == "both" else 1        # the damaged null: as many fits
+    on_estimate(per, factor * per * n_datasets / max(1, workers))
+
+
+def _balanced_scores(study, n_datasets, null, *, n_jobs, scheduler, progress, on_estimate):
+    """The scores of the balanced null's data sets, computed (or read from the store) by the
+    engine on a local pool or a Dask cluster; Ctrl-C raises :class:`CalibrationInterrupted`
+    with what the store holds."""
+    from ..engine.run import compute_scores
+    from ..engine.runner import cluster
+    try:
+        if on_estimate is not None:
+            _time_one_dataset(study, n_datasets, null, n_jobs=n_jobs, scheduler=scheduler,
+                              on_estimate=on_estimate)
+        with cluster(scheduler=scheduler, n_workers=n_jobs) as client:
+            return compute_scores(study, client=client, progress=progress)
+    except KeyboardInterrupt:
+        from ..engine.run import missing_datasets, store_of
+        store = store_of(study)
+        missing = missing_datasets(study, store)
+        raise CalibrationInterrupted(n_datasets - missing, n_datasets,
+                                     str(store.root)) from None
+
+
+def _balanced_table(study, scores, method, max_spread, balanced_prior) -> tuple:
+    """``(table, null)``: the calibration table on the balanced + centred null (the engine's
+    ``calibrate`` or ``calibrate_rho`` rows) and the null's accuracies."""
+    from ..engine.analyses import (SameDifferences, block_summaries, calibration_rows,
+                                   null_centres, rho_rows)
+    analysis = study.analyses[0]
+    summaries = block_summaries(study, [analysis], scores, null_only=True)
+    centred = SameDifferences(scores, null_centres(study, [analysis], summaries))
+    if method == "bayes":
+        rows = rho_rows(study, analysis, scores)
+        table = _bayes_table(rows, study, centred)
+    else:
+        rows = calibration_rows(study, analysis, scores)
+        table = _frequentist_table(study, analysis, centred, rows, max_spread)
+    r = rows.iloc[0]                 # the null's accuracies are the same on every row
+    return table, {"null": "balanced_centred", **{k: float(r[k]) for k in _NULL_NUMBERS},
+                   "damaged": "", "damage_rate": np.nan, "null_prior": balanced_prior}
+
+
+def _damaged_null(dataset, learners, d, seed, n_datasets, *, n_jobs, scheduler, progress,
+                  results, n_instances) -> tuple:
+    """The damaged real-data null's differences and what it was
+    (:func:`._null_damaged.damaged_differences`); Ctrl-C raises
+    :class:`CalibrationInterrupted`."""
+    from ._null_damaged import damaged_differences
+    try:
+        return damaged_differences(dataset, learners, d, seed, n_datasets, n_jobs=n_jobs,
+                                   scheduler=scheduler, progress=progress, results=results,
+                                   n_instances=n_instances)
+    except KeyboardInterrupt:
+        raise CalibrationInterrupted(0, n_datasets, str(Path(results).resolve()
+                                                        / "calibrate_like_damaged")) \
+            from None
+
+
+def _like_result(data, dataset, study, d, method, n_datasets, null, tables, nulls, *, seed,
+                 t_start, data_prior, call) -> NullCalibrationResult:
+    """The :class:`NullCalibrationResult` of the tables and nulls (one each per
+    construction, in the order run); ``call`` is the call in words."""
     for t, n in zip(tables, nulls):
         t.insert(0, "null", n["null"])
     table = pd.concat(tables, ignore_index=True)
@@ -1084,16 +1183,13 @@ def calibrate_like(data, learners=("naive_bayes", "c45"), *, design="10x10", tes
     first = nulls.iloc[0]
     warns = tuple(w for w in table.get("precision_warning", pd.Series(dtype=str)) if w)
     return NullCalibrationResult(
-        data=_describe_data(dataset, str(data)),
+        data=describe_data(dataset, str(data)),
         learners=tuple(lrn.label for lrn in study.learners), design=d.name, method=method,
         n_datasets=int(n_datasets), null=_NULL_WORDS[null],
         **{k: float(first[k]) for k in _NULL_NUMBERS}, table=table, seed=int(seed),
         seconds=time.perf_counter() - t_start, null_construction=null,
         null_prior=tuple(first["null_prior"]), data_prior=data_prior, warnings=warns,
-        nulls=nulls,
-        call=_call_text(data, learners, design, tests, alphas, n_datasets, method, rope,
-                        seed, class_attribute, null, max_spread, n_instances))
-
+        nulls=nulls, call=call)
 
 _NULL_WORDS = {"balanced_centred": "balanced class labels permuted, per-fold differences "
                                    "centred on their null mean",
@@ -1142,7 +1238,7 @@ def _call_text(data, learners, design, tests, alphas, n_datasets, method, rope, 
 def _check_test_and_design(test, design) -> None:
     """One ValueError for a test without df or one that does not fit the design."""
     from ..stats import check_calibratable, check_fits_design, get_test
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     d = parse_design(design)
     if d.kind == "holdout":
         raise ValueError(f"`design` {d.name!r}: the holdout tests take no df to calibrate; "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -10,17 +9,17 @@ import pandas as pd
 
 from .._docstrings import fill_doc
 from ..reports import Reportable
-from ._scoring import (Design, accuracies, bootstrap_p_reject, design_from_cv, holdout_counts,
-                       interval, learner_items, parse_design, parse_learner, prepare_data,
-                       run_test, score_table)
-from ._scoring import unique_labels as _unique
+from ..engine.scoring import BAYES_TESTS as _BAYES
+from ..engine.scoring import INSTANCE_SCHEMES as _INSTANCE_SCHEMES
+from ..engine.scoring import NORMAL_SCHEMES as _NORMAL_SCHEMES
+from ..engine.scoring import (Design, DesignWarning, accuracies, bootstrap_p_reject,
+                              design_from_cv, holdout_counts, interval, learner_items,
+                              parse_design, parse_learner, prepare_data, run_test, score_table)
+from ..engine.scoring import resolve_df as _resolve_df
+from ..engine.scoring import unique_labels as _unique
 
 __all__ = ["compare", "compare_all", "CompareResult", "DesignWarning",
            "detectable_difference"]
-
-
-class DesignWarning(UserWarning):
-    """The design, test or α is outside the shipped df table; another df was used."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -284,8 +283,6 @@ def _df_bound(v) -> str:
     return "∞" if v == np.inf else f"{v:.2f}"
 
 
-_BAYES = ("bayes_correlated_t", "bayes_correlated_t_rope1")
-
 #: The power at which :attr:`CompareResult.detectable_difference` is stated.
 DETECTABLE_POWER = 0.8
 
@@ -416,12 +413,6 @@ def _detectable_lines(res) -> list:
 _ESTIMATE_WORDS = {"cv5x2_t": "first fold's difference",
                    "bayle_cv_clt": "mean per-instance difference over the first run",
                    "ncv": "nested cv, bias-corrected"}
-#: The tests on per-instance outcomes (calibsim.stats.INSTANCE_TESTS).
-_INSTANCE_SCHEMES = ("instances", "nested")
-#: The tests with a standard normal reference and no df: those and the bootstrap of the
-#: cv estimate (Cai et al. 2023), which fits on bootstrap samples.
-_NORMAL_SCHEMES = (*_INSTANCE_SCHEMES, "bootstrap")
-
 #: Why a test gives no interval for the difference (``str(result)`` says it).
 _NO_INTERVAL = {
     "cv5x2_f": "the 5x2cv F test pools the ten squared differences and has no interval; "
@@ -463,54 +454,6 @@ def df_statement(spec, design: Design, df) -> str:
         return ""
     return (f"t = m·sqrt(df+1) / s against t(df): df + 1 stands where the number of "
             f"differences stands{lim}")
-
-
-def _resolve_df(test, df, alpha, design: Design):
-    from ..calibration._dftable import lookup_df
-    from ..stats import get_test
-    spec = get_test(test)
-    textbook = spec.default_df(design.n_runs, design.n_folds)
-    nan2 = (float("nan"), float("nan"))
-    if spec.scheme == "holdout" or spec.name in _BAYES or spec.scheme in _NORMAL_SCHEMES:
-        if not (isinstance(df, str) and df in ("calibrated", "textbook")):
-            raise ValueError(f"`df` must be 'calibrated' or 'textbook' for {spec.name!r}, which "
-                             f"takes no df; got {df!r}.")
-        what = ("a posterior probability, no df" if spec.name in _BAYES else
-                "a standard normal reference, no df"
-                if spec.scheme in _NORMAL_SCHEMES else
-                "the exact binomial, no df" if spec.name == "mcnemar_exact" else
-                "chi-square with 1 df, nothing to calibrate" if spec.name == "mcnemar" else
-                "the normal distribution, no df")
-        return float("nan"), nan2, f"{spec.label}: {what}"
-    if isinstance(df, str) and df == "textbook":
-        return float(textbook), nan2, "textbook df of the design"
-    if isinstance(df, str) and df == "calibrated" and spec.name in ("cv5x2_t", "cv5x2_f") \
-            and design.kind == "cv5x2":
-        return float(textbook), nan2, "the test's own df (Dietterich 1998; Alpaydin 1999)"
-    if isinstance(df, str) and df == "calibrated" and design.kind == "subsampling" \
-            and not np.isclose(design.test_fraction, 0.1):
-        warnings.warn(f"no calibrated df for {test!r} with design {design.name!r}: the shipped "
-                      "table holds 90/10 subsampling only (test share 0.1); using the textbook "
-                      f"df {textbook} (calibsim calibrate --like calibrates yours).",
-                      DesignWarning, stacklevel=3)
-        return float(textbook), nan2, "textbook df (test share not in the df table)"
-    if isinstance(df, str) and df == "calibrated":
-        try:
-            e = lookup_df(test, alpha=alpha, n_folds=design.n_folds, n_runs=design.n_runs)
-            if e.df == np.inf and spec.name not in ("corrected_repeated_cv",
-                                                      "corrected_resampling"):
-                raise ValueError("the table's df is infinite")
-        except ValueError as exc:
-            warnings.warn(f"no calibrated df for {test!r} with design {design.name!r} at "
-                          f"alpha = {alpha:g} ({str(exc).rstrip('.')}); using the textbook "
-                          f"df {textbook}.", DesignWarning, stacklevel=3)
-            return float(textbook), nan2, "textbook df (design not in the df table)"
-        return e.df, (e.ci_low, e.ci_high), (
-            f"calibrated on {e.n_datasets} null data sets, naive Bayes vs C4.5, shipped table")
-    if isinstance(df, (int, float, np.integer, np.floating)) and not isinstance(df, bool) \
-            and np.isfinite(df) and df > 0:
-        return float(df), nan2, "given"
-    raise ValueError(f"`df` must be 'calibrated', 'textbook' or a positive number; got {df!r}.")
 
 
 def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups=None,

@@ -61,7 +61,7 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
         With fewer than two learners or data sets, for an invalid design, or a test
         that does not fit it (the message names the designs it fits).
     """
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     d = parse_design(design)
     _refuse_nested(d)
     if test is not None and test != "paired_t":          # refuse before any fitting
@@ -91,7 +91,7 @@ def compare_datasets(estimators, datasets, *, design="5x2cv", test=None,
 def design_data_text(design) -> str:
     """The design run on each data set, in words, for a report."""
     from ._report import design_words
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     return (f"{design_words(parse_design(design))}, every learner on the same partitions "
             "of a data set")
 
@@ -105,7 +105,7 @@ def rank_accuracies(table, *, design="5x2cv", posthoc="bergmann_hommel", alpha=0
     accuracies otherwise;
     learners in table order."""
     from ..ranking import rank
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     learners = list(dict.fromkeys(table["learner"]))
     table = table[["dataset", "learner", "fold", "accuracy"]]
     bayes = {"method": method, "rope": rope, "rho": rho, "threshold": threshold,
@@ -157,8 +157,8 @@ def accuracy_table(estimators, datasets, *, design="5x2cv", random_state=0, n_jo
     ValueError
         If fewer than two data sets could be scored.
     """
-    from ._scoring import accuracies, learner_items, parse_design, parse_learner
-    from ._scoring import unique_labels as _unique
+    from ..engine.scoring import accuracies, learner_items, parse_design, parse_learner
+    from ..engine.scoring import unique_labels as _unique
     items = learner_items(estimators)
     sets = list(datasets.items()) if isinstance(datasets, dict) else [
         (getattr(d, "name", f"data{i}"), d) for i, d in enumerate(datasets)]

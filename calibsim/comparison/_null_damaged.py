@@ -2,10 +2,10 @@
 
 Each of the N null data sets is a repeat of the design on the user's own data, labels
 and class prior (new partitions each), fitted by :func:`calibsim.plan`'s runner
-(:func:`._plan._repeat_scores`, the blocks of :func:`calibsim.compare`, with its store
-and resume). The better learner is then damaged by random errors at the rate that
-makes both learners' expected accuracies equal at the design's training-set size
-(:func:`._damage.solve` at Δ = 0, calibrated on the N repeats themselves as
+(:func:`calibsim.engine.repeats.repeat_scores`, the blocks of :func:`calibsim.compare`,
+with its store and resume). The better learner is then damaged by random errors at the
+rate that makes both learners' expected accuracies equal at the design's training-set
+size (:func:`calibsim.engine.damage.solve` at Δ = 0, calibrated on the N repeats themselves as
 Dietterich 1998, §5, calibrated on his study's data sets, and as :func:`calibsim.plan`
 does); the damage is drawn on every fold's correct count (binomial thinning). The
 per-fold differences A − B are not centred: the learners are equally good in
@@ -39,9 +39,9 @@ def damaged_differences(dataset, learners, design, seed, n_datasets, *, n_jobs=N
     ValueError
         As :func:`calibsim.calibrate_damage` (learners or data it refuses).
     """
-    from ._damage import solve, thin_counts
-    from ._plan import _data_hash, _repeat_scores, _repeats, _seed
-    from ._scoring import Design, parse_learner, prepare_data
+    from ..engine.damage import solve, thin_counts
+    from ..engine.repeats import data_hash, keyed_seed, repeat_partitions, repeat_scores
+    from ..engine.scoring import Design, parse_learner, prepare_data
     lrns = [parse_learner(t, f"learner{i + 1}") for i, t in enumerate(learners)]
     labels = [lrn.label for lrn in lrns]
     if labels[0] == labels[1]:
@@ -52,23 +52,24 @@ def damaged_differences(dataset, learners, design, seed, n_datasets, *, n_jobs=N
     stored = {}
     if results is not None:
         from ..engine.store import Store, fingerprint
-        identity = {"what": "calibsim.calibrate_like damaged", "data": _data_hash(Xa, codes),
+        identity = {"what": "calibsim.calibrate_like damaged", "data": data_hash(Xa, codes),
                     "learners": [f"{lrn!r}|{getattr(lrn, 'estimator', '')!r}" for lrn in lrns],
                     "seed": str(seed), "design": design.name, "n_instances": m}
         stored = {"store": Store(Path(results) / "calibrate_like_damaged"),
                   "key": fingerprint(identity), "identity": identity}
-    seeds, rows = _repeats(seed, "calibrate_like partitions", design.name, n_datasets, n, m)
-    acc, n_test, _ = _repeat_scores(lrns, dataset, None, design, seeds, rows, n_jobs=n_jobs,
-                                    scheduler=scheduler, progress=progress,
-                                    what=f"damaged null {design.name}", **stored)
+    seeds, rows = repeat_partitions(seed, "calibrate_like partitions", design.name, n_datasets,
+                                    n, m)
+    acc, n_test, _ = repeat_scores(lrns, dataset, None, design, seeds, rows, n_jobs=n_jobs,
+                                   scheduler=scheduler, progress=progress,
+                                   what=f"damaged null {design.name}", **stored)
     N = int(n_datasets)
     correct = np.round(acc * n_test[:, None]).astype(np.int64)          # (N, 2, *shape)
     view = Design("cv", N, int(np.prod(design.shape)), name=design.name)
-    rng = np.random.default_rng(_seed(seed, "calibrate_like damage rate", design.name))
+    rng = np.random.default_rng(keyed_seed(seed, "calibrate_like damage rate", design.name))
     cal = solve(acc.reshape(N, 2, -1).transpose(1, 0, 2), n_test.reshape(N, -1), view,
                 labels, n_classes, [0.0], "better", rng, m, split=False)[0]
     i = labels.index(cal.damaged)
-    rng = np.random.default_rng(_seed(seed, "calibrate_like damage", design.name))
+    rng = np.random.default_rng(keyed_seed(seed, "calibrate_like damage", design.name))
     after = [correct[:, 0] / n_test, correct[:, 1] / n_test]
     after[i] = thin_counts(correct[:, i], n_test, cal.rate, n_classes, rng) / n_test
     x = after[0] - after[1]

@@ -76,7 +76,7 @@ def provenance(func, estimators, X, y, random_state, options: dict) -> dict:
 
 
 def _design(name):
-    from ._scoring import parse_design
+    from ..engine.scoring import parse_design
     try:
         return parse_design(name)
     except ValueError:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..engine.scoring import Design, parse_design
 from ._compare import CompareResult, _result, _setup
-from ._scoring import Design, parse_design
 
 __all__ = ["compare_scores", "read_fold_scores"]
 
@@ -365,7 +365,7 @@ def _design_of(design, a, runs) -> tuple:
 def _design_of_splitter(cv) -> tuple:
     """The design of a splitter from its parameters (no data at hand)."""
     from .. import schemes
-    from ._scoring import _sklearn_name
+    from ..engine.scoring import sklearn_name as _sklearn_name
     name = type(cv).__name__
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         return parse_design(f"1x{int(cv)}"), f"StratifiedKFold(n_splits={int(cv)}) (cv={cv})"

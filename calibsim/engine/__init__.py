@@ -9,11 +9,24 @@
 - :mod:`~calibsim.engine.outputs`: generic tables and figures;
 - :mod:`~calibsim.engine.pipeline`: a study file end to end (:func:`run_study_file`).
 
+Below :mod:`calibsim.comparison`, whose public calls are doors over them, the engine also
+holds what ``compare``, ``calibrate_damage`` and ``plan`` fit and compute, so that its
+own ``plan`` analysis never reaches up:
+
+- :mod:`~calibsim.engine.scoring`: the scoring half of :func:`calibsim.compare`: designs,
+  learners, the data as the learners see it, blocks of fits, a test and its df;
+- :mod:`~calibsim.engine.user_data`: the user's data: where it comes from, in words;
+- :mod:`~calibsim.engine.damage`: Dietterich's damaged learner calibrated for any data
+  (the body of :func:`calibsim.calibrate_damage`);
+- :mod:`~calibsim.engine.repeats`: repeated scoring, N repeats of a design with a store;
+- :mod:`~calibsim.engine.planning`: the plan itself in named steps (the body of
+  :func:`calibsim.plan`, :class:`~calibsim.engine.planning.PlanResult`).
+
 Paper-specific code (reference values, claim rules, figure layouts) lives in
 :mod:`calibsim.papers`, one module per paper.
 """
 
-from .. import _lazy_exports
+from .._lazy import _lazy_exports
 
 # public name -> module that defines it. The modules load on first use: a worker
 # unpickling a cell imports calibsim.engine.cells, and with it this package, so an

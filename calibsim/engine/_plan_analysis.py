@@ -1,5 +1,9 @@
 """The ``plan`` analysis: :func:`calibsim.plan` run by the engine on a study's sources.
 
+The plan is the engine's own (:mod:`calibsim.engine.planning`, whose :func:`run_plan
+<calibsim.engine.planning.run_plan>` is the body of :func:`calibsim.plan`), so this
+analysis never reaches up to :mod:`calibsim.comparison`.
+
 A ``[[analysis]]`` of ``kind = "plan"`` runs :func:`calibsim.plan` on the data of each
 of its sources with the pair of learners, designs, tests, Δ values, α and df it names.
 This is how a study validates ``plan`` itself (``studies/plan_validation.toml``, issue
@@ -53,22 +57,11 @@ import pandas as pd
 __all__ = ["plan_rows", "compute_plans", "plan_data", "plan_seed", "check_design"]
 
 
-def _comparison():
-    """:mod:`calibsim.comparison`, loaded by name.
-
-    The engine sits below ``calibsim.comparison`` (whose ``compare`` and ``plan`` use the
-    engine's store, runner and learners), so no import statement of the engine names it:
-    like the paper layouts (:func:`calibsim.papers.get_paper`), the one analysis kind
-    implemented above the engine is reached by name when a study declares it.
-    """
-    import importlib
-    return importlib.import_module("calibsim.comparison")
-
-
 def check_design(text: str) -> None:
     """Raise ``ValueError`` (the design parser's message) unless ``text`` is a design
     :func:`calibsim.plan` takes (``"10x10"``, ``"5x2cv"``, ``"subsampling:30@0.333"``...)."""
-    _comparison()._scoring.parse_design(text)
+    from .scoring import parse_design
+    parse_design(text)
 
 
 def plan_data(study, label):
@@ -104,8 +97,9 @@ def _learner_text(study, label) -> str:
 def _plans(study, a, label, repeat, *, client=None, saved_only=False):
     """``[(PlanResult, own)]`` of one source and repeat: the plan at Δ = 0 and the
     ``differences`` given, then, with ``differences = "own"``, one plan per design at its
-    own difference."""
-    plan = _comparison().plan
+    own difference (:func:`calibsim.engine.planning.run_plan`, the body of
+    :func:`calibsim.plan`)."""
+    from .planning import run_plan as plan
     X, y = plan_data(study, label)
     pair = a.pairs[0]
     kw = dict(designs=list(a.designs), tests=list(a.tests) or None, alpha=a.alphas[0],

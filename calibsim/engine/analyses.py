@@ -56,7 +56,8 @@ from ..measures import rejection_rate, replicability
 from ..stats import get_test
 
 __all__ = ["run_analyses", "test_data", "test_callable", "CalibratedDF", "calibration_rows",
-           "interval_tests", "COVERAGE_TARGETS"]
+           "interval_tests", "COVERAGE_TARGETS", "SameDifferences", "block_summaries",
+           "null_centres", "rho_rows"]
 
 
 def _n_instances(source) -> int:
@@ -506,7 +507,7 @@ class CalibratedDF:
         self.scores = scores
         if self.analysis.null == "centred":     # calibrate on the differences it calibrated
             null = block_summaries(study, [self.analysis], scores, null_only=True)
-            self.scores = _SameDifferences(scores, null_centres(study, [self.analysis], null))
+            self.scores = SameDifferences(scores, null_centres(study, [self.analysis], null))
         self._cache = {}
 
     @property
@@ -774,8 +775,8 @@ def block_summaries(study, analyses, scores, lookups=None, sources=None, *, cent
     if null_only:
         return out
     centred = centres or {}
-    scores = _SameDifferences(raw, centred)
-    plain = _SameDifferences(raw)
+    scores = SameDifferences(raw, centred)
+    plain = SameDifferences(raw)
     for a in analyses:
         if a.null == "centred":
             missing = [k for k in _null_cells(study, a) if k not in centred
@@ -843,10 +844,23 @@ def needed_schemes(study, analyses, source) -> list:
     return names
 
 
-class _SameDifferences:
+class SameDifferences:
     """``scores`` computing each pair's differences once, not once per test and runs,
     shifted by ``centres[(source, scheme, pair)]`` (minus the null mean difference) where
-    given."""
+    given.
+
+    The centred null (``null = "centred"`` of a ``calibrate`` or ``calibrate_rho``
+    analysis, and :func:`calibsim.calibrate_like`) reads its differences through it;
+    every other attribute is that of ``scores``.
+
+    Parameters
+    ----------
+    scores : calibsim.engine.scores.Scores
+        The study's scores (what :func:`test_data` reads).
+    centres : dict, optional
+        ``(source, scheme, pair)`` -> the null mean difference of that pair, to subtract
+        from its per-fold differences (:func:`null_centres`); default none.
+    """
 
     def __init__(self, scores, centres=None):
         self._scores, self._x = scores, {}
@@ -965,7 +979,7 @@ def _coverage_rows(study, analysis, scores, lookup=None, truths=None) -> pd.Data
     ``mean_estimate`` and ``n`` (data sets).
     """
     from ..measures import _clopper_pearson
-    scores = _SameDifferences(scores)
+    scores = SameDifferences(scores)
     rows = []
     target = analysis.target
     drawn = {} if truths is None else truths
@@ -1055,14 +1069,14 @@ def _drawn_columns(dt, low, high) -> dict:
             "ci_high_both": _clopper_pearson(k_hi, n, 0.95)[1] if n else float("nan")}
 
 
-def _rho_rows(study, analysis, scores) -> pd.DataFrame:
+def rho_rows(study, analysis, scores) -> pd.DataFrame:
     """Calibrated ρ of the correlated Bayesian t test (threshold = 1 - α) per source, pair,
     runs, α and ROPE: calibrated on the first half of the data sets, its decision rate
     checked on the other half (a fresh null collection), beside the rate at the default
     ρ = 1/k. The ROPE is the analysis's ``ropes`` or, by default, the test's own."""
     from ..calibration import calibrate_rho, decision_rate
     null = block_summaries(study, [analysis], scores, null_only=True)
-    centred = _SameDifferences(scores, null_centres(study, [analysis], null))
+    centred = SameDifferences(scores, null_centres(study, [analysis], null))
     rows = []
     for source, pair, test, sname, r, alpha, _, base in _test_cells(study, analysis, None):
         x = test_data(centred, source, sname, test, pair, r)
@@ -1271,7 +1285,7 @@ def _datasets_rows(study, a, scores, summaries=None) -> pd.DataFrame:
     rate of each decision, and at ρ = 1/k the replicability of the decision over the
     repeats (Bouckaert & Frank 2004's consistency and R, on "difference declared")."""
     if summaries is None:
-        summaries = _datasets_summaries(study, a, _SameDifferences(scores))
+        summaries = _datasets_summaries(study, a, SameDifferences(scores))
     sname = a.schemes[0][1]
     k = _n_folds(study, sname)
     r_cmp = _runs_of(a, study, sname)[0]
@@ -1399,7 +1413,7 @@ def run_analyses(study, scores, *, calibrations=None, n_boot: int = 200,
             out[a.name] = _accuracy_rows(study, a, scores)
             continue
         if a.kind == "calibrate_rho":
-            out[a.name] = _rho_rows(study, a, scores)
+            out[a.name] = rho_rows(study, a, scores)
             continue
         if a.kind == "bayes_datasets":
             out[a.name] = _datasets_rows(study, a, scores, summ)

@@ -18,7 +18,7 @@ from .scores import Scores
 from .store import Store, fingerprint
 
 __all__ = ["compute_scores", "load_scores", "store_key", "store_of", "null_differences",
-           "analyse_blocks", "AnalysisBlock", "analyse_block"]
+           "analyse_blocks", "AnalysisBlock", "analyse_block", "missing_datasets"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +68,13 @@ def _plan(study, store):
     # left for last would keep one worker busy while the others idle
     cells.sort(key=_cell_cost, reverse=True)
     return cells, n_missing
+
+
+def missing_datasets(study, store=None) -> int:
+    """Data sets of ``study`` (over all its sources) that :func:`compute_scores` would
+    still compute: those of every block in which ``store`` (default: :func:`store_of`)
+    lacks a scheme's scores; 0 once the study is complete."""
+    return _plan(study, store_of(study) if store is None else store)[1]
 
 
 def _cell_cost(cell) -> float:

@@ -70,6 +70,9 @@ _BLOCK_NAME = re.compile(r"^(\d{8,})-(\d{8,})\.npz$")
 _KEY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*$")
 
 #: Folders whose every ``.py`` file determines the score arrays, and single files that do.
+#: The package's folder (``calibsim/``), found from this file, not by importing the package
+#: above the engine.
+_PACKAGE = Path(__file__).parent.parent
 _SCORE_DIRS = ("learners", "sources", "evaluate", "schemes", "datasets")
 _SCORE_FILES = ("_rng.py", "engine/cells.py", "engine/learners.py", "engine/_tuned.py",
                 "engine/_tuned_spec.py")
@@ -99,8 +102,7 @@ def code_version() -> str:
     env = os.environ.get("CALIBSIM_CODE_VERSION")
     if env:
         return env
-    import calibsim
-    root = Path(calibsim.__file__).parent
+    root = _PACKAGE
     files = score_files()
     h = hashlib.sha256()
     for f in files:
@@ -111,8 +113,7 @@ def code_version() -> str:
 
 def score_files() -> list:
     """The source files :func:`code_version` hashes, sorted (paths in the installed package)."""
-    import calibsim
-    root = Path(calibsim.__file__).parent
+    root = _PACKAGE
     return sorted([f for d in _SCORE_DIRS for f in (root / d).glob("*.py")]
                   + [root / f for f in _SCORE_FILES if (root / f).is_file()])
 

@@ -25,7 +25,7 @@ Traceback (most recent call last):
 ValueError: `X` must have at least one row; got shape (0, 1).
 """
 
-from .. import _lazy_exports
+from .._lazy import _lazy_exports
 
 # public class -> module that defines it. The classes load on first use: the engine's
 # compiled loops import only the kernel modules, so a worker that fits built-in learners

@@ -12,7 +12,7 @@ colour-blind-safe :data:`PALETTE`), its names from :func:`display_name` and its 
 from :func:`finish_figure`; :func:`check_figure` tests a figure against the checklist.
 """
 
-from ._bayes import plot_posterior_simplex
+from .._lazy import _lazy_exports
 from ._calibration import plot_calibrated_df, plot_type1_at_calibrated_df
 from ._check import check_figure
 from ._names import axis_label, display_name
@@ -28,3 +28,8 @@ __all__ = ["plot_calibrated_df", "plot_type1_at_calibrated_df", "cd_groups",
            "check_figure", "display_name", "axis_label", "series_style", "new_figure",
            "finish_figure", "save_figure", "share_y", "reduced_stamp", "PALETTE", "MARKERS",
            "MAX_SERIES", "REFERENCE"]
+
+# The posterior simplex is drawn by a stats result's method, so its code lives in stats
+# (calibsim.stats._simplex, re-exported by ._bayes); it loads on first use, so that
+# importing the figures' style (a worker's matplotlib) does not import the tests.
+__getattr__, __dir__ = _lazy_exports(__name__, {"plot_posterior_simplex": "_bayes"})

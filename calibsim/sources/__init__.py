@@ -1,6 +1,6 @@
 """Data sources: simulated data sets with known learner differences, and real data sets."""
 
-from .. import _lazy_exports
+from .._lazy import _lazy_exports
 
 # public name -> module that defines it, loaded on first use: the main process of a run
 # builds its sources without importing numba for the BAN and epsilon-point kernels

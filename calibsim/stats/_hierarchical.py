@@ -220,7 +220,7 @@ class HierarchicalResult:
         -------
         matplotlib.figure.Figure
         """
-        from ..plotting._bayes import plot_posterior_simplex
+        from ._simplex import plot_posterior_simplex
         return plot_posterior_simplex(self.samples, names=self.names, ax=ax,
                                       probabilities=(self.p_left, self.p_rope, self.p_right),
                                       title=f"Hierarchical test over {len(self.datasets)} "

@@ -163,7 +163,7 @@ def test_the_study_samples_with_its_own_nuts_settings(tmp_path, monkeypatch, sam
     starting metric and NUTS's target acceptance 0.9; nothing is sampled."""
     import calibsim.stats as st
     from calibsim.engine.analyses import (DATASETS_WARMUP, _datasets_summaries,
-                                          _SameDifferences)
+                                          SameDifferences)
     seen = []
 
     def single(x, **kw):
@@ -177,7 +177,7 @@ def test_the_study_samples_with_its_own_nuts_settings(tmp_path, monkeypatch, sam
     monkeypatch.setattr(st, "hierarchical_bayesian_batch", batch)
     study = _study(tmp_path, 20)
     a = study.analyses[0]
-    out = _datasets_summaries(study, a, _SameDifferences(compute_scores(study)),
+    out = _datasets_summaries(study, a, SameDifferences(compute_scores(study)),
                               sampler=sampler)
     assert seen and all(kw["target_accept"] == 0.9 and kw["n_samples"] == 4000
                         and kw["n_warmup"] == DATASETS_WARMUP == 500
@@ -192,11 +192,11 @@ def test_batching_across_rho_leaves_each_comparisons_draws(tmp_path):
     ρ = 1/k summaries are the same, bit for bit, as with 1/k alone."""
     import dataclasses
 
-    from calibsim.engine.analyses import _datasets_summaries, _SameDifferences
+    from calibsim.engine.analyses import _datasets_summaries, SameDifferences
     study = _study(tmp_path, 20)
     a = study.analyses[0]
     assert a.rhos == ("1/k", 0.3)
-    scores = _SameDifferences(compute_scores(study))
+    scores = SameDifferences(compute_scores(study))
     both = _datasets_summaries(study, a, scores)
     alone = _datasets_summaries(study, dataclasses.replace(a, rhos=("1/k",),
                                                            tests=("hierarchical",)), scores)
@@ -217,10 +217,10 @@ def test_other_samplers_give_the_same_summaries_within_mc_error(tmp_path, other)
     within 4 Monte Carlo SEs of a difference of two runs with ESS >= 400 each, 4 *
     sqrt(2 * 0.25 / 400) = 0.14, where both runs' diagnostics are good (the tolerance of
     tests/stats/test_hierarchical.py)."""
-    from calibsim.engine.analyses import _datasets_summaries, _SameDifferences
+    from calibsim.engine.analyses import _datasets_summaries, SameDifferences
     study = _study(tmp_path, 20)
     a = study.analyses[0]
-    scores = _SameDifferences(compute_scores(study))
+    scores = SameDifferences(compute_scores(study))
     one = _datasets_summaries(study, a, scores)
     alt = _datasets_summaries(study, a, scores, **other)
     assert one.keys() == alt.keys()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import calibsim
-from calibsim.comparison._scoring import accuracies, parse_design, parse_learner
+from calibsim.engine.scoring import accuracies, parse_design, parse_learner
 from calibsim.datasets._loaders import from_arrays
 from calibsim.engine import compute_scores, load_study, run_analyses
 from calibsim.engine.runner import cluster

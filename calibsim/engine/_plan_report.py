@@ -12,7 +12,7 @@ def plot_power(res, ax=None):
     Carlo error bars; returns the Figure."""
     from ..plotting._style import (finish_figure, legend_outside, new_figure, reference_line,
                                    series_style)
-    from ._scoring import parse_design
+    from .scoring import parse_design
     if ax is None:
         fig, (ax,) = new_figure(1, panel_size=(6.0, 3.8))
     else:

@@ -1,11 +1,20 @@
 """The scoring half of :func:`calibsim.compare`: learners, designs, and per-fold accuracies.
 
+What :func:`calibsim.compare`, :func:`calibsim.calibrate_damage` and :func:`calibsim.plan`
+fit with, in the engine (so that the engine's own ``plan`` analysis runs them without
+reaching up to :mod:`calibsim.comparison`): a design (:class:`Design`,
+:func:`parse_design`, :func:`design_from_cv`), the learners (:func:`parse_learner`,
+:class:`GivenLearner`), the data as the learners see it (:func:`prepare_data`,
+:func:`check_sample_sizes`), the blocks of fits (:class:`Block`, :func:`blocks_for`,
+:func:`score_block`, :func:`run_blocks`, :func:`accuracies`, :func:`repeat_seeds`), a
+test on their differences (:func:`run_test`, :func:`holdout_counts`) and the df it is
+run at (:func:`resolve_df`, :class:`DesignWarning`).
+
 Learners are fitted by the engine's own scoring functions
 (:func:`calibsim.engine.learners.score_fast` for calibsim's learners on nominal
 codes, :func:`~calibsim.engine.learners.score_general` otherwise), in blocks that
 :func:`calibsim.engine.runner.map_blocks` runs here or on a Dask cluster.
 """
-
 from __future__ import annotations
 
 import ast
@@ -16,9 +25,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..engine.learners import BUILTIN_LEARNERS, LearnerSpec
+from .learners import BUILTIN_LEARNERS, LearnerSpec
 
-__all__ = []
+__all__ = ["Design", "parse_design", "design_from_cv", "MAX_FITS", "GivenLearner",
+           "parse_learner", "prepare_data", "check_sample_sizes", "Block", "score_block",
+           "blocks_for", "repeat_seeds", "accuracies", "run_blocks", "run_test",
+           "holdout_counts", "resolve_df", "DesignWarning", "BAYES_TESTS", "INSTANCE_SCHEMES",
+           "NORMAL_SCHEMES", "interval", "bootstrap_p_reject", "score_table", "sklearn_name",
+           "LabelWarning", "unique_labels", "learner_items"]
 
 _BUILTIN_CLASSES = {v[0].rpartition(".")[2]: k for k, v in BUILTIN_LEARNERS.items()}
 
@@ -64,7 +78,7 @@ def parse_learner(spec, default_label: str):
                              f"{list(BUILTIN_LEARNERS)} or 'module.Class(param=value, ...)' "
                              "(scikit-learn estimators, pipelines written with "
                              "make_pipeline(...)); nothing was run.")
-        from ..engine._safe_spec import (build_estimator, check_estimator, parse_spec,
+        from ._safe_spec import (build_estimator, check_estimator, parse_spec,
                                           resolve_class)
         near = difflib.get_close_matches(text, list(BUILTIN_LEARNERS), n=2, cutoff=0.75)
         if near and "(" not in text and "." not in text:
@@ -183,7 +197,7 @@ class Design:
         """The splitter exactly as used, class and parameters (e.g.
         ``"calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)"``)."""
         if self.cv is not None:
-            return _sklearn_name(self.cv)
+            return sklearn_name(self.cv)
         if isinstance(random_state, np.random.SeedSequence):
             random_state = (f"SeedSequence({random_state.entropy}"
                             + (f", spawn_key={tuple(random_state.spawn_key)})"
@@ -198,7 +212,7 @@ class Design:
         cv = self.cv if seed is None else _reseeded(self.cv, seed)
         masks = _sklearn_masks(cv, X, y, groups)
         if masks.shape[0] != int(np.prod(self.shape)):
-            raise ValueError(f"`cv` {_sklearn_name(cv)} gave {masks.shape[0]} splits on a "
+            raise ValueError(f"`cv` {sklearn_name(cv)} gave {masks.shape[0]} splits on a "
                              f"repeat where it gave {int(np.prod(self.shape))} before.")
         return masks.reshape(self.shape + (len(y),))
 
@@ -208,7 +222,9 @@ class Design:
                 "bootstrap": "bootstrap_cv"}[self.kind]
 
 
-def _sklearn_name(cv) -> str:
+def sklearn_name(cv) -> str:
+    """A scikit-learn splitter in words, by its public module: e.g.
+    ``"sklearn.model_selection.KFold(n_splits=5, random_state=None, shuffle=False)"``."""
     mod = type(cv).__module__
     if mod.startswith("sklearn.model_selection"):
         mod = "sklearn.model_selection"
@@ -233,9 +249,9 @@ def _sklearn_masks(cv, X, y, groups) -> np.ndarray:
     try:
         splits = list(cv.split(X, y, groups))
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"`cv` {_sklearn_name(cv)} could not split the data: {exc}") from None
+        raise ValueError(f"`cv` {sklearn_name(cv)} could not split the data: {exc}") from None
     if not splits:
-        raise ValueError(f"`cv` {_sklearn_name(cv)} gave no split.")
+        raise ValueError(f"`cv` {sklearn_name(cv)} gave no split.")
     masks = np.zeros((len(splits), n), bool)
     for i, (train, test) in enumerate(splits):
         masks[i, np.asarray(test)] = True
@@ -243,13 +259,13 @@ def _sklearn_masks(cv, X, y, groups) -> np.ndarray:
         rest[np.asarray(test)] = False
         if len(np.asarray(test)) != masks[i].sum() or not np.array_equal(
                 np.sort(np.asarray(train)), np.flatnonzero(rest)):
-            raise ValueError(f"`cv` {_sklearn_name(cv)}: split {i} does not train on every "
+            raise ValueError(f"`cv` {sklearn_name(cv)}: split {i} does not train on every "
                              "instance it does not test (as TimeSeriesSplit or a "
                              "train_size below 1 - test_size do); calibsim's tests assume "
                              "train = the complement of test. Give such a splitter "
                              "train_size=None, or another splitter.")
         if not 0 < masks[i].sum() < n:
-            raise ValueError(f"`cv` {_sklearn_name(cv)}: split {i} leaves an empty training "
+            raise ValueError(f"`cv` {sklearn_name(cv)}: split {i} leaves an empty training "
                              "or test set.")
     return masks
 
@@ -409,7 +425,7 @@ def score_block(block: Block):
     """Accuracy in [0, 1] of each learner on each split of the block: (L, *split); with
     ``block.correctness`` also whether each learner classifies each instance correctly,
     (L, *split, n) bool (the holdout tests count n01 and n10 from it)."""
-    from ..engine.learners import score_fast, score_general
+    from .learners import score_fast, score_general
     score = score_fast if block.fast else score_general
     res = score(block.X, block.y, block.masks, block.learners, n_values=block.n_values,
                 n_classes=block.n_classes, return_correctness=block.correctness)
@@ -551,6 +567,85 @@ def check_sample_sizes(codes, d: Design) -> None:
                          "of a regression target?); choose another class column or fewer folds.")
 
 
+class DesignWarning(UserWarning):
+    """The design, test or α is outside the shipped df table; another df was used."""
+
+
+#: The Bayesian tests of the registry: a posterior probability, no df.
+BAYES_TESTS = ("bayes_correlated_t", "bayes_correlated_t_rope1")
+#: The tests on per-instance outcomes (calibsim.stats.INSTANCE_TESTS).
+INSTANCE_SCHEMES = ("instances", "nested")
+#: The tests with a standard normal reference and no df: those and the bootstrap of the
+#: cv estimate (Cai et al. 2023), which fits on bootstrap samples.
+NORMAL_SCHEMES = (*INSTANCE_SCHEMES, "bootstrap")
+
+
+def resolve_df(test, df, alpha, design: Design):
+    """The df :func:`calibsim.compare` (and :func:`calibsim.plan`) runs ``test`` at on
+    ``design``: ``(df, (ci_low, ci_high), source)``.
+
+    ``df`` is ``"calibrated"`` (the shipped table of calibrated df,
+    :func:`calibsim.lookup_df`, where it covers the test, design and α; else the
+    textbook df, with a :class:`DesignWarning`), ``"textbook"`` (the design's textbook
+    df) or a positive number; the tests without df (McNemar's, the proportions test,
+    the Bayesian tests, the tests on a standard normal reference) take NaN. The
+    interval is the calibrated df's 95% interval from the table ((nan, nan)
+    otherwise); ``source`` says where the df came from, in words.
+
+    Raises
+    ------
+    ValueError
+        If ``df`` is none of these (only the two words for a test without df).
+    """
+    import warnings
+
+    from ..calibration._dftable import lookup_df
+    from ..stats import get_test
+    spec = get_test(test)
+    textbook = spec.default_df(design.n_runs, design.n_folds)
+    nan2 = (float("nan"), float("nan"))
+    if spec.scheme == "holdout" or spec.name in BAYES_TESTS or spec.scheme in NORMAL_SCHEMES:
+        if not (isinstance(df, str) and df in ("calibrated", "textbook")):
+            raise ValueError(f"`df` must be 'calibrated' or 'textbook' for {spec.name!r}, which "
+                             f"takes no df; got {df!r}.")
+        what = ("a posterior probability, no df" if spec.name in BAYES_TESTS else
+                "a standard normal reference, no df"
+                if spec.scheme in NORMAL_SCHEMES else
+                "the exact binomial, no df" if spec.name == "mcnemar_exact" else
+                "chi-square with 1 df, nothing to calibrate" if spec.name == "mcnemar" else
+                "the normal distribution, no df")
+        return float("nan"), nan2, f"{spec.label}: {what}"
+    if isinstance(df, str) and df == "textbook":
+        return float(textbook), nan2, "textbook df of the design"
+    if isinstance(df, str) and df == "calibrated" and spec.name in ("cv5x2_t", "cv5x2_f") \
+            and design.kind == "cv5x2":
+        return float(textbook), nan2, "the test's own df (Dietterich 1998; Alpaydin 1999)"
+    if isinstance(df, str) and df == "calibrated" and design.kind == "subsampling" \
+            and not np.isclose(design.test_fraction, 0.1):
+        warnings.warn(f"no calibrated df for {test!r} with design {design.name!r}: the shipped "
+                      "table holds 90/10 subsampling only (test share 0.1); using the textbook "
+                      f"df {textbook} (calibsim calibrate --like calibrates yours).",
+                      DesignWarning, stacklevel=3)
+        return float(textbook), nan2, "textbook df (test share not in the df table)"
+    if isinstance(df, str) and df == "calibrated":
+        try:
+            e = lookup_df(test, alpha=alpha, n_folds=design.n_folds, n_runs=design.n_runs)
+            if e.df == np.inf and spec.name not in ("corrected_repeated_cv",
+                                                      "corrected_resampling"):
+                raise ValueError("the table's df is infinite")
+        except ValueError as exc:
+            warnings.warn(f"no calibrated df for {test!r} with design {design.name!r} at "
+                          f"alpha = {alpha:g} ({str(exc).rstrip('.')}); using the textbook "
+                          f"df {textbook}.", DesignWarning, stacklevel=3)
+            return float(textbook), nan2, "textbook df (design not in the df table)"
+        return e.df, (e.ci_low, e.ci_high), (
+            f"calibrated on {e.n_datasets} null data sets, naive Bayes vs C4.5, shipped table")
+    if isinstance(df, (int, float, np.integer, np.floating)) and not isinstance(df, bool) \
+            and np.isfinite(df) and df > 0:
+        return float(df), nan2, "given"
+    raise ValueError(f"`df` must be 'calibrated', 'textbook' or a positive number; got {df!r}.")
+
+
 def run_test(spec, diff, df, design: Design, n_instances=None):
     """``spec`` on per-fold differences (or McNemar's counts, for the holdout tests);
     ``n_instances``: the data set's size, for the bootstrap of the cv estimate."""
@@ -614,11 +709,11 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     few seconds, with one estimate of the time left measured after the first blocks
     (so numba's compiling and the workers' start are not extrapolated); False: silent.
     """
-    from ..engine.runner import check_n_workers
+    from .runner import check_n_workers
     check_n_workers(n_jobs, scheduler)
     Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     check_sample_sizes(codes, d)
-    from ..engine._safe_spec import check_fit_budget
+    from ._safe_spec import check_fit_budget
     n_train = len(codes) - len(codes) // max(d.n_folds, 2) if d.kind == "cv" else len(codes)
     for lrn in learners:
         if not lrn.is_builtin:
@@ -686,7 +781,7 @@ def run_blocks(blocks, on_result, *, what, progress, n_jobs=None, scheduler=None
     """
     import contextlib
 
-    from ..engine.runner import Progress, cluster, map_blocks
+    from .runner import Progress, cluster, map_blocks
     workers = 0 if (n_jobs is None and scheduler is None) else n_jobs
     pool = (contextlib.nullcontext(client) if client is not None else
             cluster(scheduler=scheduler, n_workers=workers))

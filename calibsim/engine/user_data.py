@@ -1,5 +1,6 @@
-"""The user's data for ``calibrate --like`` and ``plan``: where it comes from and its shape
-in words (shared by :mod:`._calibrate_like`, :mod:`._damage` and :mod:`._plan`)."""
+"""The user's data for ``calibrate --like``, ``calibrate_damage`` and ``plan``: where it comes
+from and its shape in words (shared by :func:`calibsim.calibrate_like`,
+:mod:`calibsim.engine.damage` and :mod:`calibsim.engine.planning`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["data_source"]
+__all__ = ["data_source", "resolve_data", "describe_data"]
 
 
 def data_source(data: str) -> dict:
@@ -31,7 +32,22 @@ def data_source(data: str) -> dict:
                      f"or a scikit-learn loader such as 'sklearn:load_iris'; got {data!r}.")
 
 
-def _describe_data(dataset, label) -> str:
+def resolve_data(X, y=None):
+    """``(data, y)`` as :func:`calibsim.compare` takes them; a string or path is loaded as
+    ``calibsim compare --data`` loads it (a shipped name, a CSV or ARFF file, a
+    scikit-learn loader)."""
+    if isinstance(X, (str, Path)):
+        if y is not None:
+            raise ValueError("`y` must be None when `X` names a data set (it holds its class).")
+        from ..datasets import load_csv
+        from ..sources import DatasetSource
+        if Path(str(X)).suffix.lower() == ".csv":
+            return load_csv(str(X)), None
+        return DatasetSource(**data_source(str(X))).dataset, None
+    return X, y
+
+
+def describe_data(dataset, label) -> str:
     """"breast-cancer: 286 instances, 9 attributes (9 nominal), 2 classes (70.3% / 29.7%)"."""
     y = np.asarray(dataset.y)
     counts = np.bincount(y, minlength=dataset.n_classes)
