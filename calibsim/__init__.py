@@ -42,7 +42,7 @@ _API = {
     "load_uci": "datasets", "load_arff": "datasets", "load_csv": "datasets",
 }
 _SUBPACKAGES = ("calibration", "cli", "comparison", "datasets", "engine", "evaluate",
-                "learners", "measures", "papers", "plotting", "preprocessing", "ranking",
+                "learners", "measures", "metrics", "papers", "plotting", "preprocessing", "ranking",
                 "reports", "schemes", "sources", "stats", "tuning")
 
 __all__ = ["__version__", *_API]

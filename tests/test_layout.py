@@ -115,7 +115,7 @@ def test_the_walk_finds_a_circle():
 #: The floors of the house, low to high: a module may import from its own room or from a
 #: room on a lower floor (docs/overview.md). A room is a subpackage or a top-level module
 #: of calibsim (``calibsim`` itself is the top-level ``__init__``, which lazily exposes
-#: all). ``metrics`` has its floor before it exists.
+#: all).
 FLOORS = {
     **dict.fromkeys(["_version", "_docstrings", "_validation", "_rng", "_lazy"], 0),
     **dict.fromkeys(["datasets", "learners", "preprocessing", "metrics"], 1),

@@ -171,7 +171,7 @@ def test_class_only_options_are_refused_for_a_regression_set(kw, key):
 
 
 def test_the_cli_data_text_reaches_the_regression_loader():
-    from calibsim.comparison._like_data import data_source
+    from calibsim.engine.user_data import data_source
     kw = data_source("sklearn:load_diabetes")
     assert kw == {"sklearn": "load_diabetes"} and DatasetSource(**kw).is_regression
 
