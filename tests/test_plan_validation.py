@@ -68,7 +68,7 @@ def test_a_plan_analysis_runs_through_the_engine_and_a_rerun_fits_nothing(tmp_pa
         assert abs(r.null_difference) < 4 * r.null_difference_se + 1e-12
     first = csv.read_bytes()
 
-    from calibsim.comparison import _scoring
+    from calibsim.engine import scoring as _scoring
     calls = []
     original = _scoring.score_block
     monkeypatch.setattr(_scoring, "score_block",
