@@ -31,9 +31,12 @@ class CompareResult(Reportable):
     learner_a, learner_b : str
         Labels of the two learners.
     accuracy_a, accuracy_b : float
-        Mean accuracy over all folds (or subsamples), in [0, 1].
+        Mean accuracy over all folds (or subsamples), in [0, 1]; with another
+        ``scoring``, the mean of its greater-is-better fold scores (a loss negated, as
+        scikit-learn's scorers: ``score_a`` and ``score_b`` name them so).
     difference : float
-        ``accuracy_a - accuracy_b`` (the mean per-fold difference m).
+        ``accuracy_a - accuracy_b`` (the mean per-fold difference m), in the score's
+        units.
     estimate : float
         The difference the test's statistic and ``confidence_interval`` are about:
         ``difference`` for every test but the 5x2cv t, whose numerator is the first
@@ -104,6 +107,9 @@ class CompareResult(Reportable):
         ``"calibsim.schemes.StratifiedRepeatedCV(n_folds=10, n_runs=10, random_state=0)"``
         or ``"sklearn.model_selection.RepeatedStratifiedKFold(n_repeats=3, n_splits=5,
         random_state=0)"``; for given scores, what the caller said of them.
+    scoring : str
+        The metric compared (a scorer name of :data:`calibsim.metrics.METRICS`),
+        ``"accuracy"`` by default; :attr:`metric` is its description.
     detectable_difference : float
         The smallest true difference in mean accuracy (A ahead or behind), in
         [0, 1] (0.01 = one percentage point), that this design and test would detect
@@ -155,6 +161,7 @@ class CompareResult(Reportable):
     splitter: str = ""
     provenance: dict = field(default=None, repr=False, compare=False)
     detectable_difference: float = float("nan")
+    scoring: str = "accuracy"
 
     def __eq__(self, other):
         if not isinstance(other, CompareResult):
@@ -164,6 +171,22 @@ class CompareResult(Reportable):
                    for f in fields(self) if f.compare)
 
     __hash__ = None
+
+    @property
+    def metric(self):
+        """The :class:`calibsim.metrics.Metric` of :attr:`scoring`."""
+        from ..metrics import get_metric
+        return get_metric(self.scoring)
+
+    @property
+    def score_a(self) -> float:
+        """Mean greater-is-better score of learner A (:attr:`accuracy_a`, by name)."""
+        return self.accuracy_a
+
+    @property
+    def score_b(self) -> float:
+        """Mean greater-is-better score of learner B (:attr:`accuracy_b`, by name)."""
+        return self.accuracy_b
 
     @property
     def magnitude(self) -> str:
@@ -183,6 +206,8 @@ class CompareResult(Reportable):
                "pvalue": self.pvalue, "reject": self.reject, "better": self.better,
                "df": self.df, "test": self.test, "alpha": self.alpha,
                "effect_size": self.effect_size, "magnitude": self.magnitude}
+        if self.scoring != "accuracy":
+            row["scoring"] = self.scoring
         if self.posterior is not None:
             row.update(p_a_better=float(self.posterior.p_right),
                        p_rope=float(self.posterior.p_rope),
@@ -225,23 +250,33 @@ class CompareResult(Reportable):
         df_ci = ("" if np.isnan(dlo) else
                  f", 95% interval {_df_bound(dlo)} to {_df_bound(dhi)}"
                  + (" (Type I error below alpha at every df)" if dlo == np.inf else ""))
+        metric = self.metric
+        acc = metric.name == "accuracy"
+        value = ((lambda v: f"{100 * v:+.2f}") if acc else
+                 (lambda v: f"{metric.scale * metric.display(v):+.4g}"))
         est = ("" if self.estimate == self.difference or np.isnan(self.estimate) else
                f"; the test's estimate ({_ESTIMATE_WORDS.get(self.test, '')}) "
-               f"{100 * self.estimate:+.2f}")
+               f"{value(self.estimate)}")
         if np.isnan(lo):
             ci = f"no {100 * (1 - self.alpha):g}% CI ({_NO_INTERVAL.get(self.test, 'the test has none')})"
         else:
-            ci = f"{100 * (1 - self.alpha):g}% CI [{100 * lo:+.2f}, {100 * hi:+.2f}]"
-        effect = ("" if np.isnan(self.effect_size)
-                  else f", effect size {self.effect_size:.2f}")
+            lo, hi = sorted((lo, hi), key=lambda v: metric.display(v))
+            ci = f"{100 * (1 - self.alpha):g}% CI [{value(lo)}, {value(hi)}]"
+        effect = ("" if np.isnan(self.effect_size)       # a loss's: of the losses' differences
+                  else f", effect size {metric.sign * self.effect_size:.2f}")
         lines = [
             f"{self.learner_a} vs {self.learner_b}, {self.design}, test {self.test} "
             f"at alpha = {self.alpha:g}",
             *([f"  splits: {self.splitter}"] if self.splitter else []),
-            f"  accuracy {self.learner_a}: {100 * self.accuracy_a:.2f}%   "
-            f"{self.learner_b}: {100 * self.accuracy_b:.2f}%",
-            f"  difference {100 * self.difference:+.2f} points{est}, {ci}{effect}",
-            f"  statistic {self.statistic:.3f}, p = {self.pvalue:.4g}, "
+            *([f"  accuracy {self.learner_a}: {100 * self.accuracy_a:.2f}%   "
+               f"{self.learner_b}: {100 * self.accuracy_b:.2f}%",
+               f"  difference {100 * self.difference:+.2f} points{est}, {ci}{effect}"] if acc
+              else [f"  {metric.title} {self.learner_a}: {metric.value_text(self.accuracy_a)}"
+                    f"   {self.learner_b}: {metric.value_text(self.accuracy_b)} "
+                    f"({metric.direction_text()}; scoring={metric.name!r})",
+                    f"  difference of {metric.title} (A - B) "
+                    f"{metric.difference_text(self.difference, 4)}{est}, {ci}{effect}"]),
+            f"  statistic {metric.sign * self.statistic:.3f}, p = {self.pvalue:.4g}, "
             f"df = {_df_text(self.df)}{df_ci} ({self.df_source})",
         ]
         if self.df_statement:
@@ -401,8 +436,11 @@ def _detectable_lines(res) -> list:
         return ['"no significant difference" is not evidence that the learners are '
                 "equally good; for that use the correlated Bayesian t test's ROPE "
                 "(--method bayes --rope)"]
+    m = res.metric
+    size = (f"{100 * res.detectable_difference:.2f} points" if m.name == "accuracy" else
+            f"{m.scale * res.detectable_difference:.4g} {m.unit}".rstrip())
     return [f"smallest difference this design detects with {100 * DETECTABLE_POWER:.0f}% "
-            f"power at alpha = {res.alpha:g}: {100 * res.detectable_difference:.2f} points "
+            f"power at alpha = {res.alpha:g}: {size} "
             "(shift estimate: noncentral t at the test's standard error and df)",
             '"no significant difference" is not evidence that the learners are equally '
             "good: smaller differences could easily go unseen; for evidence of equivalence "
@@ -460,7 +498,8 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
             test=None, alpha=0.05, df="calibrated", replicability="bootstrap",
             n_repeats: int = 10, n_boot: int = 1000, n_jobs=None, scheduler=None,
             random_state=0, progress: bool = True, method: str = "frequentist",
-            rope: float = 0.0, threshold: float = 0.95, rho="calibrated") -> CompareResult:
+            rope: float = 0.0, threshold: float = 0.95, rho="calibrated",
+            scoring=None) -> CompareResult:
     """Compare two learners on one data set with a (calibrated) test.
 
     Parameters
@@ -559,6 +598,21 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
         for k-fold cv, the test share for subsampling), which decides on about 10% of
         null data sets at threshold 0.95 with 10 x 10 cv; a number in (0, 1) is used
         as given. ``result.rho_source`` says which.
+    scoring : str, optional
+        The metric compared, a scikit-learn scorer name of
+        :data:`calibsim.metrics.METRICS`: ``"accuracy"`` (the default for classes),
+        ``"balanced_accuracy"``, ``"roc_auc"``, ``"roc_auc_ovr"``,
+        ``"average_precision"``, ``"f1"``, ``"f1_macro"``, ``"matthews_corrcoef"``,
+        ``"neg_log_loss"``, ``"neg_brier_score"``, or for a numeric target (a regression
+        task, compared with regressors) ``"neg_mean_squared_error"`` (the default
+        there), ``"neg_mean_absolute_error"``, ``"r2"``. Each split's score is
+        scikit-learn's scorer's on that test set, greater is better (losses negated);
+        the test runs on the per-split differences of the scores. A metric other than
+        accuracy fits every learner on every split through its ``predict``,
+        ``predict_proba`` or ``decision_function``; its df is the metric's own
+        calibrated df where the shipped table has one, else accuracy's, and
+        ``result.df_source`` says which. A regression design is not stratified (r x k
+        cv is :class:`calibsim.schemes.RepeatedCV`; an int ``cv`` is ``KFold``).
 
     Returns
     -------
@@ -569,7 +623,14 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
     ValueError
         For a malformed design or splitter, both ``design`` and ``cv``, an unknown
         test, a test that does not fit the design (the message names the designs it
-        fits), α outside (0, 1), an invalid df, or X and y that do not match.
+        fits), α outside (0, 1), an invalid df, or X and y that do not match; for an
+        unknown ``scoring``, one that does not fit the task or the number of classes,
+        a learner that cannot give what it needs (``predict_proba`` for log loss), a
+        classifier on a numeric target or a regressor on classes, a per-fold statistic
+        with a test on per-instance outcomes, a metric other than accuracy with the
+        holdout tests (McNemar's and the proportions test count correct
+        classifications), or a design with a test set where it is undefined (ROC AUC
+        on one class): all before any fit.
 
     Warns
     -----
@@ -605,9 +666,25 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
     >>> res = compare("naive_bayes", "c45", load_uci("vote"), cv=sk)
     >>> res.design, len(res.splits())
     ('3x5', 15)
+
+    By another metric, or regressors on a numeric target:
+
+    >>> res = compare("naive_bayes", "c45", load_uci("vote"), design="2x5",
+    ...               scoring="roc_auc", progress=False)
+    >>> res.scoring, round(res.score_a, 3), round(res.score_b, 3)
+    ('roc_auc', 0.974, 0.977)
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.tree import DecisionTreeRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> res = compare(Ridge(), DecisionTreeRegressor(random_state=0), X, y, design="2x5",
+    ...               progress=False)
+    >>> res.scoring, res.better
+    ('neg_mean_squared_error', 'Ridge')
     """
-    d = _design(design, cv, X, y, groups)
-    setup = _setup(d, test, alpha, df, replicability, n_repeats)
+    metric, task = _metric(scoring, X, y)
+    d = _design(design, cv, X, y, groups, task)
+    setup = _setup(d, test, alpha, df, replicability, n_repeats, metric)
     if replicability == "bootstrap" and not (isinstance(n_boot, int) and not isinstance(
             n_boot, bool) and 1 <= n_boot <= 10**6):
         raise ValueError(f"`n_boot` must be an integer in [1, 10**6]; got {n_boot!r}.")
@@ -622,14 +699,18 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
                              + ("one split." if setup["design"].kind == "holdout" else
                                 "bootstrap samples, for the bootstrap_cv test."))
         setup["bayes"] = (rope, threshold, *_bayes_rho(setup["design"], rope, threshold, rho))
-    learners = [parse_learner(estimator_a, "a"), parse_learner(estimator_b, "b")]
+    learners = [parse_learner(estimator_a, "a", task), parse_learner(estimator_b, "b", task)]
+    _check_learners(metric, learners)
     acc, masks, holdout = accuracies(
         learners, X, y, setup["design"], random_state,
         n_repeats if replicability == "rerun" else 1, n_jobs=n_jobs, scheduler=scheduler,
         progress=progress, return_masks=True, groups=groups,
-        instances=setup["spec"].scheme in _INSTANCE_SCHEMES)
+        instances=setup["spec"].scheme in _INSTANCE_SCHEMES, metric=metric)
     res = _result(acc, _unique([lrn.label for lrn in learners]), setup, replicability,
                   n_boot, random_state, masks, holdout=holdout)
+    if metric.name != "accuracy":
+        res = replace(res, scoring=metric.name, scores=res.scores.rename(
+            columns={"accuracy_a": "score_a", "accuracy_b": "score_b"}))
     from ._report import provenance
     options = {"design": setup["design"].name, "test": setup["spec"].name,
                "alpha": setup["alpha"], "df": df, "replicability": replicability}
@@ -639,29 +720,60 @@ def compare(estimator_a, estimator_b, X, y=None, *, design=None, cv=None, groups
         replicability, {}))
     if method == "bayes":
         options.update(method=method, rope=rope, threshold=threshold, rho=rho)
+    if metric.name != "accuracy":
+        options["scoring"] = metric.name
     return replace(res, provenance=provenance("compare", [estimator_a, estimator_b], X, y,
                                               random_state, options))
 
 
-def _design(design, cv, X, y, groups) -> Design:
+def _metric(scoring, X, y):
+    """The metric of ``scoring`` (default: accuracy for classes, the mean squared error
+    for a numeric target) and the data's task, refused if they do not fit together."""
+    from ..engine.scoring import data_task
+    from ..metrics import check_metric_task, get_metric
+    if scoring is not None:
+        get_metric(scoring)                    # an unknown name first, with suggestions
+    task = data_task(X, y, scoring)
+    if scoring is None:
+        scoring = "neg_mean_squared_error" if task == "regression" else "accuracy"
+    n_classes = 0 if task == "regression" else prepare_data(X, y)[3]
+    return check_metric_task(scoring, task, n_classes), task
+
+
+def _check_learners(metric, learners) -> None:
+    """Refuse, before any fit, a learner that cannot give what ``metric`` needs."""
+    if metric.name == "accuracy":
+        return
+    from ..metrics import check_learner_response
+    for lrn in learners:
+        check_learner_response(metric, lrn.make(), lrn.label)
+
+
+def _design(design, cv, X, y, groups, task: str = "classification") -> Design:
     """The design from ``design`` (default "10x10") or from the splitter ``cv``."""
     if cv is None:
         if groups is not None:
             raise ValueError("`groups` goes with a group splitter in `cv` (e.g. "
                              "cv=GroupKFold(5)); the `design` splitters ignore groups.")
-        return parse_design("10x10" if design is None else design)
+        d = parse_design("10x10" if design is None else design)
+        return d if task == "classification" else replace(d, task=task)
     if design is not None:
         raise ValueError(f"give `design` or `cv`, not both; got design={design!r} and "
                          f"cv={cv!r}.")
-    Xa, codes = prepare_data(X, y)[:2]
+    if task == "regression":
+        from ..engine.scoring import prepare_regression
+        Xa, codes = prepare_regression(X, y)
+    else:
+        Xa, codes = prepare_data(X, y)[:2]
     if groups is not None and len(groups) != len(codes):
         raise ValueError(f"`groups` must hold one label per instance ({len(codes)}); got "
                          f"{len(groups)}.")
-    return design_from_cv(cv, Xa, codes, groups)
+    return design_from_cv(cv, Xa, codes, groups, task)
 
 
-def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
-    """Validated design, test spec, α and df of a comparison."""
+def _setup(design, test, alpha, df, replicability, n_repeats, metric=None) -> dict:
+    """Validated design, test spec, α and df of a comparison (by ``metric``, default
+    accuracy)."""
     from .._validation import check_probability
     from ..stats import check_fits_design, get_test
     alpha = check_probability("alpha", alpha)
@@ -685,9 +797,44 @@ def _setup(design, test, alpha, df, replicability, n_repeats) -> dict:
     if replicability == "bootstrap" and d.n_runs < 2:
         note = (f"not estimated: the bootstrap resamples runs and the design {d.name!r} has "
                 "one (use replicability='rerun' for repeats with new partitions)")
-    df_value, df_ci, df_source = _resolve_df(spec.name, df, alpha, d)
+    if metric is not None and metric.name != "accuracy":
+        _check_metric_test(metric, spec)
+        df_value, df_ci, df_source = _metric_df(spec, df, alpha, d, metric)
+    else:
+        df_value, df_ci, df_source = _resolve_df(spec.name, df, alpha, d)
     return {"design": d, "spec": spec, "alpha": alpha, "df": df_value, "df_ci": df_ci,
             "df_source": df_source, "replicability_note": note}
+
+
+def _check_metric_test(metric, spec) -> None:
+    """Refuse a test that cannot take ``metric``'s scores."""
+    if spec.scheme == "holdout":
+        raise ValueError(f"`test` {spec.name!r} counts correct classifications (accuracy); "
+                         f"`scoring` {metric.name!r} needs a test on per-split differences: "
+                         "use a cv or subsampling design (e.g. design='10x10').")
+    if spec.scheme in _INSTANCE_SCHEMES and not metric.per_instance:
+        raise ValueError(f"`test` {spec.name!r} works on per-instance outcomes; `scoring` "
+                         f"{metric.name!r} is a per-fold statistic with none: use a test on "
+                         "per-fold differences (e.g. test='corrected_repeated_cv') or a "
+                         "per-instance loss (neg_log_loss, neg_brier_score, "
+                         "neg_mean_squared_error, neg_mean_absolute_error).")
+
+
+def _metric_df(spec, df, alpha, d: Design, metric) -> tuple:
+    """The df of ``spec`` for ``metric``: its own calibrated df from the shipped table of
+    metrics where there is one, else accuracy's (the source says it is accuracy's)."""
+    value, ci, source = _resolve_df(spec.name, df, alpha, d)
+    if not (isinstance(df, str) and df == "calibrated") or not source.startswith("calibrated"):
+        return value, ci, source
+    from ..calibration._dftable import lookup_df
+    try:
+        e = lookup_df(spec.name, alpha=alpha, n_folds=d.n_folds, n_runs=d.n_runs,
+                      scoring=metric.name)
+    except (ValueError, FileNotFoundError):
+        return value, ci, (f"{source}, calibrated for accuracy: the shipped tables hold no "
+                           f"df calibrated for {metric.name!r}, so this df's Type I error "
+                           f"under {metric.title} is not measured")
+    return e.df, (e.ci_low, e.ci_high), f"calibrated for {metric.name!r}: {e.source}"
 
 
 #: Fewer runs than this make the bootstrap's replicability a rough estimate (said so).

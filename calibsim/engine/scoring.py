@@ -28,7 +28,8 @@ import pandas as pd
 from .learners import BUILTIN_LEARNERS, LearnerSpec
 
 __all__ = ["Design", "parse_design", "design_from_cv", "MAX_FITS", "GivenLearner",
-           "parse_learner", "prepare_data", "check_sample_sizes", "Block", "score_block",
+           "parse_learner", "prepare_data", "prepare_regression", "data_task",
+           "check_sample_sizes", "Block", "score_block",
            "blocks_for", "repeat_seeds", "accuracies", "run_blocks", "run_test",
            "holdout_counts", "resolve_df", "DesignWarning", "BAYES_TESTS", "INSTANCE_SCHEMES",
            "NORMAL_SCHEMES", "interval", "bootstrap_p_reject", "score_table", "sklearn_name",
@@ -59,15 +60,21 @@ class GivenLearner:
         return False
 
 
-def parse_learner(spec, default_label: str):
+def parse_learner(spec, default_label: str, task: str = "classification"):
     """A learner from a built-in name, ``"module.Class(param=value, ...)"`` or an estimator.
+
+    ``task="regression"`` takes a regressor (an estimator object, or a scikit-learn
+    regressor's import path with literal parameters) and refuses classifiers.
 
     Raises
     ------
     ValueError
         If a string is neither a built-in name nor an importable class with literal
-        keyword parameters, or an object has no ``fit``/``predict``.
+        keyword parameters, or an object has no ``fit``/``predict``, or the learner does
+        not fit the task (a regressor for classes, a classifier for a numeric target).
     """
+    if task == "regression":
+        return _parse_regressor(spec, default_label)
     if isinstance(spec, str):
         text = spec.strip()
         if text in BUILTIN_LEARNERS:
@@ -108,11 +115,61 @@ def parse_learner(spec, default_label: str):
     return GivenLearner(_label_of(spec) or default_label, spec)
 
 
+def _parse_regressor(spec, default_label: str):
+    """A regressor for a numeric target: an estimator object, or a scikit-learn
+    regressor's public import path with literal keyword parameters."""
+    from sklearn.base import is_classifier, is_regressor
+    if isinstance(spec, str):
+        text = spec.strip()
+        m = re.fullmatch(r"(sklearn(?:\.[A-Za-z_]\w*)+)\s*(?:\((.*)\))?", text, flags=re.S)
+        if text in BUILTIN_LEARNERS or m is None:
+            raise ValueError(f"learner {spec!r} refused for a numeric target (a regression "
+                             "target): give a scikit-learn regressor, as an estimator or as "
+                             "'sklearn.module.Class(param=value, ...)', e.g. "
+                             "'sklearn.linear_model.Ridge(alpha=1.0)'; calibsim's built-in "
+                             "learners are classifiers.")
+        from sklearn.utils import all_estimators
+        path, args = m.group(1), m.group(2) or ""
+        name = path.rpartition(".")[2]
+        found = [cls for n, cls in all_estimators(type_filter="regressor") if n == name
+                 and any(path == f"{mod}.{name}" for mod in _public_modules(cls))]
+        if not found:
+            kind = ("a classifier" if any(n == name for n, _ in
+                                          all_estimators(type_filter="classifier"))
+                    else "not a public scikit-learn regressor")
+            raise ValueError(f"learner {spec!r} refused: {path!r} is {kind}, and the target "
+                             "is numeric (a regression target): give a regressor, e.g. "
+                             "'sklearn.linear_model.Ridge()'; nothing was run.")
+        try:
+            est = found[0](**_literal_kwargs(args, spec))
+        except TypeError as exc:
+            raise ValueError(f"learner {spec!r} does not take these parameters ({exc}).") \
+                from None
+        return GivenLearner(name, est)
+    if not (hasattr(spec, "fit") and hasattr(spec, "predict")):
+        raise ValueError(f"a learner must be a scikit-learn-style estimator with `fit` and "
+                         f"`predict`; got {spec!r}.")
+    if is_classifier(spec) or (not is_regressor(spec) and hasattr(spec, "predict_proba")):
+        raise ValueError(f"learner {_label_of(spec)!r} is a classifier; the target is numeric "
+                         "(a regression target): give a regressor.")
+    return GivenLearner(_label_of(spec) or default_label, spec)
+
+
+def _public_modules(cls) -> list:
+    """The public modules of ``cls``'s package path that export it (``sklearn.linear_model``
+    for ``sklearn.linear_model._ridge.Ridge``)."""
+    parts = cls.__module__.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)
+            if not any(p.startswith("_") for p in parts[:i])]
+
+
 def _refuse_regressor(est) -> None:
     from sklearn.base import is_regressor
     if is_regressor(est):
-        raise ValueError(f"learner {_label_of(est)!r} is a regressor; calibsim compares "
-                         "classifiers by accuracy (give a classifier).")
+        raise ValueError(f"learner {_label_of(est)!r} is a regressor; the target holds "
+                         "classes (give a classifier), or compare regressors on a numeric "
+                         "target with a regression `scoring` such as "
+                         "'neg_mean_squared_error'.")
 
 
 def _label_of(est) -> str:
@@ -156,6 +213,10 @@ class Design:
     cv : scikit-learn splitter or None
         The splitter the partitions come from, when one was given (``cv=``); None for
         calibsim's own splitter of the design (:meth:`splitter`).
+    task : {"classification", "regression"}
+        A regression target has no classes to stratify by: its r x k cv (and 5x2cv)
+        is :class:`calibsim.schemes.RepeatedCV`, and nested cv deals the instances to
+        folds by their random keys alone (as stratifying by one class does).
     """
 
     kind: str
@@ -164,6 +225,7 @@ class Design:
     test_fraction: float = 0.1
     name: str = ""
     cv: object = field(default=None, compare=False, repr=False)
+    task: str = "classification"
 
     @property
     def shape(self) -> tuple:
@@ -190,6 +252,9 @@ class Design:
             return schemes.BootstrapCV(n_bootstrap=self.n_runs, n_splits=self.n_folds,
                                        train_fraction=1 - self.test_fraction,
                                        random_state=random_state)
+        if self.task == "regression":
+            return schemes.RepeatedCV(n_folds=self.n_folds, n_runs=self.n_runs,
+                                      random_state=random_state)
         return schemes.StratifiedRepeatedCV(n_folds=self.n_folds, n_runs=self.n_runs,
                                             random_state=random_state)
 
@@ -208,6 +273,8 @@ class Design:
     def test_masks(self, X, y, seed, groups=None) -> np.ndarray:
         """Test masks of one repeat, shape ``shape + (n_instances,)``."""
         if self.cv is None:
+            if self.task == "regression":       # one stratum: no classes to stratify by
+                y = np.zeros(len(y), np.int64)
             return self.splitter().test_masks(y, seed).reshape(self.shape + (len(y),))
         cv = self.cv if seed is None else _reseeded(self.cv, seed)
         masks = _sklearn_masks(cv, X, y, groups)
@@ -270,9 +337,10 @@ def _sklearn_masks(cv, X, y, groups) -> np.ndarray:
     return masks
 
 
-def design_from_cv(cv, X, y, groups=None) -> Design:
+def design_from_cv(cv, X, y, groups=None, task: str = "classification") -> Design:
     """The design of a scikit-learn splitter (or an int: stratified k-fold cv, as
-    scikit-learn's ``check_cv`` makes it for a classifier), read from its splits.
+    scikit-learn's ``check_cv`` makes it for a classifier, k-fold cv for a regression
+    ``task``), read from its splits.
 
     Consecutive groups of splits whose test sets partition the data are runs of
     k-fold cv (``"RxK"``; 5 runs of 2 folds is the 5x2cv design); otherwise the
@@ -294,11 +362,16 @@ def design_from_cv(cv, X, y, groups=None) -> Design:
     if isinstance(cv, (int, np.integer)):
         if cv < 2:
             raise ValueError(f"`cv` must be an int k >= 2 (folds); got {cv!r}.")
-        cv = check_cv(int(cv), y, classifier=True)
+        cv = check_cv(int(cv), y, classifier=task != "regression")
     from ..schemes import NestedCV
     if isinstance(cv, NestedCV):            # its pair splits are neither folds nor subsamples
         return Design("nested", cv.n_runs, cv.n_folds, name=f"ncv:{cv.n_runs}x{cv.n_folds}",
-                      cv=cv)
+                      cv=cv, task=task)
+    return _design_of_splits(cv, X, y, groups, task)
+
+
+def _design_of_splits(cv, X, y, groups, task) -> Design:
+    """The design read from a splitter's splits (see :func:`design_from_cv`)."""
     masks = _sklearn_masks(cv, X, y, groups)
     n_splits, n = masks.shape
     k = 0
@@ -313,15 +386,16 @@ def design_from_cv(cv, X, y, groups=None) -> Design:
     if k >= 2 and n_splits % k == 0 and all(
             (masks[j:j + k].sum(0) == 1).all() for j in range(0, n_splits, k)):
         r = n_splits // k
-        return Design("cv", r, k, name=f"{r}x{k}", cv=cv)
+        return Design("cv", r, k, name=f"{r}x{k}", cv=cv, task=task)
     frac = float(np.mean(masks.sum(1))) / n
     size = getattr(cv, "test_size", None)
     if isinstance(size, float) and 0 < size < 1:    # the share asked for, as ours is named
         frac = size                                 # (0.1 of 435 tests 44: 0.101)
     f = f"{frac:.3g}"
     if n_splits == 1:
-        return Design("holdout", 1, 0, frac, name=f"holdout@{f}", cv=cv)
-    return Design("subsampling", n_splits, 0, frac, name=f"subsampling:{n_splits}@{f}", cv=cv)
+        return Design("holdout", 1, 0, frac, name=f"holdout@{f}", cv=cv, task=task)
+    return Design("subsampling", n_splits, 0, frac, name=f"subsampling:{n_splits}@{f}", cv=cv,
+                  task=task)
 
 #: Most fits per learner and repeat a design may ask for (r·k, or N subsamples).
 MAX_FITS = 100_000
@@ -419,12 +493,25 @@ class Block:
     n_classes: int = 2
     fast: bool = False
     correctness: bool = False
+    metric: object = field(default=None, repr=False)
 
 
 def score_block(block: Block):
     """Accuracy in [0, 1] of each learner on each split of the block: (L, *split); with
     ``block.correctness`` also whether each learner classifies each instance correctly,
-    (L, *split, n) bool (the holdout tests count n01 and n10 from it)."""
+    (L, *split, n) bool (the holdout tests count n01 and n10 from it).
+
+    With ``block.metric`` (a :class:`calibsim.metrics.Metric` other than accuracy) the
+    metric's greater-is-better fold scores instead, and with ``block.correctness`` each
+    instance's value, (L, *split, n) float (0 off the test sets):
+    :func:`calibsim.engine.metric_scoring.score_metric`."""
+    if block.metric is not None:
+        from .metric_scoring import score_metric
+        scores, values = score_metric(block.X, block.y, block.masks, block.learners,
+                                      metric=block.metric, n_values=block.n_values,
+                                      n_classes=block.n_classes,
+                                      instances=block.correctness)
+        return (scores, values) if block.correctness else scores
     from .learners import score_fast, score_general
     score = score_fast if block.fast else score_general
     res = score(block.X, block.y, block.masks, block.learners, n_values=block.n_values,
@@ -453,13 +540,14 @@ def repeat_seeds(random_state, n_repeats: int) -> list:
 
 
 def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fast,
-               runs_per_block: int, groups=None, instances: bool = False):
+               runs_per_block: int, groups=None, instances: bool = False, metric=None):
     """Blocks of ``runs_per_block`` runs of each repeat, and each repeat's test masks.
 
     Returns ``(blocks, masks)`` with ``masks[rep]`` of shape ``design.shape + (n,)``.
     With a scikit-learn splitter (``design.cv``) repeat 0 is split by it as given, the
     further repeats by copies re-seeded from ``seeds[rep]``. ``instances``: the blocks
     also return each instance's correctness (for the tests on per-instance outcomes).
+    ``metric``: the blocks score it instead of accuracy (:func:`score_block`).
     """
     out, all_masks = [], []
     for rep, seed in enumerate(seeds):
@@ -468,7 +556,8 @@ def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fa
             all_masks.append(test)
             Xf = X.iloc if hasattr(X, "iloc") else X
             out += [Block(f"compare-{rep}-{b}", Xf[r], y[r], test[b:b + 1][..., r], learners,
-                          n_values, n_classes, fast) for b, r in enumerate(rows)]
+                          n_values, n_classes, fast, metric=metric)
+                    for b, r in enumerate(rows)]
             continue
         masks = design.test_masks(X, y, None if (design.cv is not None and rep == 0) else seed,
                                   groups)
@@ -476,13 +565,85 @@ def blocks_for(X, y, learners, design: Design, seeds, *, n_values, n_classes, fa
         for start in range(0, design.n_runs, runs_per_block):
             out.append(Block(f"compare-{rep}-{start}", X, y,
                              masks[start:start + runs_per_block], learners, n_values,
-                             n_classes, fast, design.kind == "holdout" or instances))
+                             n_classes, fast, design.kind == "holdout" or instances,
+                             metric=metric))
     return out, all_masks
+
+
+def data_task(X, y, scoring=None) -> str:
+    """The task of the data: "regression" for a numeric target, else "classification".
+
+    A :class:`calibsim.datasets.Dataset` says which it is; a regression ``scoring``
+    declares the target numeric; otherwise a float ``y`` with a non-integer value or
+    more than :data:`calibsim.datasets.MAX_NUMERIC_CLASSES` distinct values is a
+    regression target (integer labels stay classes, as before).
+    """
+    from ..datasets import Dataset
+    if isinstance(X, Dataset):
+        return X.task
+    if scoring is not None:
+        from ..metrics import get_metric
+        if get_metric(scoring).task == "regression":
+            return "regression"
+    if y is None:
+        return "classification"
+    from ..datasets._dataset import _is_regression_target
+    ya = np.asarray(y)
+    if ya.dtype.kind != "f" or ya.ndim not in (1, 2):
+        return "classification"
+    ya = ya.reshape(-1)
+    if np.isnan(ya).any():
+        return "classification"              # prepare_data refuses missing labels
+    return "regression" if _is_regression_target(ya, False) else "classification"
+
+
+def prepare_regression(X, y):
+    """X (a DataFrame stays one) and the float64 target of a regression comparison.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is missing, does not match ``X``, holds NaN or is constant.
+    """
+    from ..datasets import Dataset
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its "
+                             "target).")
+        Xa, ya, name = np.asarray(X.X, dtype=np.float64), np.asarray(X.y, np.float64), X.name
+    else:
+        if y is None:
+            raise ValueError("`y` is required unless `X` is a calibsim Dataset.")
+        frame = hasattr(X, "iloc") and hasattr(X, "columns")
+        Xa, name = (X if frame else np.asarray(X)), None
+        ya = np.asarray(y)
+        if ya.ndim == 2 and ya.shape[1] == 1:
+            ya = ya.ravel()
+        if len(Xa.shape) != 2 or ya.shape != (Xa.shape[0],):
+            raise ValueError(f"`X` must be 2-D with one `y` value per row; got shapes "
+                             f"{tuple(Xa.shape)} and {ya.shape}.")
+        try:
+            ya = ya.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("`y` must be numeric for a regression `scoring`; got values of "
+                             f"type {ya.dtype}.") from None
+    what = f"`X` (data set {name!r})" if name else "`y`"
+    if np.isnan(ya).any():
+        raise ValueError(f"{what} must hold a target value for every row; got "
+                         f"{int(np.isnan(ya).sum())} missing (NaN).")
+    if np.ptp(ya) == 0:
+        raise ValueError(f"{what} is constant ({ya[0]!r} on all {ya.size} rows): there is "
+                         "nothing to predict.")
+    return Xa, ya
 
 
 def prepare_data(X, y):
     """X, class codes, n_values, n_classes, nominal-codes flag and class labels."""
     from ..datasets import Dataset
+    if isinstance(X, Dataset) and X.is_regression:
+        raise ValueError(f"`X` (data set {X.name!r}) has a numeric target (a regression "
+                         "task): compare regressors with a regression `scoring` such as "
+                         "'neg_mean_squared_error'.")
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("`y` must be None when `X` is a calibsim Dataset (it holds its class).")
@@ -515,8 +676,9 @@ def prepare_data(X, y):
     if ya.dtype.kind == "f" and (classes.size > 0.5 * ya.size or
                                  not np.allclose(classes, np.round(classes))):
         raise ValueError(f"`y` looks like a regression target ({classes.size} distinct "
-                         "non-integer values); calibsim compares classifiers: give class "
-                         "labels.")
+                         "non-integer values); a comparison by class labels needs classes: "
+                         "give class labels, or compare regressors with a regression "
+                         "`scoring` such as 'neg_mean_squared_error'.")
     codes = codes.reshape(-1).astype(np.int64)
     nominal = (not frame) and Xa.dtype.kind in "iub" and (Xa.size == 0 or Xa.min() >= 0)
     n_values = (Xa.max(axis=0).astype(np.int64) + 1) if nominal else None
@@ -540,7 +702,7 @@ def check_sample_sizes(codes, d: Design) -> None:
         Naming the rule, the data's numbers and the design.
     """
     n = int(codes.size)
-    counts = np.bincount(codes)
+    counts = np.bincount(codes) if codes.dtype.kind in "iu" else np.array([n])
     counts = counts[counts > 0]
     if d.kind in ("subsampling", "holdout", "bootstrap"):
         n_test = int(np.ceil(n * d.test_fraction))
@@ -554,6 +716,8 @@ def check_sample_sizes(codes, d: Design) -> None:
         raise ValueError(f"the data ({n} instances) are too small for the design {d.name!r}: "
                          f"every test set needs at least 1 instance and every training set "
                          f"at least 2; use fewer folds or more data.")
+    if d.task == "regression":          # a numeric target: no classes to count
+        return
     if int((counts >= 2).sum()) < 2:
         raise ValueError(f"the data ({n} instances, {counts.size} classes) must have at least "
                          "two classes of two or more instances each to compare classifiers; "
@@ -693,8 +857,15 @@ def score_table(acc, d: Design) -> pd.DataFrame:
 
 def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, scheduler,
                progress, return_masks: bool = False, groups=None, what: str = "compare",
-               instances: bool = False):
+               instances: bool = False, metric=None):
     """Per-fold accuracy, shape (n_repeats, L, *design shape), in [0, 1].
+
+    With ``metric`` (a :class:`calibsim.metrics.Metric` other than accuracy) the
+    metric's greater-is-better fold scores instead, every learner fitted on every split
+    (:func:`calibsim.engine.metric_scoring.score_metric`), and with ``instances`` each
+    instance's value (float) in place of its correctness; a regression design
+    (``d.task``) takes the target as it is. A test set where the metric is undefined
+    (ROC AUC on one class) is refused before any fit.
 
     With ``return_masks`` also the test masks of repeat 0, shape
     ``d.shape + (n_instances,)`` (see :func:`repeat_seeds` for the partitions), and for
@@ -711,7 +882,13 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     """
     from .runner import check_n_workers
     check_n_workers(n_jobs, scheduler)
-    Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
+    if metric is not None and metric.name == "accuracy":
+        metric = None                       # accuracy keeps its kernels
+    if d.task == "regression":
+        Xa, codes = prepare_regression(X, y)
+        n_values, n_classes, nominal = None, 0, False
+    else:
+        Xa, codes, n_values, n_classes, nominal = prepare_data(X, y)
     check_sample_sizes(codes, d)
     from ._safe_spec import check_fit_budget
     n_train = len(codes) - len(codes) // max(d.n_folds, 2) if d.kind == "cv" else len(codes)
@@ -731,7 +908,7 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         + ([(8.0 * n_repeats * (1 + d.n_runs) * n * max(1, Xa.shape[1]), "design", d.name,
              1)] if d.kind == "bootstrap" else []),     # each bootstrap sample's rows
         what=f"the comparison on {n:,} instances")
-    fast = nominal and all(lrn.fast_path(True) for lrn in learners)
+    fast = nominal and metric is None and all(lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset
     if isinstance(X, Dataset) and not any(lrn.is_builtin for lrn in learners):
         Xa = X.to_frame()          # names and kinds, for pipelines that select columns
@@ -742,11 +919,15 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
     blocks, masks = blocks_for(Xa, codes, tuple(learners), d, seeds, n_values=n_values,
                                n_classes=n_classes, fast=fast,
                                runs_per_block=runs_per_block, groups=groups,
-                               instances=instances)
+                               instances=instances, metric=metric)
+    if metric is not None:
+        from ..metrics import check_test_classes
+        for rep_masks in masks:
+            check_test_classes(metric, codes, rep_masks, n_classes, d.name)
     out = np.empty((n_repeats, len(learners)) + d.shape)
     correct = np.zeros((n_repeats, len(learners), n), bool) if d.kind == "holdout" else None
-    each = (np.zeros((n_repeats, len(learners)) + d.shape + (n,), bool) if instances
-            else None)
+    each = (np.zeros((n_repeats, len(learners)) + d.shape + (n,),
+                     bool if metric is None else np.float64) if instances else None)
 
     def keep(block, res):
         rep, start = (int(v) for v in block.key.split("-")[1:])
