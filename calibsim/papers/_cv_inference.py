@@ -96,10 +96,9 @@ def _differences(study, scores, sources, pair) -> dict:
 def _rate_at(study, scores, row, df) -> tuple:
     """(rate, MC SE) of ``row``'s test at ``df`` on its source's data sets (the first
     group of runs, as the rejection-rate analyses read it)."""
-    from ..engine.analyses import test_callable, test_data
-    func = test_callable(row["test"], study, study.source(row["src"]), row["scheme"])
-    x = test_data(scores, row["src"], row["scheme"], row["test"], row["pair"],
-                  int(row["n_runs"]))
+    func = study.test_callable(row["test"], row["src"], row["scheme"])
+    x = study.test_data(scores, row["src"], row["scheme"], row["test"], row["pair"],
+                        int(row["n_runs"]))
     p = np.asarray(func(x, df).pvalue, dtype=float)
     rate = float(np.mean(p <= row["alpha"]))
     return rate, float(np.sqrt(rate * (1 - rate) / p.size))
@@ -109,9 +108,9 @@ def _share_at_bound(study, scores, row, pair) -> float:
     """The share of ``row``'s data sets (first repeat) on which the bootstrap cv test's
     random-effects fit is at its boundary, where its standard error is the stated bound
     (:func:`calibsim.stats.bootstrap_cv_test`)."""
-    from ..engine.analyses import test_callable, test_data
-    func = test_callable(row["test"], study, study.source(row["source"]), row["scheme"])
-    x = test_data(scores, row["source"], row["scheme"], row["test"], pair, int(row["n_runs"]))
+    func = study.test_callable(row["test"], row["source"], row["scheme"])
+    x = study.test_data(scores, row["source"], row["scheme"], row["test"], pair,
+                        int(row["n_runs"]))
     return float(np.mean(func(x).at_bound))
 
 

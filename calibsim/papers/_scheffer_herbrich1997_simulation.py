@@ -61,9 +61,8 @@ def _tuned(study):
 
 def _rejections(study, scores, row, pair):
     """Per-data-set rejections (0.0 or 1.0, shape (N,)) behind one row of a rejection_rate table."""
-    from ..engine.analyses import test_callable, test_data
-    func = test_callable(row["test"], study, study.source(row["source"]), row["scheme"])
-    x = test_data(scores, row["source"], row["scheme"], row["test"], pair, row["n_runs"])
+    func = study.test_callable(row["test"], row["source"], row["scheme"])
+    x = study.test_data(scores, row["source"], row["scheme"], row["test"], pair, row["n_runs"])
     df = None if pd.isna(row["df"]) else row["df"]
     return (np.asarray(func(x, df).pvalue) <= row["alpha"]).astype(float)
 

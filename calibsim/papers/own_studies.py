@@ -78,10 +78,9 @@ def _shipped(test, alpha, n_folds, n_runs):
 
 def _type1_at(study, scores, row, df) -> float:
     """Type I error of ``row``'s test at ``df`` on the centred null of its source."""
-    from ..engine.analyses import test_callable
     x = scores.difference(row["source"], row["scheme"], (row["pair_a"], row["pair_b"]))
     x = x[:, :int(row["n_runs"])] - row["centre"]
-    func = test_callable(row["test"], study, study.source(row["source"]), row["scheme"])
+    func = study.test_callable(row["test"], row["source"], row["scheme"])
     p = np.asarray(func(x, df).pvalue, dtype=float)
     return float(np.mean(p <= row["alpha"]))
 
@@ -633,7 +632,7 @@ def _rate_text(rate, se, n) -> str:
 
 def _hier_sources(t, scores, sname, pair) -> pd.DataFrame:
     """Per source: its name in words and the mean difference A − B over its data sets."""
-    from ..engine.outputs import source_words
+    from ..plotting._names import source_words
     rows = []
     for src in dict.fromkeys(t["source"]):
         x = scores.difference(src, sname, pair).mean(axis=(1, 2))      # per data set
@@ -674,7 +673,6 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
     """The decision-rate, replicability and ρ tables of ``studies/bayesian_hierarchical.toml``
     in one Markdown file, ``<study>_decision_rate.md`` (the tidy table and the figure are
     the engine's ``<study>_<analysis>.csv`` and ``.png``)."""
-    from ..engine.analyses import datasets_sampler_text
     a = next((x for x in study.analyses if x.kind == "bayes_datasets"), None)
     if a is None or a.name not in tables:
         raise ValueError(f"study {study.name!r}: the bayesian_hierarchical layout needs a "
@@ -727,7 +725,7 @@ def _bayesian_hierarchical(*, study, tables, scores, folder, wall=None, calibrat
         "Monte Carlo standard error; where no (or every) comparison decided, the one-sided 95% "
         "upper (lower) bound on the rate instead. ROPE half-widths are in accuracy points. "
         f"Every number is in `{study.name}_{a.name}.csv`; the figure is "
-        f"`{study.name}_{a.name}.png`. {datasets_sampler_text()}\n",
+        f"`{study.name}_{a.name}.png`. {study.datasets_sampler_text()}\n",
         "\n## The sources\n\n",
         "A calibration is only as good as its null: the mean difference of the learners over "
         "each source's data sets (all runs), with its standard error.\n\n",
