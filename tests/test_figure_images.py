@@ -139,9 +139,9 @@ def _paper():
         return figure()
 
     def scheffer_simulation():
-        from calibsim.papers._scheffer_herbrich1997_simulation import figure
-        return figure(t("scheffer_herbrich1997/scheffer_herbrich1997_simulation_results.csv"),
-                      0.05)
+        from calibsim.papers.scheffer_herbrich1997 import simulation_figure
+        return simulation_figure(
+            t("scheffer_herbrich1997/scheffer_herbrich1997_simulation_results.csv"), 0.05)
 
     def ulas_synthetic(name):
         def build():
