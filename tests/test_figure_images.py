@@ -147,7 +147,7 @@ def _paper():
         def build():
             from matplotlib.figure import Figure
 
-            from calibsim.papers._ulas2012_synthetic import NAMED
+            from calibsim.papers.ulas2012 import NAMED
             from calibsim.plotting import finish_figure, plot_ordering_probabilities
             table = t(f"ulas2012/ulas2012_synthetic_{name}.csv")
             peak = table.groupby("ordering")["probability"].max()
