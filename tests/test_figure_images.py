@@ -190,14 +190,14 @@ def _paper():
 
     def cv_inference(which):
         def build():
-            from calibsim.papers import _cv_inference
+            from calibsim.papers import own_studies
             table = t("cv_inference/cv_inference_1998_2023_summary.csv")
             if which == "type1_vs_n":
-                return _cv_inference.figure_type1_vs_n(table, 0.05)
+                return own_studies.figure_type1_vs_n(table, 0.05)
             if which == "budget":
-                return _cv_inference.figure_budget(t(
+                return own_studies.figure_budget(t(
                     "cv_inference/cv_inference_1998_2023_bootstrap_budget.csv"), 0.05)
-            return _cv_inference.figure_at(table, 300, 0.05)
+            return own_studies.figure_at(table, 300, 0.05)
         return build
 
     def null_construction(which):
@@ -219,9 +219,9 @@ def _paper():
                                                     False, list(dict.fromkeys(table["test"])))
 
     def plan_validation():
-        from calibsim.papers._plan_validation import figure
-        return figure(t("plan_validation/plan_validation_dietterich.csv"),
-                      t("plan_validation/plan_validation_ban_sets.csv"))
+        from calibsim.papers.own_studies import plan_figure
+        return plan_figure(t("plan_validation/plan_validation_dietterich.csv"),
+                           t("plan_validation/plan_validation_ban_sets.csv"))
 
     def ulas_real_cd():
         from calibsim.plotting import finish_figure

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["display_name", "axis_label", "source_words", "LEARNER_NAMES", "SOURCE_NAMES", "PARAMETER_NAMES",
-           "AXIS_LABELS"]
+__all__ = ["display_name", "axis_label", "source_words", "LEARNER_NAMES", "SOURCE_NAMES",
+           "PARAMETER_NAMES", "AXIS_LABELS"]
 
 #: Built-in and commonly declared learners -> their names in the papers.
 LEARNER_NAMES = {
