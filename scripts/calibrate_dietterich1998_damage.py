@@ -2,10 +2,10 @@
 
 For each task, measures C4.5's and the nearest neighbour's errors on the task's
 calibration examples (training subsets of 150, 200 and 270 of the study's data sets
-of 300: :func:`calibsim.papers._dietterich1998_real.learning_curves`), then the damage
+of 300: :func:`calibsim.papers.dietterich1998.learning_curves`), then the damage
 that puts the damaged learner a fraction λ of the way from the other learner's
 learning curve to its own undamaged one, for every λ asked
-(:func:`calibsim.papers._dietterich1998_real.calibrate_damage`). Prints the
+(:func:`calibsim.papers.dietterich1998.calibrate_damage`). Prints the
 ``[learners.<name>]`` tables to paste into ``studies/dietterich1998_<task>.toml`` and
 writes the mean learning curves and the calibration to
 ``figures/dietterich1998/dietterich1998_<task>_calibration.csv``.
@@ -30,7 +30,7 @@ import pandas as pd
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from calibsim.papers._dietterich1998_real import (  # noqa: E402
+from calibsim.papers.dietterich1998 import (  # noqa: E402
     DAMAGED_ATTRIBUTES,
     calibrate_damage,
     learning_curves,

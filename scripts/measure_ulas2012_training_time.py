@@ -5,7 +5,7 @@ the learners by a prior cost. A cost measured during each run of the study moves
 this machine's load, and so did the published order (issue 37). So the cost is measured
 here, once, over ``--repeats`` repeats of the study's fits, and written to a tracked
 table that ``studies/ulas2012_real.toml`` reads (its layout,
-:func:`calibsim.papers._ulas2012_real.write_real`, reports how stable the order is under
+:func:`calibsim.papers.ulas2012.write_real`, reports how stable the order is under
 the repeats' spread)::
 
     python scripts/measure_ulas2012_training_time.py --repeats 3
@@ -40,7 +40,7 @@ STUDY = ROOT / "studies" / "ulas2012_real.toml"
 def measure(repeats: int, n_datasets=None) -> pd.DataFrame:
     from calibsim.engine import load_study
     from calibsim.engine.run import compute_scores
-    from calibsim.papers._ulas2012_real import _name
+    from calibsim.papers.ulas2012 import _name
     study = load_study(STUDY, n_datasets=n_datasets)
     scheme = study.schemes[0].name
     # warm-up, not timed: the first fit of each kernel in a process loads (or compiles)
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     table = measure(args.repeats, args.n_datasets)
     wall = time.perf_counter() - t0
     table.to_csv(args.out, index=False, float_format="%.6g")
-    from calibsim.papers._ulas2012_real import cost_summary
+    from calibsim.papers.ulas2012 import cost_summary
     summary = cost_summary(table)
     md = args.out.with_suffix(".md")
     md.write_text(

@@ -42,7 +42,7 @@ import pandas as pd
 from calibsim.engine import spec as engine_spec
 from calibsim.engine.cells import CellSpec, run_cell
 from calibsim.engine.runner import cluster, map_blocks
-from calibsim.papers._bouckaert2003_table3 import paper_table3
+from calibsim.papers.bouckaert2003 import paper_table3
 from calibsim.sources import BANSource, null_ban, random_ban, write_network
 
 #: Bouckaert (2003) Table 3 (%), rows "naive Bayes", "C4.5", "difference"; columns set1..set4.

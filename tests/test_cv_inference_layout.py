@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibsim.papers import _cv_inference as cvi
+from calibsim.papers import own_studies as cvi
 
 
 def _rows(n, test, null_rate, powers, R=0.9, fits=20):
@@ -82,7 +82,7 @@ def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
     from pathlib import Path
 
     from calibsim.engine import load_study
-    from calibsim.papers._cv_inference_coverage import coverage_cells, summary_table, write_coverage
+    from calibsim.papers.own_studies import coverage_cells, coverage_summary_table, write_coverage
     repo = Path(__file__).resolve().parents[1]
     fig = repo / "figures" / "cv_inference"
     study = load_study(repo / "studies" / "cv_inference_1998_2023_coverage.toml")
@@ -93,6 +93,6 @@ def test_the_ban_coverage_report_is_redrawn_from_its_tracked_tables(tmp_path):
     assert out["report.md"].read_bytes() == (fig / f"{study.name}.md").read_bytes()
     t = coverage_cells(tables)
     assert len(t) == 10 * 16 and set(t["verdict"]) <= {"nominal", "under", "over"}
-    ncv = summary_table(t).set_index("test").loc["NCV (Bates, Hastie & Tibshirani 2023)"]
+    ncv = coverage_summary_table(t).set_index("test").loc["NCV (Bates, Hastie & Tibshirani 2023)"]
     want = 100 * t.loc[t["test"] == "ncv", "coverage"].mean()
     assert ncv["coverage %, pooled (SE)"].startswith(f"{want:.1f} (")

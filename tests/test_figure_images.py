@@ -90,12 +90,12 @@ def _paper():
         return _read(FIG / p)
 
     def figure2(alpha):
-        from calibsim.papers._bouckaert2003_figure2 import figure2
+        from calibsim.papers.bouckaert2003 import figure2
         return lambda: figure2(t("bouckaert2003/bouckaert2003_figure2_calibration.csv"),
                                alpha=alpha)
 
     def figure4():
-        from calibsim.papers._bouckaert2003_tables import _old_shape, figure4
+        from calibsim.papers.bouckaert2003 import _old_shape, figure4
         return figure4(_old_shape(t("bouckaert2003/bouckaert2003_figure4_rate_vs_runs.csv")))
 
     def bf_table5():
@@ -113,14 +113,14 @@ def _paper():
     def epsilon(name):
         def build():          # as the study draws it, title included
             from calibsim.engine import load_study
-            from calibsim.papers._dietterich1998_reports import epsilon_figure
+            from calibsim.papers.dietterich1998 import epsilon_figure
             study = load_study(REPO / "studies" / f"dietterich1998_{name}.toml")
             return epsilon_figure(study, t(f"dietterich1998/dietterich1998_{name}_type1.csv"),
                                   name)
         return build
 
     def null_learners():
-        from calibsim.papers._dietterich1998_figures import plot_null_learners
+        from calibsim.papers.dietterich1998 import plot_null_learners
         from calibsim.plotting import finish_figure
         fig = plot_null_learners(t("dietterich1998/dietterich1998_null_learners_type1.csv"),
                                  t("dietterich1998/dietterich1998_null_learners_5x2cv_df.csv"))
@@ -128,7 +128,7 @@ def _paper():
 
     def task(name):
         def build():
-            from calibsim.papers._dietterich1998_real_report import _plot_task
+            from calibsim.papers.dietterich1998 import _plot_task
             return _plot_task(t(f"dietterich1998/dietterich1998_{name}_type1.csv"),
                               t(f"dietterich1998/dietterich1998_{name}_power.csv"),
                               alpha=0.05, title=f"Dietterich (1998) §5, {name}")
@@ -139,15 +139,15 @@ def _paper():
         return figure()
 
     def scheffer_simulation():
-        from calibsim.papers._scheffer_herbrich1997_simulation import figure
-        return figure(t("scheffer_herbrich1997/scheffer_herbrich1997_simulation_results.csv"),
-                      0.05)
+        from calibsim.papers.scheffer_herbrich1997 import simulation_figure
+        return simulation_figure(
+            t("scheffer_herbrich1997/scheffer_herbrich1997_simulation_results.csv"), 0.05)
 
     def ulas_synthetic(name):
         def build():
             from matplotlib.figure import Figure
 
-            from calibsim.papers._ulas2012_synthetic import NAMED
+            from calibsim.papers.ulas2012 import NAMED
             from calibsim.plotting import finish_figure, plot_ordering_probabilities
             table = t(f"ulas2012/ulas2012_synthetic_{name}.csv")
             peak = table.groupby("ordering")["probability"].max()
@@ -190,14 +190,14 @@ def _paper():
 
     def cv_inference(which):
         def build():
-            from calibsim.papers import _cv_inference
+            from calibsim.papers import own_studies
             table = t("cv_inference/cv_inference_1998_2023_summary.csv")
             if which == "type1_vs_n":
-                return _cv_inference.figure_type1_vs_n(table, 0.05)
+                return own_studies.figure_type1_vs_n(table, 0.05)
             if which == "budget":
-                return _cv_inference.figure_budget(t(
+                return own_studies.figure_budget(t(
                     "cv_inference/cv_inference_1998_2023_bootstrap_budget.csv"), 0.05)
-            return _cv_inference.figure_at(table, 300, 0.05)
+            return own_studies.figure_at(table, 300, 0.05)
         return build
 
     def null_construction(which):
@@ -219,9 +219,9 @@ def _paper():
                                                     False, list(dict.fromkeys(table["test"])))
 
     def plan_validation():
-        from calibsim.papers._plan_validation import figure
-        return figure(t("plan_validation/plan_validation_dietterich.csv"),
-                      t("plan_validation/plan_validation_ban_sets.csv"))
+        from calibsim.papers.own_studies import plan_figure
+        return plan_figure(t("plan_validation/plan_validation_dietterich.csv"),
+                           t("plan_validation/plan_validation_ban_sets.csv"))
 
     def ulas_real_cd():
         from calibsim.plotting import finish_figure
@@ -271,7 +271,7 @@ def _combined_dietterich():
     import shutil
     import tempfile
 
-    from calibsim.papers import _dietterich1998_real_report as real
+    from calibsim.papers import dietterich1998 as real
     drawn = {}
     original = real.save_figure
 
@@ -601,7 +601,7 @@ def test_a_figure_drawn_on_a_worker_is_byte_identical_to_one_drawn_here(tmp_path
     metadata in both processes)."""
     from calibsim.engine.outputs import draw_figures
     from calibsim.engine.runner import LocalPool
-    from calibsim.papers._bouckaert2003_figure2 import figure2
+    from calibsim.papers.bouckaert2003 import figure2
     from calibsim.plotting._style import figures_later, save_later
     table = _read(FIG / "bouckaert2003" / "bouckaert2003_figure2_calibration.csv")
     files = {}
@@ -624,7 +624,7 @@ def test_bouckaert_figure4_drawn_on_a_worker_is_the_tracked_one(tmp_path):
     from calibsim.engine import load_study
     from calibsim.engine.outputs import draw_figures
     from calibsim.engine.runner import LocalPool
-    from calibsim.papers._bouckaert2003_tables import _figure4_plot, _old_shape
+    from calibsim.papers.bouckaert2003 import _figure4_plot, _old_shape
     from calibsim.plotting._style import figures_later
     study = load_study(REPO / "studies" / "bouckaert2003_figure4.toml")
     table = _old_shape(_read(FIG / "bouckaert2003" / "bouckaert2003_figure4_rate_vs_runs.csv"))

@@ -14,7 +14,7 @@ from calibsim.engine.cells import CellSpec, run_cell
 from calibsim.engine.pipeline import run_study_file
 from calibsim.engine.run import null_differences
 from calibsim.papers import get_paper, layouts
-from calibsim.papers._dietterich1998_tables import label, paper_comparison, type1_table
+from calibsim.papers.dietterich1998 import label, paper_comparison, type1_table
 from calibsim.stats import (
     cv5x2_ftest,
     cv5x2_ttest,

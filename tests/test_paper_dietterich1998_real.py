@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 from calibsim.learners._damaged import DamagedNN, RandomErrors, damage_at
-from calibsim.papers._dietterich1998_real import calibrate_damage, learning_curves
-from calibsim.papers._dietterich1998_real_report import claims
+from calibsim.papers.dietterich1998 import calibrate_damage, claims, learning_curves
 from calibsim.sources import DietterichTaskSource
 from calibsim.sources._dietterich_tasks import exp6_class
 
@@ -130,7 +129,7 @@ def test_engine_scores_damaged_nns_as_one_by_one():
 
 def _fresh_errors(task, curve, seed, n_datasets, n_train, max_cal=None):
     """Mean error of the damaged learner on new data sets (another seed) at one size."""
-    from calibsim.papers._dietterich1998_real import DAMAGED_ATTRIBUTES
+    from calibsim.papers.dietterich1998 import DAMAGED_ATTRIBUTES
     src = DietterichTaskSource(task)
     errs = []
     for i in range(n_datasets):

@@ -16,7 +16,7 @@ from calibsim.engine import cells, load_scores, load_study, run_analyses, run_st
 from calibsim.engine.cells import CellSpec, run_cell
 from calibsim.engine.spec import StudyFileError, study_from_dict
 from calibsim.learners import C45, NaiveBayes
-from calibsim.papers._bouckaert2003_table3 import accuracy_table, paper_table3, write_table3
+from calibsim.papers.bouckaert2003 import accuracy_table, paper_table3, write_table3
 from calibsim.sources import BANSource, null_ban, random_ban, write_network
 
 ROOT = Path(__file__).resolve().parents[1]

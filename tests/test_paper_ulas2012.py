@@ -17,7 +17,7 @@ import pytest
 
 from calibsim.papers import PAPERS, get_paper, layouts
 from calibsim.papers import ulas2012 as U
-from calibsim.papers._ulas2012_synthetic import _first_pass, _multi2test_batch
+from calibsim.papers.ulas2012 import _first_pass, _multi2test_batch
 from calibsim.plotting import cd_groups
 from calibsim.stats import (
     multi2test,

@@ -18,7 +18,7 @@ import pytest
 from calibsim.engine import load_study
 from calibsim.engine.pipeline import run_study_file
 from calibsim.engine.spec import StudyFileError
-from calibsim.papers import _plan_validation as pv
+from calibsim.papers import own_studies as pv
 
 REPO = Path(__file__).resolve().parents[1]
 FIG = REPO / "figures"
@@ -139,7 +139,7 @@ def test_the_sentences_count_the_z_and_name_a_df_difference():
                                    bt["plan_n"])
     dt = bt.iloc[:0].assign(task=[])
     ft = pd.DataFrame({"z": [0.0, 2.0, -3.0]})
-    text = pv.summary(dt.assign(z=[]), bt, ft, ft.iloc[:0])
+    text = pv.plan_summary(dt.assign(z=[]), bt, ft, ft.iloc[:0])
     assert "1 of 2 rates within |z| < 3" in text
     assert "Set 2: k-fold cv (28.0% against 10.5%" in text
     assert "df 9 in plan against 5 in the study" in text
@@ -166,7 +166,7 @@ def test_the_committed_tables_are_found_beside_the_study_outputs(tmp_path, monke
     # pip-installed calibsim, where the package-relative path failed)
     from types import SimpleNamespace
 
-    from calibsim.papers import _plan_validation as pv
+    from calibsim.papers import own_studies as pv
     for d in ("dietterich1998", "bouckaert2003"):
         (tmp_path / "figures" / d).mkdir(parents=True)
     monkeypatch.setattr(pv, "FIGURES", tmp_path / "site-packages" / "figures")

@@ -361,7 +361,7 @@ def test_scikit_learn_grid_runs_on_the_general_path(tmp_path):
 # the study and its claims
 
 def test_claim_rules_can_fail():
-    from calibsim.papers._scheffer_herbrich1997_simulation import simulation_claims
+    from calibsim.papers.scheffer_herbrich1997 import simulation_claims
     rng = np.random.default_rng(1)
     base = rng.normal(0.5, 0.02, 400)
     rows, per = [], {}

@@ -394,6 +394,30 @@ class Study:
                 return a
         raise KeyError(name)
 
+    # What the engine hands the paper layouts through the study they are given
+    # (calibsim.papers sits below calibsim.engine and never imports it): each method is
+    # the engine's own function (calibsim.engine._layout_inputs, below this module and
+    # the analyses, which re-export it), not a copy.
+    def test_callable(self, test: str, source: str, scheme: str):
+        """The registry test ``test`` as the engine calls it on the source labelled
+        ``source`` under the scheme ``scheme``
+        (:func:`calibsim.engine.analyses.test_callable`)."""
+        from ._layout_inputs import test_callable
+        return test_callable(test, self, self.source(source), scheme)
+
+    def test_data(self, scores, source: str, scheme: str, test: str, pair, runs=None,
+                  group=0):
+        """The data of ``test`` in ``scores`` (this study's), as the engine hands it to the
+        test (:func:`calibsim.engine.analyses.test_data`)."""
+        from ._layout_inputs import test_data
+        return test_data(scores, source, scheme, test, pair, runs, group)
+
+    def datasets_sampler_text(self) -> str:
+        """How a ``bayes_datasets`` analysis samples the hierarchical test's posterior, in
+        one sentence for a report (:func:`calibsim.engine.analyses.datasets_sampler_text`)."""
+        from ._layout_inputs import datasets_sampler_text
+        return datasets_sampler_text()
+
     @property
     def reduced(self) -> bool:
         """True when ``--n-datasets`` asked for fewer data sets than the file declares: fewer

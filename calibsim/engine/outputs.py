@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..plotting._names import _DAMAGED, axis_label, display_name
+from ..plotting._names import _DAMAGED, axis_label, display_name, source_words
 from ..plotting._style import (PALETTE, chunks, dodge, finish_figure, legend_outside,
                                new_figure, reduced_size, reference_line, render_figure,
                                save_later, series_style, share_y, write_rendered)
@@ -571,17 +571,6 @@ def _figure_calibrate(study, a, table, reduced):
                   "; 0: no df of the grid keeps the Type I error at or below α",
                   reduced=reduced)
     return fig
-
-
-def source_words(row) -> str:
-    """A source of a tidy table in words: "null source (learners equally good)",
-    "BAN source Set 2", or the source's display name for other kinds."""
-    group = str(row.get("group", ""))
-    if group == "null":
-        return "null source (learners equally good)"
-    if group == "ban" and str(row.get("network", "")) not in ("", "nan"):
-        return f"BAN source {display_name(str(row['network']))}"
-    return display_name(row["source"])
 
 
 def _rate_range(values, reference, min_span=6.0):

@@ -4,7 +4,11 @@ One module per paper; each has ``LAYOUTS``, a mapping of layout name to a functi
 ``write(*, study, tables, scores, folder, wall, calibrations) -> {label: path}``
 that a study file selects with ``[study] paper = "<module>.<layout>"``. The engine
 never imports a paper module except through :func:`get_paper`, so deleting one
-breaks only the study files that name it.
+breaks only the study files that name it; a paper module never imports the engine
+(the papers sit below it): what a layout needs of the engine's, it asks the study it
+is given (:meth:`~calibsim.engine.spec.Study.test_callable`,
+:meth:`~calibsim.engine.spec.Study.test_data`,
+:meth:`~calibsim.engine.spec.Study.datasets_sampler_text`).
 """
 
 from __future__ import annotations

@@ -328,13 +328,13 @@ def _scheffer_herbrich1997(fig: Path) -> list[dict]:
 def ulas_paper_ranks(learners) -> dict:
     """The paper's average accuracy ranks among ``learners`` (ours lack mdt): from its
     Table 4 wins, which reproduce Table 5(a)'s ranks among all eight (issue 34)."""
-    from ._ulas2012_tables import LEARNERS, average_ranks_from_wins
+    from .ulas2012 import LEARNERS, average_ranks_from_wins
     keep = [x for x in LEARNERS if x in set(learners)]
     return average_ranks_from_wins(keep=keep)
 
 
 def _ulas_cell(learner: str, n: int) -> str:
-    from ._ulas2012_tables import AVERAGE_RANKS, LEARNERS
+    from .ulas2012 import AVERAGE_RANKS, LEARNERS
     eight = dict(zip(LEARNERS, AVERAGE_RANKS["table5"]))[learner]
     return (f"average rank of {learner} among our {n} learners (paper: from its Table 4 "
             f"wins without mdt; {eight:.2f} among its 8 in Table 5(a))")

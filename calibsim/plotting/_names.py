@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["display_name", "axis_label", "LEARNER_NAMES", "SOURCE_NAMES", "PARAMETER_NAMES",
-           "AXIS_LABELS"]
+__all__ = ["display_name", "axis_label", "source_words", "LEARNER_NAMES", "SOURCE_NAMES",
+           "PARAMETER_NAMES", "AXIS_LABELS"]
 
 #: Built-in and commonly declared learners -> their names in the papers.
 LEARNER_NAMES = {
@@ -159,3 +159,14 @@ def axis_label(column: str, unit: str | None = None) -> str:
     if unit and f"({unit})" not in label:
         label = re.sub(r"\s*\(%\)$", "", label) + f" ({unit})"
     return label
+
+
+def source_words(row) -> str:
+    """A source of a tidy table in words: "null source (learners equally good)",
+    "BAN source Set 2", or the source's display name for other kinds."""
+    group = str(row.get("group", ""))
+    if group == "null":
+        return "null source (learners equally good)"
+    if group == "ban" and str(row.get("network", "")) not in ("", "nan"):
+        return f"BAN source {display_name(str(row['network']))}"
+    return display_name(row["source"])

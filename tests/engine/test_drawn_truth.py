@@ -12,7 +12,7 @@ from calibsim.engine._truth import drawn_truth, train_size
 from calibsim.engine.analyses import _covered_range
 from calibsim.engine.analyses import test_data as engine_test_data
 from calibsim.engine.spec import StudyFileError
-from calibsim.papers._cv_inference_coverage import verdict
+from calibsim.papers.own_studies import coverage_verdict
 from calibsim.sources import write_network
 from calibsim.sources._ban import _build_model
 from calibsim.stats import cv_clt_test
@@ -150,9 +150,9 @@ def test_covered_range_by_hand():
 
 def test_verdict_against_nominal():
     row = {"confidence": 0.95, "ci_low_both": 0.80, "ci_high_both": 0.94}
-    assert verdict(row) == "under"
-    assert verdict({**row, "ci_high_both": 0.97}) == "nominal"
-    assert verdict({**row, "ci_low_both": 0.96, "ci_high_both": 0.99}) == "over"
+    assert coverage_verdict(row) == "under"
+    assert coverage_verdict({**row, "ci_high_both": 0.97}) == "nominal"
+    assert coverage_verdict({**row, "ci_low_both": 0.96, "ci_high_both": 0.99}) == "over"
 
 
 @pytest.mark.parametrize("edit, message", [

@@ -231,7 +231,7 @@ def test_friedman_from_ranks_centres_rounded_published_ranks():
     # 36.01, not L(L+1)/2 = 36: the centred form (documented) gives 93.40, the
     # uncentred textbook form sum(R^2) - L(L+1)^2/4 gives 93.97. On exact ranks the
     # two agree.
-    from calibsim.papers._ulas2012_tables import AVERAGE_RANKS, N_DATASETS
+    from calibsim.papers.ulas2012 import AVERAGE_RANKS, N_DATASETS
     R = np.asarray(AVERAGE_RANKS["table7"], dtype=float)
     L, S = R.size, N_DATASETS
     assert R.sum() == pytest.approx(36.01)
