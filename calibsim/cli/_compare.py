@@ -40,6 +40,17 @@ def add_compare_parser(sub, int_type, alpha_type):
         description="Run a resampling design on one data set and compare the learners with "
         "a test at its calibrated df (the shipped table, calibsim df); with more than two "
         "learners, every pair with a multiple-comparison correction.")
+    _add_compare_data_arguments(p)
+    _add_compare_learner_arguments(p)
+    _add_compare_test_arguments(p, alpha_type)
+    _add_compare_verdict_arguments(p, int_type)
+    _add_compare_execution_arguments(p, int_type)
+    _add_compare_output_arguments(p)
+    return p
+
+
+def _add_compare_data_arguments(p):
+    """``calibsim compare``'s data: data sets to fit on, or per-fold scores already had."""
     p.add_argument("--data", action="append",
                    help=_DATA_HELP + "; repeat it for several data sets (then Friedman, "
                    "post-hoc tests and the Multi2Test order, as calibsim rank)")
@@ -61,10 +72,18 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="the class column's numbers are class labels (else a numeric class "
                         "with a non-integer value or more than 30 distinct values is refused "
                         "as a regression target)")
+
+
+def _add_compare_learner_arguments(p):
+    """``calibsim compare``'s learners: ``--a``, ``--b`` and further ``--learner``."""
     p.add_argument("--a", dest="learners", action="append", help=_LEARNER_HELP)
     p.add_argument("--b", dest="learners", action="append", help="the second learner")
     p.add_argument("--learner", dest="learners", action="append",
                    help="a further learner (repeatable; all pairs are compared)")
+
+
+def _add_compare_test_arguments(p, alpha_type):
+    """``calibsim compare``'s design, test, level and df, and the Bayesian test's options."""
     p.add_argument("--design", default=None,
                    help="'RxK' r runs of stratified k-fold cv, '5x2cv', 'subsampling:N', "
                         "'holdout', 'ncv:RxK' (R repetitions of nested K-fold cv, for "
@@ -95,6 +114,10 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="with --method bayes: 'calibrated' (the shipped rho table where it "
                         "covers the design, threshold and ROPE; default), 'heuristic' "
                         "(1/k) or a number in (0, 1)")
+
+
+def _add_compare_verdict_arguments(p, int_type):
+    """``calibsim compare``'s checks of the verdict: replicability, multiple comparisons."""
     p.add_argument("--replicability", choices=("bootstrap", "rerun", "none"),
                    default="bootstrap", help="how to estimate the verdict's replicability "
                    "(two learners only; default bootstrap of the runs)")
@@ -102,11 +125,19 @@ def add_compare_parser(sub, int_type, alpha_type):
                    help="repeats for --replicability rerun (default 10)")
     p.add_argument("--correction", default="holm",
                    help="multiple-comparison correction for > 2 learners (default holm)")
+
+
+def _add_compare_execution_arguments(p, int_type):
+    """``calibsim compare``'s seed and where the learners are fitted."""
     p.add_argument("--seed", type=int_type(0), default=0, help="seed of the partitions")
     p.add_argument("--workers", type=int_type(0), default=None,
                    help="local worker processes fitting in parallel (a loky pool, as "
                         "scikit-learn's n_jobs; default: fit in this process)")
     p.add_argument("--scheduler", default=None, help="address of a running Dask scheduler")
+
+
+def _add_compare_output_arguments(p):
+    """``calibsim compare``'s outputs: scores, post-hoc and CD diagram, report, progress."""
     p.add_argument("--scores", type=output_file, default=None,
                    help="write the per-fold accuracies (two learners) or the pairs table here (CSV)")
     p.add_argument("--posthoc", default="bergmann_hommel",
@@ -119,7 +150,6 @@ def add_compare_parser(sub, int_type, alpha_type):
     p.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
     from ._args import add_verbose
     add_verbose(p)
-    return p
 
 
 def _input_csv(text):

@@ -45,21 +45,49 @@ __all__ = ["main"]
 
 
 def _parser():
+    """The ``calibsim`` argument parser: one subparser per subcommand, in ``--help`` order."""
     from .._version import __version__
     parser = argparse.ArgumentParser(prog="calibsim", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"calibsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_run_parser(sub)
+    _add_report_parser(sub)
+    _add_calibrate_parser(sub)
+    from ._compare import add_compare_parser
+    add_compare_parser(sub, _int, _alpha)
+    from ._plan import add_plan_parser
+    add_plan_parser(sub, _int, _alpha)
+    from ._rank import add_parser as add_rank_parser
+    add_rank_parser(sub)
+    from ._differences import add_parser as add_differences_parser
+    add_differences_parser(sub)
+    _add_df_parser(sub)
+    _add_list_parser(sub)
+    _add_clean_parser(sub)
+    return parser
+
+
+def _add_run_parser(sub):
+    """Register ``calibsim run``: a study file (or folder), its outputs and execution."""
     run = sub.add_parser("run", help="run a study file and write its outputs")
     run.add_argument("study", type=_input_file, help="study file, e.g. "
                      "studies/bouckaert2003_figure2.toml, or a folder: every study in it, in "
                      "dependency order, then a table of wall times and verdicts")
     _add_outputs(run)
     _add_execution(run)
+
+
+def _add_report_parser(sub):
+    """Register ``calibsim report``: the outputs of a study from its saved scores."""
     rep = sub.add_parser("report", help="redo tables, figures and report from saved scores")
     rep.add_argument("study", type=_input_file, help="study file (or folder of study files) "
                      "whose saved scores to use")
     _add_outputs(rep)
+
+
+def _add_calibrate_parser(sub):
+    """Register ``calibsim calibrate``: the test and design, ``--like``, the null data."""
     cal = sub.add_parser(
         "calibrate", help="calibrate a test's df on simulated null data (naive Bayes vs "
         "C4.5, Bouckaert 2003), or on null data like yours (--like DATA)",
@@ -73,6 +101,14 @@ def _parser():
         "favour a learner that falls back on the majority class whenever the class prior is "
         "unbalanced, so the learners are made equally good on average by construction. "
         "With --method bayes the correlated Bayesian t test's rho is calibrated instead.")
+    _add_calibrate_test_arguments(cal)
+    _add_calibrate_like_arguments(cal)
+    _add_calibrate_null_data_arguments(cal)
+    _add_execution(cal)
+
+
+def _add_calibrate_test_arguments(cal):
+    """``calibsim calibrate``'s test, level, method (df or Bayesian rho) and r x k design."""
     cal.add_argument("--test", action="append", help="test name, e.g. use_all_data "
                      "(calibsim list tests; repeatable; with --like the default is the "
                      "design's default test)")
@@ -90,6 +126,10 @@ def _parser():
     cal.add_argument("--folds", type=_int(2), default=10, help="k (default 10)")
     cal.add_argument("--runs", type=_int(2), default=10,
                      help="r runs, or n subsamples for resampling tests (default 10)")
+
+
+def _add_calibrate_like_arguments(cal):
+    """``calibsim calibrate --like DATA``: the user's data, null, learners, design, report."""
     cal.add_argument("--like", default=None, metavar="DATA",
                      help="calibrate on null data like DATA (a balanced label vector "
                           "permuted per data set, the differences centred): a shipped name, "
@@ -118,6 +158,10 @@ def _parser():
     add_report(cal, "with --like: the data, learners and design, the null and both "
                     "learners' accuracy on it, the calibrated df (or rho) beside the shipped "
                     "table")
+
+
+def _add_calibrate_null_data_arguments(cal):
+    """``calibsim calibrate`` without ``--like``: the simulated null data and their store."""
     cal.add_argument("--n-datasets", type=_int(1), default=1000,
                      help="null data sets to calibrate on (default 1000)")
     cal.add_argument("--n-instances", type=_int(2), default=300,
@@ -134,15 +178,10 @@ def _parser():
                      help="root entropy (default: the Figure 2 study's, so the same data sets)")
     cal.add_argument("--results", type=_output_dir, default=Path("results"),
                      help="folder of the score store (default ./results)")
-    _add_execution(cal)
-    from ._compare import add_compare_parser
-    add_compare_parser(sub, _int, _alpha)
-    from ._plan import add_plan_parser
-    add_plan_parser(sub, _int, _alpha)
-    from ._rank import add_parser as add_rank_parser
-    add_rank_parser(sub)
-    from ._differences import add_parser as add_differences_parser
-    add_differences_parser(sub)
+
+
+def _add_df_parser(sub):
+    """Register ``calibsim df``: a test, level and design to look up in the shipped table."""
     dfp = sub.add_parser("df", help="look up a calibrated df in the shipped table "
                          "(10,000 null data sets; see calibsim.calibration.lookup_df)")
     dfp.add_argument("--test", default=None, help="test name, e.g. use_all_data; without it "
@@ -152,6 +191,10 @@ def _parser():
     dfp.add_argument("--folds", type=_int(2), default=10, help="k folds (default 10)")
     dfp.add_argument("--runs", type=_int(1), default=10,
                      help="r runs, or n subsamples for the subsampling tests")
+
+
+def _add_list_parser(sub):
+    """Register ``calibsim list``: what to list and the folder of study files."""
     lst = sub.add_parser("list", help="list studies, sources, learners, schemes, tests, "
                          "analyses")
     lst.add_argument("what", nargs="?", default="all",
@@ -161,6 +204,10 @@ def _parser():
                           "their size, classes, missing values and source)")
     lst.add_argument("--studies-dir", type=Path, default=Path("studies"),
                      help="folder of study files (default ./studies)")
+
+
+def _add_clean_parser(sub):
+    """Register ``calibsim clean``: the store's folder and a dry run."""
     cln = sub.add_parser("clean", help="remove leftover temporary files and stale or "
                          "quarantined blocks from a score store")
     cln.add_argument("--results", type=_output_dir, default=Path("results"),
@@ -168,7 +215,6 @@ def _parser():
                           "<results>/store)")
     cln.add_argument("--dry-run", action="store_true",
                      help="only count what would be removed")
-    return parser
 
 
 def _cmd_clean(args):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ._schema import StudyFileError, closest, expand_grid
@@ -115,7 +116,8 @@ def _sources(c, table, root: Path, seed: int, schemes) -> tuple:
 
 
 def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
-    from ..stats import BAYES_TESTS, INSTANCE_TESTS, TESTS
+    """The ``[[analysis]]`` entries as :class:`AnalysisSpec`, each checked in turn; then
+    an analysis at the calibrated df must have a calibrate analysis or file to take it from."""
     if isinstance(entries, dict):
         entries = [entries]
     if not isinstance(entries, list):
@@ -125,146 +127,231 @@ def _analyses(c, entries, root, sources, schemes, pairs) -> tuple:
     for s in schemes:
         by_kind.setdefault(s.kind, []).append(s.name)
     for i, sec in enumerate(entries):
-        key = f"analysis[{i}]"
-        sec = c.table(key, sec)
-        c.keys(key, sec, ANALYSIS_KEYS, required=("kind",))
-        kind = c.value(f"{key}.kind", sec["kind"], str, choices=ANALYSIS_KINDS)
-        name = c.value(f"{key}.name", sec.get("name", kind), str)
-        if name in names:
-            c.fail(f"{key}.name", "must be unique among the analyses (give `name`)", name)
-        names.add(name)
-        kw = {"kind": kind, "name": name}
-        only = c.values(f"{key}.schemes", sec["schemes"], str,
-                        choices=tuple(s.name for s in schemes)) if "schemes" in sec else None
-        if kind == "plan":          # calibsim.plan on the sources' data (issue 42, 5)
-            out.append(AnalysisSpec(**kw, **_plan_keys(c, key, sec, sources, pairs)))
-            continue
-        if kind == "accuracy":
-            tests = ()
-            use = only or [s.name for s in schemes]
-            kw["schemes"] = tuple(("accuracy", s) for s in use)
-        elif kind == "bayes_datasets":
-            kw.update(_datasets_keys(c, key, sec, by_kind, only, schemes))
-        else:
-            if "tests" not in sec:
-                c.fail(f"{key}.tests", "is required but missing", show_value=False)
-            # the tests on per-instance outcomes have no df: rates, not calibration
-            from .analyses import interval_tests
-            tests = tuple(c.values(f"{key}.tests", sec["tests"], str,
-                                   choices=tuple(BAYES_TESTS) if kind == "calibrate_rho"
-                                   else interval_tests() if kind == "coverage"
-                                   else tuple(TESTS) + tuple(BAYES_TESTS) + (
-                                       tuple(INSTANCE_TESTS) if kind in (
-                                           "rejection_rate", "replicability") else ())))
-            kw["tests"] = tests
-            kw["schemes"] = tuple((t, _scheme_for(c, key, t, by_kind, only)) for t in tests)
-            for t, sname in kw["schemes"]:
-                if t in INSTANCE_TESTS and INSTANCE_TESTS[t].scheme != "bootstrap" and not {
-                        s.name: s for s in schemes}[sname].correctness:
-                    c.fail(f"schemes.{sname}.correctness", f"must be true for {t!r}, which "
-                           "tests each instance's outcome (the cells then keep per-instance "
-                           "correctness and test masks, bit-packed)", False)
-            kw["alphas"] = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float,
-                                          min_value=0, max_value=1, open_low=True,
-                                          open_high=True))
-        labels = [s.label for s in sources]
-        if "sources" in sec:
-            want = c.values(f"{key}.sources", sec["sources"], str)
-            chosen = []
-            for w in want:
-                hit = [s.label for s in sources if s.label == w or s.group == w]
-                if not hit:
-                    c.fail(f"{key}.sources", f"must name declared sources or groups "
-                           f"{sorted(set(labels) | {s.group for s in sources})}", w)
-                chosen += hit
-            kw["sources"] = tuple(dict.fromkeys(chosen))
-        else:
-            kw["sources"] = tuple(labels)
-        if "pairs" in sec:
-            kw["pairs"] = _pairs(c, f"{key}.pairs", sec["pairs"], pairs)
-        else:
-            kw["pairs"] = pairs
-        for k in ("target", "learner", "truth", "truth_fits", "truth_test"):
-            if k in sec and kind != "coverage":
-                c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
-        if "null" in sec and kind == "coverage":
-            c.fail(f"{key}.null", "does not apply to a coverage analysis (it reads the "
-                   "tests' own intervals of the scores as they are)", sec["null"])
-        if kind == "coverage" and sec.get("df", "textbook") != "textbook":
-            from ..stats import takes_df
-            no_df = [t for t in kw["tests"] if not takes_df(t)]
-            if no_df:
-                c.fail(f"{key}.df", f"is {sec['df']!r}, but {no_df} take(s) no df (a normal "
-                       "or other reference without df); list them in another coverage "
-                       "analysis", sec["df"])
-        if kind == "coverage":
-            kw.update(_coverage_keys(c, key, sec, kw, sources, pairs))
-        if "runs" in sec:
-            kw["runs"] = tuple(c.values(f"{key}.runs", sec["runs"], int, min_value=1))
-        kw["repeats"] = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
-        if kind == "replicability" and kw["repeats"] < 2 and not any(
-                {x.name: x for x in schemes}[s].kind == "cv5x2" for _, s in kw["schemes"]):
-            c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
-        _check_runs(c, key, kw, schemes)
-        if kind == "bayes_datasets" and "calibrated" in kw["rhos"]:
-            _check_table_rho(c, key, kw, schemes)
-        df = sec.get("df", "textbook" if kind != "calibrate" else None)
-        if kind == "calibrate_rho":
-            df = None
-        if kind not in ("calibrate", "calibrate_rho"):
-            if isinstance(df, str):
-                c.value(f"{key}.df", df, str, choices=("textbook", "calibrated"))
-            else:
-                df = c.value(f"{key}.df", df, float, min_value=0, open_low=True)
-            kw["df"] = df
-        elif "df" in sec:
-            c.fail(f"{key}.df", "is not used by a calibrate analysis (it finds the df; use "
-                   "`df_min` and `df_max` for the grid)", sec["df"])
-        for k in ("datasets", "rhos", "thresholds"):
-            if k in sec and kind != "bayes_datasets":
-                c.fail(f"{key}.{k}", "applies only to a bayes_datasets analysis", sec[k])
-        if "continuous" in sec:
-            if kind != "calibrate":
-                c.fail(f"{key}.continuous", "applies only to a calibrate analysis",
-                       sec["continuous"])
-            kw["continuous"] = c.value(f"{key}.continuous", sec["continuous"], bool)
-        if "ropes" in sec and kind not in ("calibrate_rho", "bayes_datasets"):
-            c.fail(f"{key}.ropes", "applies only to a calibrate_rho or bayes_datasets "
-                   "analysis", sec["ropes"])
-        if "ropes" in sec and kind == "calibrate_rho":
-            kw["ropes"] = tuple(c.values(f"{key}.ropes", sec["ropes"], float, min_value=0,
-                                         max_value=1, open_high=True))
-        if "fresh_check" in sec:
-            if kind != "calibrate":
-                c.fail(f"{key}.fresh_check", "applies only to a calibrate analysis",
-                       sec["fresh_check"])
-            kw["fresh_check"] = c.value(f"{key}.fresh_check", sec["fresh_check"], bool)
-        if "null" in sec:
-            if kind == "accuracy":
-                c.fail(f"{key}.null", "does not apply to an accuracy analysis (it reports "
-                       "the learners' accuracies as they are)", sec["null"])
-            kw["null"] = c.value(f"{key}.null", sec["null"], str, choices=NULL_KINDS)
-            counts = [t for t in kw["tests"] if t in TESTS and TESTS[t].scheme == "holdout"]
-            if kw["null"] == "centred" and counts:
-                c.fail(f"{key}.null", "'centred' shifts per-fold accuracy differences, but "
-                       f"{counts} test(s) take McNemar counts of one split; leave them out "
-                       "or use null = 'as_is'", kw["null"])
-        kw["df_min"] = c.value(f"{key}.df_min", sec.get("df_min", 2), int, min_value=1)
-        kw["df_max"] = c.value(f"{key}.df_max", sec.get("df_max", 100), int,
-                               min_value=kw["df_min"])
-        if "calibration" in sec:
-            cal = (root / c.value(f"{key}.calibration", sec["calibration"], str)).resolve()
-            if not cal.is_file():
-                raise FileNotFoundError(f"study file {c.path}: `{key}.calibration` names "
-                                        f"{sec['calibration']!r}, which does not exist at {cal}.")
-            kw["calibration"] = cal
-        out.append(AnalysisSpec(**kw))
+        out.append(_analysis(c, f"analysis[{i}]", sec, names, root, sources, schemes, pairs,
+                             by_kind))
     for a in out:
         if a.kind != "plan" and a.df == "calibrated" and a.calibration is None and not any(
                 b.kind == "calibrate" for b in out):
             c.fail(f"analysis.{a.name}.df", "is 'calibrated' but the study has no calibrate "
                    "analysis and the entry no `calibration` study file", a.df)
     return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class _Entry:
+    """One ``[[analysis]]`` entry being parsed, and what its checks read beside it."""
+
+    c: object               # the study file's Checker (fail, value, values, table, keys)
+    key: str                # "analysis[i]", the start of every message's key
+    sec: dict               # the entry's table
+    kind: str               # one of ANALYSIS_KINDS
+    only: list | None       # the entry's `schemes`, when given
+    root: Path              # the study file's folder (paths are relative to it)
+    sources: tuple          # the study's SourceSpec
+    schemes: tuple          # the study's SchemeSpec
+    pairs: tuple            # the study's learner pairs
+    by_kind: dict           # scheme kind -> names of the study's schemes of that kind
+
+
+def _analysis(c, key, sec, names, root, sources, schemes, pairs, by_kind) -> AnalysisSpec:
+    """One ``[[analysis]]`` entry: its common keys (kind, a unique name, schemes), then a
+    plan analysis's own keys, or the keys of the other kinds in a fixed order."""
+    sec = c.table(key, sec)
+    c.keys(key, sec, ANALYSIS_KEYS, required=("kind",))
+    kind = c.value(f"{key}.kind", sec["kind"], str, choices=ANALYSIS_KINDS)
+    name = c.value(f"{key}.name", sec.get("name", kind), str)
+    if name in names:
+        c.fail(f"{key}.name", "must be unique among the analyses (give `name`)", name)
+    names.add(name)
+    kw = {"kind": kind, "name": name}
+    only = c.values(f"{key}.schemes", sec["schemes"], str,
+                    choices=tuple(s.name for s in schemes)) if "schemes" in sec else None
+    if kind == "plan":          # calibsim.plan on the sources' data
+        return AnalysisSpec(**kw, **_plan_keys(c, key, sec, sources, pairs))
+    e = _Entry(c, key, sec, kind, only, root, sources, schemes, pairs, by_kind)
+    kw.update(_TESTS_OF_KIND.get(kind, _registered_tests)(e))
+    kw["sources"] = _analysed_sources(e)
+    kw["pairs"] = _pairs(c, f"{key}.pairs", sec["pairs"], pairs) if "pairs" in sec else pairs
+    _check_coverage_only_keys(e, kw)
+    if kind == "coverage":
+        kw.update(_coverage_keys(c, key, sec, kw, sources, pairs))
+    _set_runs(e, kw)
+    _set_df(e, kw)
+    _set_kind_only_keys(e, kw)
+    _set_null(e, kw)
+    _set_df_grid_and_calibration(e, kw)
+    return AnalysisSpec(**kw)
+
+
+def _accuracy_schemes(e: _Entry) -> dict:
+    """An accuracy analysis: no test, every scheme (or those of `schemes`) as it is."""
+    use = e.only or [s.name for s in e.schemes]
+    return {"schemes": tuple(("accuracy", s) for s in use)}
+
+
+def _bayes_datasets_tests(e: _Entry) -> dict:
+    """A bayes_datasets analysis: its tests over groups of data sets and their keys."""
+    return _datasets_keys(e.c, e.key, e.sec, e.by_kind, e.only, e.schemes)
+
+
+def _registered_tests(e: _Entry) -> dict:
+    """``tests`` (registered tests: the Bayesian ones for calibrate_rho, those with an
+    interval for coverage, per-instance tests too for rates and replicability), the
+    scheme each runs on and ``alphas``."""
+    from ..stats import BAYES_TESTS, INSTANCE_TESTS, TESTS
+    c, key, sec, kind = e.c, e.key, e.sec, e.kind
+    if "tests" not in sec:
+        c.fail(f"{key}.tests", "is required but missing", show_value=False)
+    # the tests on per-instance outcomes have no df: rates, not calibration
+    from .analyses import interval_tests
+    tests = tuple(c.values(f"{key}.tests", sec["tests"], str,
+                           choices=tuple(BAYES_TESTS) if kind == "calibrate_rho"
+                           else interval_tests() if kind == "coverage"
+                           else tuple(TESTS) + tuple(BAYES_TESTS) + (
+                               tuple(INSTANCE_TESTS) if kind in (
+                                   "rejection_rate", "replicability") else ())))
+    on = tuple((t, _scheme_for(c, key, t, e.by_kind, e.only)) for t in tests)
+    for t, sname in on:
+        if t in INSTANCE_TESTS and INSTANCE_TESTS[t].scheme != "bootstrap" and not {
+                s.name: s for s in e.schemes}[sname].correctness:
+            c.fail(f"schemes.{sname}.correctness", f"must be true for {t!r}, which "
+                   "tests each instance's outcome (the cells then keep per-instance "
+                   "correctness and test masks, bit-packed)", False)
+    alphas = tuple(c.values(f"{key}.alphas", sec.get("alphas", [0.05]), float,
+                            min_value=0, max_value=1, open_low=True, open_high=True))
+    return {"tests": tests, "schemes": on, "alphas": alphas}
+
+
+#: analysis kind -> its tests and schemes (other kinds: _registered_tests).
+_TESTS_OF_KIND = {"accuracy": _accuracy_schemes, "bayes_datasets": _bayes_datasets_tests}
+
+
+def _analysed_sources(e: _Entry) -> tuple:
+    """The labels of the sources analysed: those (or the groups) `sources` names, or all."""
+    c, key, sec, sources = e.c, e.key, e.sec, e.sources
+    labels = [s.label for s in sources]
+    if "sources" not in sec:
+        return tuple(labels)
+    want = c.values(f"{key}.sources", sec["sources"], str)
+    chosen = []
+    for w in want:
+        hit = [s.label for s in sources if s.label == w or s.group == w]
+        if not hit:
+            c.fail(f"{key}.sources", f"must name declared sources or groups "
+                   f"{sorted(set(labels) | {s.group for s in sources})}", w)
+        chosen += hit
+    return tuple(dict.fromkeys(chosen))
+
+
+def _check_coverage_only_keys(e: _Entry, kw: dict) -> None:
+    """The keys only a coverage analysis takes, and the two a coverage analysis refuses:
+    `null`, and a `df` other than textbook for a test that takes no df."""
+    c, key, sec, kind = e.c, e.key, e.sec, e.kind
+    for k in ("target", "learner", "truth", "truth_fits", "truth_test"):
+        if k in sec and kind != "coverage":
+            c.fail(f"{key}.{k}", "applies only to a coverage analysis", sec[k])
+    if "null" in sec and kind == "coverage":
+        c.fail(f"{key}.null", "does not apply to a coverage analysis (it reads the "
+               "tests' own intervals of the scores as they are)", sec["null"])
+    if kind == "coverage" and sec.get("df", "textbook") != "textbook":
+        from ..stats import takes_df
+        no_df = [t for t in kw["tests"] if not takes_df(t)]
+        if no_df:
+            c.fail(f"{key}.df", f"is {sec['df']!r}, but {no_df} take(s) no df (a normal "
+                   "or other reference without df); list them in another coverage "
+                   "analysis", sec["df"])
+
+
+def _set_runs(e: _Entry, kw: dict) -> None:
+    """Add `runs` and `repeats` to ``kw``, checked against the schemes the tests run on
+    (and, for rhos = "calibrated", against the shipped rho table)."""
+    c, key, sec, kind, schemes = e.c, e.key, e.sec, e.kind, e.schemes
+    if "runs" in sec:
+        kw["runs"] = tuple(c.values(f"{key}.runs", sec["runs"], int, min_value=1))
+    kw["repeats"] = c.value(f"{key}.repeats", sec.get("repeats", 1), int, min_value=1)
+    if kind == "replicability" and kw["repeats"] < 2 and not any(
+            {x.name: x for x in schemes}[s].kind == "cv5x2" for _, s in kw["schemes"]):
+        c.fail(f"{key}.repeats", "must be >= 2 for a replicability analysis", kw["repeats"])
+    _check_runs(c, key, kw, schemes)
+    if kind == "bayes_datasets" and "calibrated" in kw["rhos"]:
+        _check_table_rho(c, key, kw, schemes)
+
+
+def _set_df(e: _Entry, kw: dict) -> None:
+    """Add `df` to ``kw``: 'textbook' (default), 'calibrated' or a number; a calibrate or
+    calibrate_rho analysis takes none (it finds the df, or does not use one)."""
+    c, key, sec, kind = e.c, e.key, e.sec, e.kind
+    df = sec.get("df", "textbook" if kind != "calibrate" else None)
+    if kind == "calibrate_rho":
+        df = None
+    if kind not in ("calibrate", "calibrate_rho"):
+        if isinstance(df, str):
+            c.value(f"{key}.df", df, str, choices=("textbook", "calibrated"))
+        else:
+            df = c.value(f"{key}.df", df, float, min_value=0, open_low=True)
+        kw["df"] = df
+    elif "df" in sec:
+        c.fail(f"{key}.df", "is not used by a calibrate analysis (it finds the df; use "
+               "`df_min` and `df_max` for the grid)", sec["df"])
+
+
+def _set_kind_only_keys(e: _Entry, kw: dict) -> None:
+    """Add the keys only some kinds take, refusing them elsewhere: datasets, rhos and
+    thresholds (bayes_datasets), continuous and fresh_check (calibrate), ropes
+    (calibrate_rho; bayes_datasets reads its own)."""
+    c, key, sec, kind = e.c, e.key, e.sec, e.kind
+    for k in ("datasets", "rhos", "thresholds"):
+        if k in sec and kind != "bayes_datasets":
+            c.fail(f"{key}.{k}", "applies only to a bayes_datasets analysis", sec[k])
+    if "continuous" in sec:
+        if kind != "calibrate":
+            c.fail(f"{key}.continuous", "applies only to a calibrate analysis",
+                   sec["continuous"])
+        kw["continuous"] = c.value(f"{key}.continuous", sec["continuous"], bool)
+    if "ropes" in sec and kind not in ("calibrate_rho", "bayes_datasets"):
+        c.fail(f"{key}.ropes", "applies only to a calibrate_rho or bayes_datasets "
+               "analysis", sec["ropes"])
+    if "ropes" in sec and kind == "calibrate_rho":
+        kw["ropes"] = tuple(c.values(f"{key}.ropes", sec["ropes"], float, min_value=0,
+                                     max_value=1, open_high=True))
+    if "fresh_check" in sec:
+        if kind != "calibrate":
+            c.fail(f"{key}.fresh_check", "applies only to a calibrate analysis",
+                   sec["fresh_check"])
+        kw["fresh_check"] = c.value(f"{key}.fresh_check", sec["fresh_check"], bool)
+
+
+def _set_null(e: _Entry, kw: dict) -> None:
+    """Add `null` to ``kw``: the null construction, 'as_is' or 'centred' (not for an
+    accuracy analysis, nor 'centred' with McNemar counts)."""
+    c, key, sec, kind = e.c, e.key, e.sec, e.kind
+    if "null" not in sec:
+        return
+    if kind == "accuracy":
+        c.fail(f"{key}.null", "does not apply to an accuracy analysis (it reports "
+               "the learners' accuracies as they are)", sec["null"])
+    from ..stats import TESTS
+    kw["null"] = c.value(f"{key}.null", sec["null"], str, choices=NULL_KINDS)
+    counts = [t for t in kw["tests"] if t in TESTS and TESTS[t].scheme == "holdout"]
+    if kw["null"] == "centred" and counts:
+        c.fail(f"{key}.null", "'centred' shifts per-fold accuracy differences, but "
+               f"{counts} test(s) take McNemar counts of one split; leave them out "
+               "or use null = 'as_is'", kw["null"])
+
+
+def _set_df_grid_and_calibration(e: _Entry, kw: dict) -> None:
+    """Add `df_min`, `df_max` (the calibration grid) and `calibration` (a study file to
+    take calibrated df from, relative to the study file) to ``kw``."""
+    c, key, sec = e.c, e.key, e.sec
+    kw["df_min"] = c.value(f"{key}.df_min", sec.get("df_min", 2), int, min_value=1)
+    kw["df_max"] = c.value(f"{key}.df_max", sec.get("df_max", 100), int,
+                           min_value=kw["df_min"])
+    if "calibration" in sec:
+        cal = (e.root / c.value(f"{key}.calibration", sec["calibration"], str)).resolve()
+        if not cal.is_file():
+            raise FileNotFoundError(f"study file {c.path}: `{key}.calibration` names "
+                                    f"{sec['calibration']!r}, which does not exist at {cal}.")
+        kw["calibration"] = cal
 
 
 _BUILTIN = ("naive_bayes", "c45", "ib1", "tan", "voted_perceptron",

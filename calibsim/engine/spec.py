@@ -43,6 +43,7 @@ declares no ``[schemes]``.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 from ._schema import Checker, StudyFileError
@@ -111,15 +112,76 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     """Validate a parsed study file (``doc``) as if read from ``path`` (see :func:`load_study`)."""
     path = Path(path)
     c = Checker(path)
-    published_only = "sources" not in doc and "schemes" not in doc
+    published_only, plan_only = _check_sections(c, doc)
+    st = c.table("study", doc["study"])
+    head = _study_keys(c, st)
+    root = path.parent
+    if published_only:
+        from ._parse import published_only_study
+        study = published_only_study(c, doc, st, path, head.name, head.seed, head.paper)
+        if n_datasets is not None:
+            c.value("n_datasets", n_datasets, int, min_value=1)
+            from dataclasses import replace
+            study = replace(study, requested_n_datasets=int(n_datasets))
+        return study
+    from ._parse import _analyses, _outputs, _schemes, _sources
+    schemes = (_schemes(c, c.table("schemes", doc["schemes"])) if "schemes" in doc or not
+               plan_only else ())
+    sources = _sources(c, c.table("sources", doc["sources"]), root, head.seed, schemes)
+    learners, pairs = _study_learners(c, doc, sources)
+    analyses = _analyses(c, doc.get("analysis", []), root, sources, schemes, pairs)
+    _check_datasets_per_comparison(c, analyses, sources, head.block_size)
+    results, figures = _outputs(c, doc, root)
+    study = Study(name=head.name, path=path, seed=head.seed, sources=sources,
+                  learners=learners, pairs=pairs, schemes=schemes, analyses=analyses,
+                  title=c.value("study.title", st.get("title", head.name), str),
+                  paper=head.paper,
+                  description=c.value("study.description", st.get("description", ""), str),
+                  block_size=head.block_size, costs=head.costs, results=results.resolve(),
+                  figures=figures.resolve(),
+                  declared_n_datasets=tuple(s.n_datasets for s in sources),
+                  declared_sources=len(sources))
+    if n_datasets is not None:
+        c.value("n_datasets", n_datasets, int, min_value=1)
+        study = study.with_n_datasets(n_datasets)
+    from ._parse import check_memory
+    check_memory(study, c)
+    return study
+
+
+def _plan_only(doc: dict) -> bool:
+    """Whether every analysis is of kind ``plan`` (calibsim.plan draws its own designs)."""
     entries = doc.get("analysis", [])
     entries = [entries] if isinstance(entries, dict) else entries
-    # a study of plan analyses only (calibsim.plan draws its own designs) needs no schemes
-    plan_only = bool(entries) and isinstance(entries, list) and all(
+    return bool(entries) and isinstance(entries, list) and all(
         isinstance(e, dict) and e.get("kind") == "plan" for e in entries)
+
+
+def _check_sections(c, doc: dict) -> tuple[bool, bool]:
+    """Check the top-level sections; ``(published_only, plan_only)``: a study of published
+    numbers only (no sources, no schemes) needs only ``[study]``, one of plan analyses only
+    needs no ``[schemes]``."""
+    published_only = "sources" not in doc and "schemes" not in doc
+    # a study of plan analyses only (calibsim.plan draws its own designs) needs no schemes
+    plan_only = _plan_only(doc)
     c.keys("", doc, _TOP, required=("study",) if published_only else
            ("study", "sources") if plan_only else ("study", "sources", "schemes"))
-    st = c.table("study", doc["study"])
+    return published_only, plan_only
+
+
+@dataclass(frozen=True)
+class _StudyKeys:
+    """The checked keys of the ``[study]`` section that the rest of the loading reads."""
+
+    name: str
+    seed: int
+    block_size: int
+    costs: bool
+    paper: str
+
+
+def _study_keys(c, st: dict) -> _StudyKeys:
+    """The ``[study]`` section's name, seed, block size, costs and paper layout, checked."""
     c.keys("study", st, _STUDY_KEYS, required=("name", "seed"))
     name = c.value("study.name", st["name"], str)
     if not name or any(ch in name for ch in "/\\ ") or name.startswith("."):
@@ -134,19 +196,14 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
         mod, _, layout = paper.partition(".")
         c.value("study.paper", mod, str, choices=PAPERS)
         c.value("study.paper", paper, str, choices=tuple(f"{mod}.{k}" for k in layouts(mod)))
-    root = path.parent
-    if published_only:
-        from ._parse import published_only_study
-        study = published_only_study(c, doc, st, path, name, seed, paper)
-        if n_datasets is not None:
-            c.value("n_datasets", n_datasets, int, min_value=1)
-            from dataclasses import replace
-            study = replace(study, requested_n_datasets=int(n_datasets))
-        return study
-    from ._parse import _analyses, _learners, _outputs, _schemes, _sources
-    schemes = (_schemes(c, c.table("schemes", doc["schemes"])) if "schemes" in doc or not
-               plan_only else ())
-    sources = _sources(c, c.table("sources", doc["sources"]), root, seed, schemes)
+    return _StudyKeys(name, seed, block_size, costs, paper)
+
+
+def _study_learners(c, doc: dict, sources) -> tuple:
+    """``(learners, pairs)``: the ``[learners]`` section, or the two simulated learners
+    A and B of ε-point sources (which must then be all the sources and have no
+    ``[learners]``); the sources' own learners checked against them."""
+    from ._parse import _learners
     simulated = all(s.simulated_scores for s in sources)
     if "learners" in doc:
         learners, pairs = _learners(c, c.table("learners", doc["learners"]))
@@ -164,7 +221,12 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
     if any(s.simulated_scores for s in sources) and not simulated:
         c.fail("sources", "must not mix ε-point sources with sources that need learners",
                show_value=False)
-    analyses = _analyses(c, doc.get("analysis", []), root, sources, schemes, pairs)
+    return learners, pairs
+
+
+def _check_datasets_per_comparison(c, analyses, sources, block_size: int) -> None:
+    """bayes_datasets: comparisons of q data sets never straddle a block, nor a source's
+    end (the block size and every source's n_datasets are multiples of q)."""
     for i, a in enumerate(analyses):
         for q in a.datasets:          # bayes_datasets: comparisons never straddle a block
             if block_size % q:
@@ -176,19 +238,4 @@ def study_from_dict(doc: dict, path, *, n_datasets: int | None = None) -> Study:
                     c.fail(f"sources.{src.group}.n_datasets", f"must be a multiple of every "
                            f"number of data sets per comparison of analysis {a.name!r} "
                            f"({list(a.datasets)})", src.n_datasets)
-    results, figures = _outputs(c, doc, root)
-    study = Study(name=name, path=path, seed=seed, sources=sources, learners=learners,
-                  pairs=pairs, schemes=schemes, analyses=analyses,
-                  title=c.value("study.title", st.get("title", name), str), paper=paper,
-                  description=c.value("study.description", st.get("description", ""), str),
-                  block_size=block_size, costs=costs, results=results.resolve(),
-                  figures=figures.resolve(),
-                  declared_n_datasets=tuple(s.n_datasets for s in sources),
-                  declared_sources=len(sources))
-    if n_datasets is not None:
-        c.value("n_datasets", n_datasets, int, min_value=1)
-        study = study.with_n_datasets(n_datasets)
-    from ._parse import check_memory
-    check_memory(study, c)
-    return study
 

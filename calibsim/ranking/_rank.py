@@ -447,46 +447,14 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     alpha = check_probability("alpha", alpha)
     t = read_scores(table, score=score, cost=cost if isinstance(cost, str) else None,
                     dataset=dataset, learner=learner, fold=fold)
-    S, L = t.scores.shape
-    if t.folds_per_run is not None and folds_per_run is None:     # run and fold columns
-        folds_per_run = t.folds_per_run                   # say r x k cv with k folds per run
-        is_5x2 = folds_per_run == 2 and t.folds.shape[2] == 10
-        if not is_5x2 and pairwise_test in ("cv5x2_f", "cv5x2_t"):
-            pairwise_test = "corrected_repeated_cv"       # the 5x2cv tests do not fit r x k
-    if S < 2 or L < 2:
-        raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
-                         f"data set(s) and {L} learner(s).")
+    folds_per_run, pairwise_test = _design_of(t, folds_per_run, pairwise_test)
     tc = _iv_bool("tie_correction", tie_correction)
     fr = friedman_test(t.scores, higher_is_better=hib, tie_correction=tc)
     ph = _POSTHOC[posthoc](t.scores, higher_is_better=hib, alpha=alpha)
     prior, source = _prior(cost, t)
     if t.folds is not None:
-        loss = -t.folds if hib else t.folds                  # MultiTest compares losses
-        n_folds = loss.shape[2]
-        if isinstance(pairwise_test, str) and pairwise_test != "paired_t":
-            # any registered test, checked against the folds (one clear error if it
-            # does not fit); MultiTest's built-in ones keep their own functions below
-            func, shape = registry_pairwise(pairwise_test, n_folds, folds_per_run, alpha)
-            if pairwise_test not in PAIRWISE_TESTS:
-                pairwise_test = func
-                loss = loss.reshape((S, L) + shape)
-        if callable(pairwise_test) or pairwise_test == "paired_t":
-            pass
-        elif pairwise_test in ("cv5x2_f", "cv5x2_t"):
-            if n_folds != 10:
-                raise ValueError(f"`pairwise_test`={pairwise_test!r} needs 10 folds per data "
-                                 f"set and learner (5x2 cv); the table has {n_folds}. For r "
-                                 "runs of k-fold cv use pairwise_test='corrected_repeated_cv' "
-                                 "with folds_per_run=k (Bouckaert & Frank's corrected t, "
-                                 "which replicates best).")
-            loss = loss.reshape(S, L, 5, 2)
-        elif pairwise_test == "corrected_repeated_cv":
-            k = folds_per_run
-            if not (isinstance(k, int) and k >= 2 and n_folds % k == 0):
-                raise ValueError(f"`folds_per_run` must be k >= 2 dividing the {n_folds} "
-                                 f"folds per data set for the corrected repeated cv t; got "
-                                 f"{k!r}.")
-            loss = loss.reshape(S, L, n_folds // k, k)
+        pairwise_test, loss = _fold_losses(t, hib, pairwise_test, folds_per_run, alpha)
+        n_folds = t.folds.shape[2]
         m2 = multi2test(loss, cost=prior, learners=t.learners, pairwise_test=pairwise_test,
                         correction=correction, alpha=alpha, posthoc=posthoc,
                         tie_correction=tc)
@@ -507,19 +475,77 @@ def rank(table, *, score=None, higher_is_better=True, cost=None, posthoc="bergma
     bayes = None
     if method == "bayes":
         from ._bayes import bayesian_pair_results
-        k = folds_per_run
-        if k is None and t.folds is not None and pairwise_test in ("cv5x2_f", "cv5x2_t") \
-                and t.folds.shape[2] == 10:
-            k = 2                                         # 5x2 cv: five runs of 2 folds
         bayes = bayesian_pair_results(table, rope=rope, threshold=threshold,
                                       higher_is_better=hib, score=score, rho=rho,
-                                      folds_per_run=k, random_state=random_state)
+                                      folds_per_run=_bayes_folds_per_run(t, pairwise_test,
+                                                                         folds_per_run),
+                                      random_state=random_state)
         kwargs.update(method="bayes", rope=rope, threshold=threshold, rho=rho,
                       random_state=random_state)
     prov = {"call": call_text("rank", ["table"], kwargs)}
     return RankingResult(t.learners, t.datasets, t.scores, hib, t.score_name,
                          fr.average_ranks, fr, ph, m2, alpha, posthoc, source, n_folds,
                          provenance=prov, bayesian=bayes)
+
+
+def _design_of(t, folds_per_run, pairwise_test):
+    """``(folds_per_run, pairwise_test)`` for the table read: with run and fold columns
+    the table says r x k cv, and the 5x2cv tests give way to the corrected repeated cv t
+    unless it is 5x2 cv; a table of fewer than 2 data sets or learners is refused."""
+    S, L = t.scores.shape
+    if t.folds_per_run is not None and folds_per_run is None:     # run and fold columns
+        folds_per_run = t.folds_per_run                   # say r x k cv with k folds per run
+        is_5x2 = folds_per_run == 2 and t.folds.shape[2] == 10
+        if not is_5x2 and pairwise_test in ("cv5x2_f", "cv5x2_t"):
+            pairwise_test = "corrected_repeated_cv"       # the 5x2cv tests do not fit r x k
+    if S < 2 or L < 2:
+        raise ValueError(f"`table` must hold at least 2 data sets and 2 learners; got {S} "
+                         f"data set(s) and {L} learner(s).")
+    return folds_per_run, pairwise_test
+
+
+def _fold_losses(t, hib, pairwise_test, folds_per_run, alpha):
+    """``(pairwise_test, loss)``: MultiTest's pairwise test (a registered test outside
+    MultiTest's own becomes its one-sided function) and the per-fold losses of shape
+    (S, L, folds) shaped as that test reads them; a test that does not fit is refused."""
+    S, L = t.scores.shape
+    loss = -t.folds if hib else t.folds                  # MultiTest compares losses
+    n_folds = loss.shape[2]
+    if isinstance(pairwise_test, str) and pairwise_test != "paired_t":
+        # any registered test, checked against the folds (one clear error if it
+        # does not fit); MultiTest's built-in ones keep their own functions below
+        func, shape = registry_pairwise(pairwise_test, n_folds, folds_per_run, alpha)
+        if pairwise_test not in PAIRWISE_TESTS:
+            pairwise_test = func
+            loss = loss.reshape((S, L) + shape)
+    if callable(pairwise_test) or pairwise_test == "paired_t":
+        pass
+    elif pairwise_test in ("cv5x2_f", "cv5x2_t"):
+        if n_folds != 10:
+            raise ValueError(f"`pairwise_test`={pairwise_test!r} needs 10 folds per data "
+                             f"set and learner (5x2 cv); the table has {n_folds}. For r "
+                             "runs of k-fold cv use pairwise_test='corrected_repeated_cv' "
+                             "with folds_per_run=k (Bouckaert & Frank's corrected t, "
+                             "which replicates best).")
+        loss = loss.reshape(S, L, 5, 2)
+    elif pairwise_test == "corrected_repeated_cv":
+        k = folds_per_run
+        if not (isinstance(k, int) and k >= 2 and n_folds % k == 0):
+            raise ValueError(f"`folds_per_run` must be k >= 2 dividing the {n_folds} "
+                             f"folds per data set for the corrected repeated cv t; got "
+                             f"{k!r}.")
+        loss = loss.reshape(S, L, n_folds // k, k)
+    return pairwise_test, loss
+
+
+def _bayes_folds_per_run(t, pairwise_test, folds_per_run):
+    """k for the hierarchical Bayesian test's default rho = 1/k: ``folds_per_run``, or 2
+    for 5x2 cv."""
+    k = folds_per_run
+    if k is None and t.folds is not None and pairwise_test in ("cv5x2_f", "cv5x2_t") \
+            and t.folds.shape[2] == 10:
+        k = 2                                         # 5x2 cv: five runs of 2 folds
+    return k
 
 
 def registry_pairwise(name, n_folds: int, folds_per_run, alpha: float):
