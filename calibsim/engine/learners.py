@@ -318,7 +318,7 @@ def _fast_kwargs(learners):
 
 
 def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness=False,
-               costs=False) -> dict:
+               costs=False, return_proba=False) -> dict:
     """Score built-in learners on integer codes inside the numba kernel.
 
     Parameters
@@ -335,6 +335,10 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
         Attribute arities and class count.
     return_correctness : bool, default False
         Also return per-instance correctness (L, *split, n).
+    return_proba : bool, default False
+        Also return every test instance's class probabilities ``proba``
+        (L, *split, n, n_classes) float64, NaN in training rows
+        (:func:`calibsim.evaluate.score_splits`).
     costs : bool, default False
         Time each learner in its own kernel call (``fit_time`` holds fit + predict
         seconds per split, shared evenly over the splits; ``predict_time`` is 0).
@@ -344,7 +348,8 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
     -------
     dict
         ``correct`` (L, *split), ``n_test`` (*split), ``model_size`` (L, *split),
-        ``fit_time`` and ``predict_time`` (L, *split) seconds, and ``correctness``.
+        ``fit_time`` and ``predict_time`` (L, *split) seconds, ``correctness`` and
+        ``proba`` (when asked for).
     """
     from ..evaluate import score_splits
     groups = {}                   # learners with different C4.5 options: one call per option set
@@ -353,7 +358,7 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
     if len(groups) > 1:
         parts = {i: score_fast(X, y, masks, [learners[j] for j in idx], n_values=n_values,
                                n_classes=n_classes, return_correctness=return_correctness,
-                               costs=costs)
+                               costs=costs, return_proba=return_proba)
                  for i, idx in enumerate(groups.values())}
         order = np.argsort(np.concatenate(list(groups.values())), kind="stable")
         out = {k: np.concatenate([parts[i][k] for i in parts])[order]
@@ -361,7 +366,7 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
         out["n_test"] = parts[0]["n_test"]
         return out
     kw = dict(n_values=n_values, n_classes=n_classes, return_correctness=return_correctness,
-              **_fast_kwargs(learners))
+              return_proba=return_proba, **_fast_kwargs(learners))
     names = tuple(lrn.kind for lrn in learners)
     split = masks.shape[:-1]
     if not costs:
@@ -371,6 +376,8 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
                "fit_time": nan, "predict_time": nan.copy()}
         if return_correctness:
             out["correctness"] = res.correctness
+        if return_proba:
+            out["proba"] = res.proba
         return out
     parts, times = [], []
     for name in names:
@@ -385,6 +392,8 @@ def score_fast(X, y, masks, learners, *, n_values, n_classes, return_correctness
            "predict_time": np.zeros((len(names),) + split)}
     if return_correctness:
         out["correctness"] = np.concatenate([p.correctness for p in parts])
+    if return_proba:
+        out["proba"] = np.concatenate([p.proba for p in parts])
     return out
 
 

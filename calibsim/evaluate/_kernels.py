@@ -12,15 +12,18 @@ import numpy as np
 from ..learners import _c45, _kernels_ib1, _kernels_nb, _kernels_tan, _kernels_vp
 from ..learners._c45 import _c45_bits_data, _c45_fold_score, _flush_stale_caches
 from ..learners._c45.bitops import _mask_word, _popcount
-from ..learners._c45.bitset import _c45_grow_split, _c45_prune_score
+from ..learners._c45.bitset import _c45_fold_proba, _c45_grow_split, _c45_prune_score
 from ..learners._c45.criterion import _weka_cf
 from ..learners._c45.general import _c45_fit_rows, _presort
-from ..learners._c45.predictor import _c45_predict_general, _c45_size_general
+from ..learners._c45.predictor import (_c45_predict_general, _c45_predict_proba_general,
+                                       _c45_size_general, _first_max)
 from ..learners._kernels_ib1 import _ib1_predict
-from ..learners._kernels_nb import (_nb_fit_general_kernel, _nb_model_from_counts,
-                                    _nb_predict_general_kernel, _nb_predict_row)
-from ..learners._kernels_tan import _tan_fit, _tan_predict
-from ..learners._kernels_vp import _vp_fit, _vp_predict
+from ..learners._kernels_nb import (_first_largest, _nb_fit_general_kernel,
+                                    _nb_model_from_counts, _nb_predict_general_kernel,
+                                    _nb_predict_proba_general_kernel, _nb_predict_row,
+                                    _nb_scores_row)
+from ..learners._kernels_tan import _tan_fit, _tan_predict, _tan_predict_proba
+from ..learners._kernels_vp import _vp_fit, _vp_predict, _vp_predict_with_proba
 
 #: Learner identifiers understood by the kernel.
 LEARNER_IDS = {"naive_bayes": 0, "c45": 1, "ib1": 2, "tan": 3, "voted_perceptron": 4}
@@ -28,13 +31,20 @@ LEARNER_IDS = {"naive_bayes": 0, "c45": 1, "ib1": 2, "tan": 3, "voted_perceptron
 
 @nb.njit(cache=True, nogil=True)
 def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
-                   c45_confidence, c45_min_obj, correctness, record):
-    """Shared body of the two public kernels.
+                   c45_confidence, c45_min_obj, correctness, record, proba):
+    """Shared body of the entry kernels.
 
-    (n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8, (L, s, n) b1, b1
-    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8.
+    (n, a) i8, (n,) i8, (a,) i8, i8, (L,) i8, (s, n) b1, f8, i8, (L, s, n) b1, b1,
+    None or (L, s, n, C) f8 -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8.
     If ``record``, sets ``correctness[l, s, i]`` to whether learner l classified
     test instance i of split s correctly (the array must start all False).
+    Unless ``proba`` is None, sets ``proba[l, s, i]`` to learner l's class
+    probabilities of test instance i of split s, bit for bit its estimator's
+    ``predict_proba`` (training rows are left as they are). numba compiles the
+    kernel once for ``proba`` None, with the probability code pruned before
+    typing (``if proba is None``), and once for an array: the default path runs
+    the code it ran before probabilities existed. The predictions, and so
+    ``correct`` and ``correctness``, are the same either way.
 
     C4.5 and naive Bayes work on the data set's bitsets, built once here
     (``_c45_bits_data``): a split's training set is the data set minus its test
@@ -111,8 +121,12 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
             lid = learner_ids[l]
             if lid == 1:
                 row = correctness[l, s] if record else no_record
-                correct[l, s], model_size[l, s] = _c45_fold_score(c45, n_classes, test_masks[s],
-                                                                  row, record)
+                if proba is None:
+                    correct[l, s], model_size[l, s] = _c45_fold_score(c45, n_classes,
+                                                                      test_masks[s], row, record)
+                else:
+                    correct[l, s], model_size[l, s] = _c45_fold_proba(
+                        c45, n_classes, test_masks[s], row, record, proba[l, s])
                 continue
             if lid == 0:
                 row = correctness[l, s] if record else no_record
@@ -120,18 +134,40 @@ def _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
                                                test_masks[s], train_words, nb_class_counts,
                                                nb_counts, nb_prior, nb_cond, nb_probs, row,
                                                record)
+                if proba is not None:
+                    # _nb_fold_score left the fold's model in nb_prior, nb_cond
+                    _nb_fold_proba(nb_prior, nb_cond, c45.off, X, test_masks[s], nb_probs,
+                                   proba[l, s])
                 model_size[l, s] = 0
                 continue
             if lid == 2:
                 pred = _ib1_predict(X_trf[:n_tr], ytr, numeric, X_tef[:n_te])
                 model_size[l, s] = 0
+                if proba is not None:
+                    # IB1's distribution: 1 for the predicted class, 0 elsewhere
+                    for t in range(n_te):
+                        for c in range(n_classes):
+                            proba[l, s, i_te[t], c] = 0.0
+                        proba[l, s, i_te[t], pred[t]] = 1.0
             elif lid == 3:
                 tan = _tan_fit(Xtr, ytr, n_values, n_classes)
-                pred = _tan_predict(tan, n_values, Xte)
+                if proba is None:
+                    pred = _tan_predict(tan, n_values, Xte)
+                else:
+                    # _tan_predict is the first largest of these probabilities
+                    tp = _tan_predict_proba(tan, n_values, Xte)
+                    pred = np.empty(n_te, dtype=np.int64)
+                    for t in range(n_te):
+                        pred[t] = _first_largest(tp[t])
+                        for c in range(n_classes):
+                            proba[l, s, i_te[t], c] = tp[t, c]
                 model_size[l, s] = 0
             else:
                 vp = _vp_fit(Xtr, ytr, n_values, 1, 10000, 1)
-                pred = _vp_predict(vp, Xte)
+                if proba is None:
+                    pred = _vp_predict(vp, Xte)
+                else:
+                    pred = _vp_predict_with_proba(vp, Xte, proba[l, s], i_te[:n_te])
                 model_size[l, s] = vp[0].shape[0]
             c = 0
             if record:
@@ -195,6 +231,22 @@ def _nb_fold_score(amask, cmask, off, n_values, X, y, is_test, train, class_coun
     return n_correct
 
 
+@nb.njit(cache=True, _nrt=False)
+def _nb_fold_proba(prior, cond, off, X, is_test, probs, proba_out):
+    """Naive Bayes' class probabilities of the test instances (``is_test`` (n,) b1) into
+    ``proba_out[i]`` (n, C) f8: :func:`calibsim.learners._kernels_nb._nb_scores_row` with
+    the fold's model ``prior`` (C,), ``cond`` (V, C), ``off`` (a + 1,) left by
+    :func:`_nb_fold_score`, as ``_nb_predict_proba`` gives them. ``probs`` (C,) is
+    scratch. Allocates nothing (compiled without reference counting)."""
+    model = (prior, cond, off)
+    C = probs.shape[0]
+    for i in range(is_test.shape[0]):
+        if is_test[i]:
+            _nb_scores_row(model, X, i, probs)
+            for c in range(C):
+                proba_out[i, c] = probs[c]
+
+
 @nb.njit(cache=True, nogil=True)  # nogil: Dask workers keep heartbeating meanwhile
 def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
                      c45_confidence, c45_min_obj):
@@ -202,7 +254,7 @@ def _evaluate_splits(X, y, n_values, n_classes, learner_ids, test_masks,
     -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8"""
     none = np.zeros((0, 0, 0), dtype=np.bool_)
     return _evaluate_core(X, y, n_values, n_classes, learner_ids, test_masks,
-                          c45_confidence, c45_min_obj, none, False)
+                          c45_confidence, c45_min_obj, none, False, None)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -217,8 +269,29 @@ def _evaluate_splits_correctness(X, y, n_values, n_classes, learner_ids, test_ma
                            dtype=np.bool_)
     correct, n_test, model_size = _evaluate_core(
         X, y, n_values, n_classes, learner_ids, test_masks, c45_confidence, c45_min_obj,
-        correctness, True)
+        correctness, True, None)
     return correct, n_test, model_size, correctness
+
+
+@nb.njit(cache=True, nogil=True)
+def _evaluate_splits_proba(X, y, n_values, n_classes, learner_ids, test_masks,
+                           c45_confidence, c45_min_obj, record):
+    """As :func:`_evaluate_splits`, plus every test instance's class probabilities.
+
+    -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8, correctness (L, s, n) b1
+    (shape (0, s, n) unless ``record``), proba (L, s, n, C) f8: ``proba[l, s, i]`` is
+    learner l's ``predict_proba`` of instance i, fitted on split s's training
+    instances, where i is in split s's test set; NaN in the rows of training instances.
+    """
+    L = learner_ids.shape[0]
+    S = test_masks.shape[0]
+    n = X.shape[0]
+    correctness = np.zeros((L if record else 0, S, n), dtype=np.bool_)
+    proba = np.full((L, S, n, n_classes), np.nan)
+    correct, n_test, model_size = _evaluate_core(
+        X, y, n_values, n_classes, learner_ids, test_masks, c45_confidence, c45_min_obj,
+        correctness, record, proba)
+    return correct, n_test, model_size, correctness, proba
 
 
 @nb.njit(cache=True, nogil=True)
@@ -292,13 +365,20 @@ def _evaluate_c45_confidences(X, y, n_values, n_classes, test_masks, confidences
 
 @nb.njit(cache=True, nogil=True)
 def _evaluate_general(X, y, n_values, n_classes, learner_ids, test_masks, c45_confidence,
-                      c45_min_obj, record, numeric):
+                      c45_min_obj, record, numeric, proba):
     """Naive Bayes and C4.5 on general data (numeric attributes, missing values) on every split.
 
     (n, a) f8 (NaN = missing), (n,) i8, (a,) i8 (0 = numeric), i8, (L,) i8 (0 naive Bayes,
-    1 C4.5), (s, n) b1, f8, i8, b1, None or True (some attribute is numeric)
+    1 C4.5), (s, n) b1, f8, i8, b1, None or True (some attribute is numeric), None or
+    (L, s, n, C) f8
     -> correct (L, s) i8, n_test (s,) i8, model_size (L, s) i8 (C4.5's nodes, 0 for naive
     Bayes), correctness (L, s, n) b1 (shape (0, s, n) unless ``record``).
+    Unless ``proba`` is None, sets ``proba[l, s, i]`` of each test instance i of split s
+    to learner l's class probabilities (``_c45_predict_proba_general`` /
+    ``_nb_predict_proba_general``: the estimators' ``predict_proba``), and the
+    predictions are the first largest of them (J48's with its 1e-6 tolerance), as the
+    predict kernels make them; training rows are left as they are. With ``proba`` None
+    that code is pruned before typing.
 
     Each model is bit for bit the one ``C45`` / ``NaiveBayes`` fit on the split's training
     rows (:func:`calibsim.learners._c45._c45_fit_general`,
@@ -351,12 +431,30 @@ def _evaluate_general(X, y, n_values, n_classes, learner_ids, test_masks, c45_co
             if learner_ids[l] == 1:
                 tree = _c45_fit_rows(X, y, w, rows[:n_tr], presort, n_values, n_classes,
                                      c45_confidence, c45_min_obj, numeric)
-                pred = _c45_predict_general(tree, Xte)
+                if proba is None:
+                    pred = _c45_predict_general(tree, Xte)
+                else:
+                    # _c45_predict_general is J48's first maximum of these probabilities
+                    tp = _c45_predict_proba_general(tree, Xte)
+                    pred = np.empty(n_te, dtype=np.int64)
+                    for t in range(n_te):
+                        pred[t] = _first_max(tp[t], n_classes)
+                        for c in range(n_classes):
+                            proba[l, s, te[t], c] = tp[t, c]
                 model_size[l, s] = _c45_size_general(tree)[0]
             else:
                 model = _nb_fit_general_kernel(X_tr[:n_tr], y_tr[:n_tr], n_values, n_classes,
                                                numeric)
-                pred = _nb_predict_general_kernel(model, Xte, numeric)
+                if proba is None:
+                    pred = _nb_predict_general_kernel(model, Xte, numeric)
+                else:
+                    # _nb_predict_general_kernel is the first largest of these
+                    tp = _nb_predict_proba_general_kernel(model, Xte, numeric)
+                    pred = np.empty(n_te, dtype=np.int64)
+                    for t in range(n_te):
+                        pred[t] = _first_largest(tp[t])
+                        for c in range(n_classes):
+                            proba[l, s, te[t], c] = tp[t, c]
             c = 0
             for t in range(n_te):
                 if pred[t] == y[te[t]]:
@@ -369,7 +467,9 @@ def _evaluate_general(X, y, n_values, n_classes, learner_ids, test_masks, c45_co
 
 #: The cached kernels of this module (each has its own numba cache index).
 _CACHED_KERNELS = (_evaluate_core, _evaluate_splits, _evaluate_splits_correctness,
-                   _evaluate_c45_confidences, _evaluate_general)
+                   _evaluate_splits_proba, _nb_fold_score, _nb_fold_proba,
+                   _evaluate_c45_confidences,
+                   _evaluate_general)
 
 
 # ``cache=True`` keys a function's cache on the source of its own file only: the

@@ -2,7 +2,8 @@
 
 This is the step "learners → schemes → score arrays": it trains every learner
 on every training set of one data set inside one numba call and counts its
-correct predictions on the matching test set.
+correct predictions on the matching test set (optionally also recording each
+test instance's correctness and class probabilities).
 """
 
 from __future__ import annotations
@@ -47,6 +48,18 @@ class SplitScores:
         instance i is in the split's test set and the learner classified it
         correctly (False for training instances). ``correctness.sum(-1)``
         equals ``correct``.
+    proba : ndarray of shape (n_learners, *split_shape, n, n_classes), float64, or None
+        Only with ``score_splits(..., return_proba=True)``: where instance i is
+        in the split's test set, the learner's class probabilities of i (columns
+        the class codes), bit for bit what its estimator
+        (:mod:`calibsim.learners`) fitted on the split's training instances
+        returns from ``predict_proba``; NaN in the rows of training instances,
+        so that a split's test rows are ``proba[l, s][test_masks[s]]`` and a
+        training row cannot pass for a prediction. ``correct`` is not always
+        the count of the test instances whose largest probability is their
+        class: J48 breaks near-ties with a tolerance of 1e-6, and a C4.5 row
+        can sum to less than 1 with missing values (see
+        :class:`calibsim.learners.C45`).
     """
 
     learners: tuple
@@ -54,6 +67,7 @@ class SplitScores:
     n_test: np.ndarray
     model_size: np.ndarray
     correctness: np.ndarray | None = None
+    proba: np.ndarray | None = None
 
     @property
     def accuracy(self) -> np.ndarray:
@@ -115,7 +129,7 @@ class SplitScores:
 
 def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=None,
                  n_classes=None, c45_confidence: float = 0.25, c45_min_obj: int = 2,
-                 return_correctness: bool = False) -> SplitScores:
+                 return_correctness: bool = False, return_proba: bool = False) -> SplitScores:
     """Train and test each learner on every split given by ``test_masks``.
 
     Parameters
@@ -148,6 +162,17 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
         (``SplitScores.correctness``, shape ``(n_learners, *split_shape, n)``),
         as McNemar's test needs. Off by default: it costs memory, and the
         counts are the same either way.
+    return_proba : bool, default False
+        Also record every learner's class probabilities of every test
+        instance (``SplitScores.proba``, shape ``(n_learners, *split_shape,
+        n, n_classes)`` float64, NaN in training rows), as metrics other than
+        accuracy (ROC AUC, log loss, Brier score) need. They are the
+        estimators' ``predict_proba`` on the split's test rows, bit for bit;
+        ``correct``, ``model_size`` and ``correctness`` are the same with or
+        without them. It costs ``8 * n_learners * n_splits * n * n_classes``
+        bytes (6.4 MB for two learners, 10 x 10 cv, 1,000 instances and four
+        classes) and some time to compute them; off, the kernel compiled
+        without them runs.
 
     Returns
     -------
@@ -169,9 +194,18 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     >>> scores = score_splits(X, y, masks)
     >>> scores.correct.shape, scores.n_test.shape
     ((2, 2, 5), (2, 5))
+
+    Class probabilities of every test instance (NaN in the training rows):
+
+    >>> scores = score_splits(X, y, masks, return_proba=True)
+    >>> scores.proba.shape
+    (2, 2, 5, 60, 2)
+    >>> test = scores.proba[:, masks]              # (learner, test instance, class)
+    >>> bool(np.isnan(scores.proba[:, ~masks]).all()), bool(np.allclose(test.sum(-1), 1))
+    (True, True)
     """
     from ._kernels import (LEARNER_IDS, _evaluate_general, _evaluate_splits,
-                           _evaluate_splits_correctness)
+                           _evaluate_splits_correctness, _evaluate_splits_proba)
 
     X = np.asarray(X)
     y = np.asarray(y)
@@ -223,26 +257,35 @@ def score_splits(X, y, test_masks, *, learners=("naive_bayes", "c45"), n_values=
     check_int("c45_min_obj", c45_min_obj, min_value=1)
     if not isinstance(return_correctness, bool):
         raise TypeError(f"`return_correctness` must be a bool; got {return_correctness!r}.")
+    if not isinstance(return_proba, bool):
+        raise TypeError(f"`return_proba` must be a bool; got {return_proba!r}.")
     ids = np.array([LEARNER_IDS[name] for name in learners], dtype=np.int64)
     args = (np.ascontiguousarray(X, dtype=np.float64 if general else np.int64),
             np.ascontiguousarray(y, dtype=np.int64),
             np.ascontiguousarray(n_values, dtype=np.int64), np.int64(n_classes), ids, flat,
             float(c45_confidence), np.int64(c45_min_obj))
     L = len(learners)
-    correctness = None
+    n = X.shape[0]
+    correctness = proba = None
     if general:
         numeric = True if (n_values == 0).any() else None
-        correct, n_test, size, correctness = _evaluate_general(*args, return_correctness, numeric)
-        correctness = (correctness.reshape((L,) + split_shape + (X.shape[0],))
-                       if return_correctness else None)
+        proba = np.full((L, flat.shape[0], n, n_classes), np.nan) if return_proba else None
+        correct, n_test, size, correctness = _evaluate_general(*args, return_correctness,
+                                                               numeric, proba)
+    elif return_proba:
+        correct, n_test, size, correctness, proba = _evaluate_splits_proba(
+            *args, return_correctness)
     elif return_correctness:
         correct, n_test, size, correctness = _evaluate_splits_correctness(*args)
-        correctness = correctness.reshape((L,) + split_shape + (X.shape[0],))
     else:
         correct, n_test, size = _evaluate_splits(*args)
+    correctness = (correctness.reshape((L,) + split_shape + (n,))
+                   if return_correctness else None)
+    if return_proba:
+        proba = proba.reshape((L,) + split_shape + (n, n_classes))
     return SplitScores(tuple(learners), correct.reshape((L,) + split_shape),
                        n_test.reshape(split_shape), size.reshape((L,) + split_shape),
-                       correctness)
+                       correctness, proba)
 
 
 def _general_X(X, n_values):

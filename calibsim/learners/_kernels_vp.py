@@ -177,3 +177,21 @@ def _vp_predict_proba(model, X):
         out[r, 1] = p1
         out[r, 0] = 1.0 - p1
     return out
+
+
+@numba.njit(cache=True)
+def _vp_predict_with_proba(model, X, proba_out, rows):
+    """model, (n_test, a) i8, (n, 2) f8 out, (n_test,) i8 -> (n_test,) i8 class codes.
+
+    :func:`_vp_predict` and :func:`_vp_predict_proba` from one vote per row: returns the
+    class codes and sets ``proba_out[rows[r]]`` to row r's probabilities, bit for bit
+    those two kernels' (the same integer vote, the same expression).
+    """
+    out = np.empty(X.shape[0], np.int64)
+    for r in range(X.shape[0]):
+        o = _vp_output(model, X, r)
+        out[r] = 1 if o > 0 else 0
+        p1 = 1.0 / (1.0 + np.exp(-np.float64(o)))
+        proba_out[rows[r], 1] = p1
+        proba_out[rows[r], 0] = 1.0 - p1
+    return out

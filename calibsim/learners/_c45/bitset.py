@@ -323,6 +323,63 @@ def _c45_fold_score(bt, n_classes, is_test, correct_out, record):
     return _score_test(bt, n_classes, correct_out, record)
 
 
+@numba.njit(inline='always', **_JIT)
+def _proba_test(bt, C, proba_out):
+    """After :func:`_score_test`: the class probabilities of each test instance into
+    ``proba_out[i]`` (n, C) f8, rows of other instances untouched.
+
+    They are J48's ``distributionForInstance`` as :func:`.predictor._c45_predict_proba`
+    gives it for the compact tree: the leaf's (an empty leaf's parent's) class
+    frequencies, computed by the same :func:`.predictor._node_prediction`. Reads the sets
+    ``pmask`` of test instances reaching each node and the parents ``sub`` that
+    :func:`_score_test` left.
+    """
+    attr = bt.attr
+    first = bt.first
+    n_values = bt.n_values
+    pmask = bt.pmask
+    stack = bt.stack
+    parent = bt.sub
+    prob = bt.prob
+    W = pmask.shape[1]
+    sp = 1
+    stack[0] = 0
+    while sp > 0:
+        sp -= 1
+        u = stack[sp]
+        if attr[u] >= 0:
+            for b in range(n_values[attr[u]]):
+                stack[sp] = first[u] + b
+                sp += 1
+            continue
+        _node_prediction(bt.dist, bt.tot, bt.empty, u, parent[u], C, prob)
+        for w in range(W):
+            hit = pmask[u, w]
+            while hit:
+                i = 64 * w + _lowest_bit(hit)
+                for c in range(C):
+                    proba_out[i, c] = prob[c]
+                hit &= hit - np.uint64(1)
+
+
+@numba.njit(**_JIT_NO_NRT)
+def _c45_fold_proba(bt, n_classes, is_test, correct_out, record, proba_out):
+    """:func:`_c45_fold_score`, and the class probabilities of the test instances.
+
+    Returns ``(n_correct, n_nodes)`` as :func:`_c45_fold_score` (the same fit and the same
+    predictions: J48's class is not always the first largest probability, see
+    :func:`.predictor._first_max`) and sets ``proba_out[i]`` (n, C) f8 of every test
+    instance i to its class probabilities, bit for bit those of
+    :func:`.predictor._c45_predict_proba` with the tree :func:`_c45_fit` grows on the
+    training instances; rows of training instances are left as they are.
+    """
+    n_train = _set_split(bt, is_test)
+    _build(bt, n_classes, n_train)
+    out = _score_test(bt, n_classes, correct_out, record)
+    _proba_test(bt, n_classes, proba_out)
+    return out
+
+
 @numba.njit(**_JIT_NO_NRT)
 def _c45_grow_split(bt, n_classes, is_test):
     """Grow and collapse (not prune) J48's tree on the training part of a split.
