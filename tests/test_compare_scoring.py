@@ -184,3 +184,28 @@ def test_a_test_set_without_a_class_is_refused_for_roc_auc():
     with pytest.raises(ValueError, match="undefined on split"):
         compare(LogisticRegression(), GaussianNB(), X, y, design="2x5", scoring="roc_auc",
                 progress=False)
+
+
+def test_compare_scores_of_cross_validate_with_several_scorers(binary):
+    from sklearn.model_selection import RepeatedStratifiedKFold, cross_validate
+
+    from calibsim import compare_scores
+    X, y = binary
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+    scorers = ["accuracy", "roc_auc"]
+    a = cross_validate(LogisticRegression(), X, y, cv=cv, scoring=scorers)
+    b = cross_validate(GaussianNB(), X, y, cv=cv, scoring=scorers)
+    res = compare_scores(a, b, design=cv, scoring="roc_auc", replicability=None)
+    assert res.scoring == "roc_auc" and res.design == "2x5"
+    np.testing.assert_array_equal(res.scores["score_a"], a["test_roc_auc"])
+    # the same splits through compare give the same scores and the same test
+    ref = compare(LogisticRegression(), GaussianNB(), X, y, cv=cv, scoring="roc_auc",
+                  replicability=None, progress=False)
+    np.testing.assert_allclose(res.scores["difference"], ref.scores["difference"], atol=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    acc = compare_scores(a, b, design=cv, scoring="accuracy", replicability=None)
+    np.testing.assert_array_equal(acc.scores["accuracy_a"], a["test_accuracy"])
+    with pytest.raises(ValueError, match="has no scores of 'test_f1'"):
+        compare_scores(a, b, design=cv, scoring="f1")
+    with pytest.raises(ValueError, match="not both"):
+        compare_scores(a, b, design=cv, scoring="roc_auc", metric="auc")

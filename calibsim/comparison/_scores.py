@@ -21,7 +21,7 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
                    df="calibrated", method="frequentist", rope=0.0, threshold=0.95,
                    rho="calibrated", replicability="bootstrap", n_boot=1000,
                    random_state=0, labels=None, learners=None, score=None,
-                   metric="accuracy") -> CompareResult:
+                   metric="accuracy", scoring=None) -> CompareResult:
     """Test two learners' per-fold scores you already have, at the calibrated df.
 
     The same test, df and result as :func:`calibsim.compare`, on scores from
@@ -78,6 +78,14 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
         [0, 100] and one exceeds 1; the result's ``splitter`` says which. Scores
         outside both are refused. Another metric (e.g. ``"auc"``, ``"f1"``) is tested
         as given, with a note that the shipped df were calibrated on accuracy.
+    scoring : str, optional
+        The scikit-learn scorer name the scores are of (:data:`calibsim.metrics.METRICS`,
+        as :func:`calibsim.compare`'s ``scoring``; greater is better, losses negated as
+        ``cross_validate`` gives them). It takes the place of ``metric``: the result's
+        ``scoring`` names it, its report prints it in its units, and the df is the
+        metric's own calibrated df where the shipped table has one, else accuracy's
+        (``result.df_source`` says which). From a ``cross_validate`` dict with several
+        scorers it reads ``test_<scoring>``.
 
     Returns
     -------
@@ -131,8 +139,14 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
         raise ValueError(f"`n_boot` must be an integer in [1, 10**6]; got {n_boot!r}.")
     if method not in ("frequentist", "bayes"):
         raise ValueError(f"`method` must be 'frequentist' or 'bayes'; got {method!r}.")
+    scorer = _scorer(scoring, metric, scores_a)
+    if scorer is not None and score is None and isinstance(scores_a, dict):
+        score = f"test_{scorer.name}"
     a, b, names, runs = read_fold_scores(scores_a, scores_b, learners=learners, score=score)
-    a, b, scale_note = _on_scale(a, b, metric)
+    if scorer is not None and scorer.name != "accuracy":
+        scale_note = f"{scorer.title} ({scorer.name}) as given, greater-is-better scores"
+    else:
+        a, b, scale_note = _on_scale(a, b, metric)
     d, splitter = _design_of(design, a, runs)
     splitter = f"{splitter}; {scale_note}"
     if d.kind == "bootstrap":
@@ -149,7 +163,7 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
                          f"the design {d.name!r} (shape {want}); got {a.size} "
                          f"(shape {a.shape}).")
     a, b = a.reshape(want), b.reshape(want)
-    setup = _setup(d, test, alpha, df, replicability, 10)
+    setup = _setup(d, test, alpha, df, replicability, 10, scorer)
     from ..stats import needs_instances
     if needs_instances(setup["spec"]):
         raise ValueError(f"`test` {setup['spec'].name!r} runs on per-instance outcomes: "
@@ -175,7 +189,12 @@ def compare_scores(scores_a, scores_b=None, *, design=None, test=None, alpha=0.0
     from dataclasses import replace
 
     from ..reports._words import call_text
+    if scorer is not None and scorer.name != "accuracy":
+        res = replace(res, scoring=scorer.name, scores=res.scores.rename(
+            columns={"accuracy_a": "score_a", "accuracy_b": "score_b"}))
     kw = {"design": d.name, "test": res.test, "alpha": alpha, "df": df}
+    if scorer is not None:
+        kw["scoring"] = scorer.name
     if method == "bayes":
         kw.update(method=method, rope=rope, threshold=threshold, rho=rho)
     kw.update(replicability=replicability, random_state=random_state)
@@ -221,7 +240,7 @@ def read_fold_scores(scores_a, scores_b=None, *, learners=None, score=None):
     arrays = []
     for i, (name, x) in enumerate((("scores_a", scores_a), ("scores_b", scores_b))):
         if isinstance(x, dict):
-            x, est = _from_cross_validate(name, x)
+            x, est = _from_cross_validate(name, x, score)
             if est:
                 names[i] = est
         elif isinstance(x, pd.DataFrame):
@@ -239,8 +258,19 @@ def read_fold_scores(scores_a, scores_b=None, *, learners=None, score=None):
     return a, b, tuple(names), runs
 
 
-def _from_cross_validate(name, result: dict):
-    """``cross_validate``'s test scores and the estimator's class name (if returned)."""
+def _from_cross_validate(name, result: dict, score=None):
+    """``cross_validate``'s test scores and the estimator's class name (if returned);
+    ``score`` picks one scorer's of several (``"roc_auc"`` or ``"test_roc_auc"``)."""
+    if score is not None:
+        key = next((k for k in (score, f"test_{score}") if k in result), None)
+        if key is None:
+            raise ValueError(f"`{name}` has no scores of {score!r}: cross_validate's dict "
+                             f"has keys {sorted(result)} (give scoring= or score= one of its "
+                             "scorers, e.g. cross_validate(..., scoring=['accuracy', "
+                             "'roc_auc'])).")
+        est = result.get("estimator")
+        label = type(est[0]).__name__ if est is not None and len(est) else ""
+        return np.asarray(result[key], dtype=float), label
     key = next((k for k in ("test_score", "test_accuracy") if k in result), None)
     if key is None:
         raise ValueError(f"`{name}` as a dict must be what scikit-learn's cross_validate "
@@ -399,6 +429,17 @@ def _design_of_splitter(cv) -> tuple:
                 text)
     raise ValueError(f"`design` {text}: its design cannot be read without the data; give "
                      "'RxK', '5x2cv' or 'subsampling:N@f'.")
+
+
+def _scorer(scoring, metric, scores_a):
+    """The :class:`calibsim.metrics.Metric` of ``scoring`` (None if not given)."""
+    if scoring is None:
+        return None
+    if not (isinstance(metric, str) and metric.strip().lower() == "accuracy"):
+        raise ValueError(f"give `scoring` or `metric`, not both; got scoring={scoring!r} and "
+                         f"metric={metric!r}.")
+    from ..metrics import get_metric
+    return get_metric(scoring)
 
 
 def _on_scale(a, b, metric):
