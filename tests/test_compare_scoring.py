@@ -209,3 +209,17 @@ def test_compare_scores_of_cross_validate_with_several_scorers(binary):
         compare_scores(a, b, design=cv, scoring="f1")
     with pytest.raises(ValueError, match="not both"):
         compare_scores(a, b, design=cv, scoring="roc_auc", metric="auc")
+
+
+@pytest.mark.parametrize("scoring", ["roc_auc", "neg_log_loss", "neg_brier_score"])
+def test_the_kernels_probabilities_score_as_the_fitted_estimators(scoring):
+    # by name the built-in learners run in the numba kernels (their class probabilities
+    # in one call); as estimator objects each is fitted on every split: the same scores
+    from calibsim.learners import C45, NaiveBayes
+    data = load_uci("tic-tac-toe")
+    kw = dict(design="2x5", scoring=scoring, progress=False, replicability=None)
+    fast = compare("naive_bayes", "c45", data, **kw)
+    slow = compare(NaiveBayes(), C45(), data, **kw)
+    np.testing.assert_allclose(fast.scores[["score_a", "score_b"]],
+                               slow.scores[["score_a", "score_b"]], rtol=0, atol=1e-12)
+    assert fast.pvalue == pytest.approx(slow.pvalue, rel=1e-9)

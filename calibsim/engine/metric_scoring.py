@@ -18,7 +18,7 @@ __all__ = ["score_metric"]
 
 
 def score_metric(X, y, masks, learners, *, metric, n_values, n_classes,
-                 instances: bool = False):
+                 instances: bool = False, fast: bool = False):
     """Every learner's score of ``metric`` on every split.
 
     Parameters
@@ -38,6 +38,12 @@ def score_metric(X, y, masks, learners, *, metric, n_values, n_classes,
         C; 0 for regression.
     instances : bool, default False
         Also each test instance's greater-is-better value (a per-instance loss only).
+    fast : bool, default False
+        calibsim's learners on nominal codes, all with ``fast_path()``, and a metric of
+        class probabilities or scores: the numba kernels give every test instance's
+        probabilities in one call (:func:`calibsim.engine.learners.score_fast` with
+        ``return_proba``), bit for bit the estimators' ``predict_proba``, so the scores
+        are those of the fitted estimators.
 
     Returns
     -------
@@ -62,6 +68,9 @@ def score_metric(X, y, masks, learners, *, metric, n_values, n_classes,
     scores = np.empty((L, S))
     values = np.zeros((L, S, n)) if instances else None
     regression = metric.task == "regression"
+    if fast:
+        return _score_from_kernel_proba(X, y, masks, learners, metric, n_values, n_classes,
+                                        values)
     for s in range(S):
         te = flat[s]
         tr_idx, te_idx = np.flatnonzero(~te), np.flatnonzero(te)
@@ -85,5 +94,35 @@ def score_metric(X, y, masks, learners, *, metric, n_values, n_classes,
             scores[i, s] = fold_score(metric, yte, response, n_classes)
             if values is not None:
                 values[i, s, te] = instance_scores(metric, yte, response, n_classes)
+    return (scores.reshape((L,) + split),
+            None if values is None else values.reshape((L,) + split + (n,)))
+
+
+def _score_from_kernel_proba(X, y, masks, learners, metric, n_values, n_classes, values):
+    """:func:`score_metric` from the kernels' class probabilities (``fast``)."""
+    from ..metrics import fold_score, instance_scores
+    from .learners import score_fast
+    if metric.response not in ("proba", "score"):
+        raise ValueError(f"the kernels' probabilities cannot score {metric.name!r}, which "
+                         "needs predicted classes.")               # pragma: no cover
+    try:
+        proba = score_fast(X, y, masks, learners, n_values=n_values, n_classes=n_classes,
+                           return_proba=True)["proba"]
+    except Exception as exc:
+        _reraise_interrupt(exc)
+        raise LearnerFailed(", ".join(lrn.label for lrn in learners), exc) from exc
+    split = masks.shape[:-1]
+    flat = masks.reshape(-1, masks.shape[-1])
+    L, S, n = len(learners), flat.shape[0], len(y)
+    proba = proba.reshape((L, S, n, n_classes))
+    scores = np.empty((L, S))
+    for s in range(S):
+        te = flat[s]
+        for i in range(L):
+            p = proba[i, s][te]
+            response = p[:, 1] if metric.response == "score" else p
+            scores[i, s] = fold_score(metric, y[te], response, n_classes)
+            if values is not None:
+                values[i, s, te] = instance_scores(metric, y[te], response, n_classes)
     return (scores.reshape((L,) + split),
             None if values is None else values.reshape((L,) + split + (n,)))

@@ -510,7 +510,7 @@ def score_block(block: Block):
         scores, values = score_metric(block.X, block.y, block.masks, block.learners,
                                       metric=block.metric, n_values=block.n_values,
                                       n_classes=block.n_classes,
-                                      instances=block.correctness)
+                                      instances=block.correctness, fast=block.fast)
         return (scores, values) if block.correctness else scores
     from .learners import score_fast, score_general
     score = score_fast if block.fast else score_general
@@ -908,7 +908,8 @@ def accuracies(learners, X, y, d: Design, random_state, n_repeats, *, n_jobs, sc
         + ([(8.0 * n_repeats * (1 + d.n_runs) * n * max(1, Xa.shape[1]), "design", d.name,
              1)] if d.kind == "bootstrap" else []),     # each bootstrap sample's rows
         what=f"the comparison on {n:,} instances")
-    fast = nominal and metric is None and all(lrn.fast_path(True) for lrn in learners)
+    fast = nominal and (metric is None or metric.response in ("proba", "score")) and all(
+        lrn.fast_path(True) for lrn in learners)
     from ..datasets import Dataset
     if isinstance(X, Dataset) and not any(lrn.is_builtin for lrn in learners):
         Xa = X.to_frame()          # names and kinds, for pipelines that select columns
