@@ -10,8 +10,25 @@ from ._args import add_report, command_line, output_file
 
 __all__ = ["add_compare_parser", "cmd_compare", "cmd_calibrate_like", "load_data"]
 
-_DATA_HELP = ("a shipped UCI data set (e.g. vote), an ARFF or CSV file (class = last column "
-              "unless --class-attribute), or a scikit-learn loader (sklearn:load_breast_cancer)")
+_DATA_HELP = ("a shipped UCI data set (e.g. vote) or regression set (cpu, servo, auto-mpg), "
+              "an ARFF or CSV file (class = last column unless --class-attribute), or a "
+              "scikit-learn loader (sklearn:load_breast_cancer; sklearn:load_diabetes, a "
+              "numeric target)")
+#: the scorer names of :data:`calibsim.metrics.METRICS`, by task (written out so that the
+#: parser is built without importing the metrics; tests/test_cli_scoring.py checks them)
+_CLASSIFICATION_SCORERS = ("accuracy", "balanced_accuracy", "roc_auc", "roc_auc_ovr",
+                           "average_precision", "f1", "f1_macro", "matthews_corrcoef",
+                           "neg_log_loss", "neg_brier_score")
+_REGRESSION_SCORERS = ("neg_mean_squared_error", "neg_mean_absolute_error", "r2")
+_SCORING_HELP = ("the metric the learners are compared on, a scikit-learn scorer name: for "
+                 "classes " + ", ".join(_CLASSIFICATION_SCORERS) + " (default accuracy); "
+                 "for a numeric target (regressors, e.g. 'sklearn.linear_model.Ridge("
+                 "alpha=1.0)') " + ", ".join(_REGRESSION_SCORERS) + " (default "
+                 "neg_mean_squared_error). As scikit-learn's scorers, greater is better: "
+                 "losses are negated (neg_log_loss, not log_loss). A metric other than "
+                 "accuracy is tested at its own calibrated df where the shipped table has "
+                 "one, else at accuracy's, and the output says which (see calibsim.compare; "
+                 "two learners on one data set)")
 _LEARNER_HELP = ("a built-in learner (naive_bayes, c45, ib1, tan, voted_perceptron) or "
                  "'module.Class(param=value, ...)', e.g. "
                  "'sklearn.ensemble.RandomForestClassifier(n_estimators=100, random_state=0)'")
@@ -21,10 +38,11 @@ def load_data(text: str, class_attribute=None, class_nominal=False):
     """A :class:`calibsim.datasets.Dataset` from a name, an ARFF/CSV path or a loader."""
     from ..comparison._calibrate_like import data_source
     from ..datasets import load_csv
+    from ..datasets import REGRESSION_DATASETS
     from ..sources import DatasetSource
     if Path(text).suffix.lower() == ".csv":
         return load_csv(text, class_attribute=class_attribute, class_nominal=class_nominal)
-    kw = data_source(text)
+    kw = {"name": text} if text in REGRESSION_DATASETS else data_source(text)
     if class_attribute is not None:
         kw["class_attribute"] = class_attribute
     if class_nominal:
@@ -67,6 +85,7 @@ def _add_compare_data_arguments(p):
                         "fraction in [0, 1] or a percentage in [0, 100], recognised and said; "
                         "other values are refused); another name (e.g. auc) is tested as "
                         "given, with a note that the df were calibrated on accuracy")
+    p.add_argument("--scoring", default=None, metavar="NAME", help=_SCORING_HELP)
     p.add_argument("--class-attribute", default=None, help="class column (default: the last)")
     p.add_argument("--class-nominal", action="store_true",
                    help="the class column's numbers are class labels (else a numeric class "
@@ -189,11 +208,19 @@ def cmd_compare(args) -> int:
     if args.design is not None and not args.design.strip():
         raise ValueError("`--design` must be 'RxK', '5x2cv' or 'subsampling:N'; got an empty "
                          "string (leave the flag out for the default).")
+    if args.scoring is not None:
+        from ..metrics import get_metric
+        get_metric(args.scoring, name="--scoring")   # a typo is refused before any work
     if args.scores_in is not None:
+        if args.scoring is not None:
+            raise ValueError(f"`--scoring` says what fitted learners are scored on; with "
+                             f"`--scores-in` say what the scores measure with `--metric`; "
+                             f"got --scoring {args.scoring!r}.")
         return _from_scores(args)
     if args.metric != "accuracy":
         raise ValueError(f"`--metric` goes with `--scores-in` (fitted learners are scored on "
-                         f"accuracy); got --metric {args.metric!r} without it.")
+                         f"accuracy, or on `--scoring`); got --metric {args.metric!r} "
+                         f"without it.")
     if not args.data:
         raise ValueError("give `--data` (a data set to fit the learners on) or `--scores-in` "
                          "(a CSV of per-fold results you already have).")
@@ -209,6 +236,11 @@ def cmd_compare(args) -> int:
     if args.cd_diagram is not None and len(args.data) < 2:
         raise ValueError("`--cd-diagram` needs two or more data sets (repeat --data): a "
                          "critical-difference diagram ranks learners over data sets.")
+    if args.scoring not in (None, "accuracy") and (len(args.data) > 1 or len(learners) > 2):
+        what = ("several data sets (repeat --data) are ranked" if len(args.data) > 1
+                else f"{len(learners)} learners (all pairs) are compared")
+        raise ValueError(f"`--scoring` other than accuracy needs two learners on one data "
+                         f"set; {what} on accuracy only; got --scoring {args.scoring!r}.")
     t0 = time.perf_counter()
     if len(args.data) > 1:
         return _over_datasets(args, learners, t0)
@@ -216,12 +248,17 @@ def cmd_compare(args) -> int:
     common = dict(design=args.design or "10x10", test=args.test, alpha=args.alpha, df=_df_arg(args.df),
                   n_jobs=args.workers, scheduler=args.scheduler, random_state=args.seed,
                   progress=not args.no_progress)
+    if len(learners) > 2 and getattr(ds, "is_regression", False):
+        raise ValueError(f"a numeric target is compared with two regressors (--a and --b); "
+                         f"{len(learners)} learners (all pairs) are compared as classifiers "
+                         f"on accuracy only; got {args.data[0]!r}.")
     print(f"data: {ds!r}", flush=True)
     if len(learners) == 2:
         rep = None if args.replicability == "none" else args.replicability
         res = compare(learners[0], learners[1], ds, replicability=rep,
                       n_repeats=args.repeats, method=args.method, rope=args.rope,
-                      threshold=args.threshold, rho=_rho_arg(args.rho), **common)
+                      threshold=args.threshold, rho=_rho_arg(args.rho),
+                      scoring=args.scoring, **common)
         print(res)
         table = res.scores
         if args.report is not None:
