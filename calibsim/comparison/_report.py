@@ -83,31 +83,45 @@ def _design(name):
         return None
 
 
-def design_words(d) -> str:
-    """The resampling design in words."""
+def design_words(d, *, stratified=True, scores="accuracies") -> str:
+    """The resampling design in words.
+
+    ``stratified=False`` for a regression's unstratified partitions; ``scores`` names what
+    is averaged over the outer splits of the nested and bootstrap designs ("accuracies",
+    or "scores" for another metric).
+
+    Examples
+    --------
+    >>> from calibsim.engine.scoring import parse_design
+    >>> design_words(parse_design("10x10"))
+    '10 runs of stratified 10-fold cross-validation (100 train/test splits)'
+    >>> design_words(parse_design("2x5"), stratified=False)
+    '2 runs of 5-fold cross-validation (10 train/test splits)'
+    """
+    st = "stratified " if stratified else ""
     if d is None:
         return "the design given"
     if d.kind == "cv5x2":
-        return "5 replications of stratified 2-fold cross-validation (5x2cv, Dietterich 1998)"
+        return f"5 replications of {st}2-fold cross-validation (5x2cv, Dietterich 1998)"
     if d.kind == "subsampling":
         tr = round(100 * (1 - d.test_fraction))
         return (f"{d.n_runs} random train/test splits of {tr}% / {100 - tr}% (random "
                 "subsampling)")
     if d.kind == "nested":
         k = d.n_folds
-        return (f"{d.n_runs} repetitions of nested stratified {k}-fold cross-validation "
+        return (f"{d.n_runs} repetitions of nested {st}{k}-fold cross-validation "
                 f"(Bates et al. 2023: {k} outer and {k * (k - 1) // 2} inner train/test "
-                "splits each; accuracies over the outer splits)")
+                f"splits each; {scores} over the outer splits)")
     if d.kind == "bootstrap":
         tr = round(100 * (1 - d.test_fraction))
         return (f"the bootstrap of the cv estimate (Cai et al. 2023): {d.n_folds} random "
                 f"train/test splits of {tr}% / {100 - tr}% of the data, and {d.n_runs} "
                 f"bootstrap samples of {d.n_folds} splits each at Cai et al.'s adjusted "
-                "training size, copies of an instance on one side; accuracies over the "
+                f"training size, copies of an instance on one side; {scores} over the "
                 "splits of the data")
     if d.n_runs == 1:
-        return f"stratified {d.n_folds}-fold cross-validation"
-    return (f"{d.n_runs} runs of stratified {d.n_folds}-fold cross-validation "
+        return f"{st}{d.n_folds}-fold cross-validation"
+    return (f"{d.n_runs} runs of {st}{d.n_folds}-fold cross-validation "
             f"({d.n_runs * d.n_folds} train/test splits)")
 
 
@@ -118,11 +132,12 @@ def test_share(d) -> float:
     return 1.0 / d.n_folds
 
 
-def accuracy_interval(per_fold, d, alpha) -> tuple:
+def accuracy_interval(per_fold, d, alpha, bounds=(0.0, 1.0)) -> tuple:
     """Interval at level 1 - α for a learner's mean accuracy over the splits, with
     Nadeau & Bengio's (2003) corrected variance ``(1/n + n2/n1) s²`` and n - 1 df
     (the df of the shipped table are calibrated for differences, not for one learner),
-    cut to [0, 1]."""
+    cut to ``bounds``: [0, 1], or another metric's range of greater-is-better scores
+    (:attr:`calibsim.metrics.Metric.low`, ``high``)."""
     from scipy import stats
     x = np.asarray(per_fold, dtype=float).ravel()
     n = x.size
@@ -131,7 +146,7 @@ def accuracy_interval(per_fold, d, alpha) -> tuple:
     rho = test_share(d)
     se = np.sqrt((1.0 / n + rho / (1.0 - rho)) * x.var(ddof=1))
     half = stats.t.ppf(1 - alpha / 2, n - 1) * se
-    return max(0.0, float(x.mean() - half)), min(1.0, float(x.mean() + half))
+    return max(bounds[0], float(x.mean() - half)), min(bounds[1], float(x.mean() + half))
 
 
 def data_rows(data: dict | None) -> list:
@@ -210,11 +225,101 @@ _ESTIMATE_TEXT = {"bayle_cv_clt": "the mean per-instance difference over the fir
                   "bootstrap_cv_unadjusted": "the mean over the splits of the data (Cai et "
                                              "al. 2023)"}
 
+class _Units:
+    """How a report of one comparison names and prints its metric's numbers.
+
+    Accuracy keeps the report's own wording (percent, points, "more accurate"); another
+    metric of :mod:`calibsim.metrics` is named by its title, its values printed with
+    :meth:`~calibsim.metrics.Metric.value_text` and its differences, as in
+    ``str(result)``, in the quantity the title names (for a loss, the difference of the
+    losses A − B, shown positive where a loss is) in the metric's units.
+    """
+
+    def __init__(self, metric):
+        self.m = metric
+        self.acc = metric.name == "accuracy"
+        #: Decimals of a difference: two in points (scale 100), four in own units.
+        self.decimals = 2 if metric.scale == 100 else 4
+        #: The units of a difference, as a table's label prints them in parentheses.
+        self.unit = "points" if self.acc else (metric.unit.strip("()") or metric.title)
+
+    @property
+    def title(self) -> str:
+        return self.m.title
+
+    def value(self, score) -> str:
+        """One learner's mean (greater-is-better) score as the report prints it."""
+        if self.acc:
+            return pct(score)
+        return "—" if not np.isfinite(score) else self.m.value_text(score)
+
+    def values(self, lo, hi) -> tuple:
+        """A learner's interval (of scores) as the quantity named, low to high."""
+        return tuple(sorted((lo, hi), key=self.m.display)) if not self.acc else (lo, hi)
+
+    def diff(self, difference) -> str:
+        """A difference of scores A − B as a signed number in :attr:`unit`."""
+        if self.acc:
+            return pts(difference)
+        if not np.isfinite(difference):
+            return "—"
+        return f"{self.m.scale * self.m.display(difference):+.{self.decimals}f}"
+
+    def size(self, magnitude) -> str:
+        """A size (≥ 0, e.g. an advantage or the detectable difference) without sign."""
+        return f"{self.m.scale * magnitude:.{self.decimals}f}"
+
+    def diff_interval(self, lo, hi) -> str:
+        """The interval of a difference of scores, as the quantity named, low to high."""
+        if self.acc:
+            return interval_text(lo, hi)
+        lo, hi = sorted((lo, hi), key=self.m.display)
+        return interval_text(lo, hi, self.diff)
+
+    def diff_label(self) -> str:
+        """What the test rows' differences are: "A − B (points of AUC)"; for a loss
+        "A − B of the mean squared error (...)"."""
+        if self.acc or self.m.greater_is_better:
+            return f"A − B ({self.unit})"
+        return f"A − B of the {self.title} ({self.unit})"
+
+    def column(self) -> str:
+        """The learners' table's column of mean scores."""
+        if self.acc:
+            return "accuracy (%)"
+        return self.title + ("" if self.m.greater_is_better else " (lower is better)")
+
+    def interval_column(self, level) -> str:
+        return f"{level} CI (%)" if self.acc else f"{level} CI"
+
+    def better(self, learner) -> str:
+        """The verdict naming the better learner."""
+        if self.acc:
+            return f"{learner} is more accurate"
+        return f"{learner} is better ({self.title}, {self.m.direction_text()})"
+
+    def rope(self, rope) -> str:
+        """The ROPE's half-width (in the greater-is-better score's units)."""
+        if self.acc:
+            return points(100 * rope)
+        return f"{self.m.scale * rope:g} {self.m.unit}".rstrip()
+
+
+def _task_data(data, units):
+    """The data as recorded; for a regression, without the count of distinct targets that
+    :func:`describe_data` records as classes."""
+    if data and units.m.task == "regression" and "classes" in data:
+        data = {k: v for k, v in data.items() if k != "classes"}
+    return data
+
+
 def compare_report(res):
-    """The report of one :class:`CompareResult`."""
+    """The report of one :class:`CompareResult`; of the metric it ran on
+    (:attr:`CompareResult.metric`) where ``res.scoring`` is not accuracy."""
     from ..reports import Figure, Heading, Paragraph, Report, Table
+    u = _Units(res.metric)
     prov = res.provenance or {}
-    data = prov.get("data")
+    data = _task_data(prov.get("data"), u)
     dname = data["name"] if data else "the data"
     a, b = res.learner_a, res.learner_b
     d = _design(res.design)
@@ -222,14 +327,16 @@ def compare_report(res):
     alpha = res.alpha
     level = f"{100 * (1 - alpha):g}%"
 
-    parts = [Paragraph(f"Do {a} and {b} differ in accuracy on {dname}?")]
+    parts = [Paragraph(f"Do {a} and {b} differ in {u.title} on {dname}?")]
 
     # Data and design
     rows = data_rows(data)
     if prov.get("scores_in"):
         rows.append(("Scores", f"per-fold scores read from `{prov['scores_in']}`"))
-    rows.append(("Design", design_words(d) if d is not None else res.design))
+    rows.append(("Design", _design_text(res, d, u)))
     rows.append(("Splitter", splitter_text(getattr(res, "splitter", None), d, prov)))
+    if not u.acc:
+        rows.append(("Metric", u.m.describe()))
     specs = prov.get("learners") or [a, b]
     rows += [(f"Learner A ({a})", f"`{specs[0]}`"), (f"Learner B ({b})", f"`{specs[1]}`")]
     parts += [Heading("Data and design"), _items(rows)]
@@ -237,6 +344,8 @@ def compare_report(res):
     # Test and df
     stat_name = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf
                                                    or res.test in _ESTIMATE_ROW else "t")
+    # A loss's statistic is of the losses' differences, as str(result) shows it; F is ≥ 0.
+    statistic = res.statistic if res.test == "cv5x2_f" else u.m.sign * res.statistic
     parts += [Heading("Test and df"),
               Paragraph(f"The {name} ({cite}), two-sided, at α = {alpha:g}. "
                         + df_sentence(res.test, res.df, res.df_interval, res.df_source, d)),
@@ -247,23 +356,22 @@ def compare_report(res):
     # Results
     sc = res.scores
     acc_rows = []
-    for lab, col, mean in ((a, "accuracy_a", res.accuracy_a), (b, "accuracy_b", res.accuracy_b)):
-        lo, hi = accuracy_interval(sc[col], d, alpha)
-        acc_rows.append({"learner": lab, "accuracy (%)": pct(mean),
-                         f"{level} CI (%)": interval_text(lo, hi, pct),
+    for lab, mean, lo, hi in _learner_means(res, d, u):
+        acc_rows.append({"learner": lab, u.column(): u.value(mean),
+                         u.interval_column(level): interval_text(lo, hi, u.value),
                          "splits": int(len(sc))})
     lo, hi = res.confidence_interval
     est_row = []
     if np.isfinite(res.estimate) and res.estimate != res.difference:
         est_row = [(f"Test's estimate ({_ESTIMATE_ROW.get(res.test, _FIRST_FOLD)}) "
-                    "(points)", pts(res.estimate))]
+                    f"({u.unit})", u.diff(res.estimate))]
     sig = res.pvalue <= alpha
-    verdict = (f"{res.learner_a if res.difference > 0 else res.learner_b} is more accurate"
+    verdict = (u.better(res.learner_a if res.difference > 0 else res.learner_b)
                if sig else "no significant difference")
-    test_rows = ([("Difference A − B (points)", pts(res.difference))] + est_row + [
-        (f"{level} CI of the {'estimate' if est_row else 'difference'} (points)",
-         interval_text(lo, hi)),
-        (f"Statistic ({stat_name})", f"{res.statistic:.3f}"),
+    test_rows = ([(f"Difference {u.diff_label()}", u.diff(res.difference))] + est_row + [
+        (f"{level} CI of the {'estimate' if est_row else 'difference'} ({u.unit})",
+         u.diff_interval(lo, hi)),
+        (f"Statistic ({stat_name})", f"{statistic:.3f}"),
         ("df", df_text(res.df)),
         ("p-value (two-sided)", p_text(res.pvalue)),
         (f"Verdict at α = {alpha:g}", verdict)])
@@ -271,12 +379,12 @@ def compare_report(res):
         test_rows.append(("Decision of the correlated Bayesian t test", _bayes_verdict(res)))
     if not sig and np.isfinite(getattr(res, "detectable_difference", np.nan)):
         test_rows.append((f"Smallest difference detectable with 80% power at α = {alpha:g} "
-                          "(points)", f"{100 * res.detectable_difference:.2f}"))
+                          f"({u.unit})", u.size(res.detectable_difference)))
     if np.isfinite(res.replicability):
         test_rows.append(("Replicability of the verdict at α", f"{res.replicability:.2f}"))
     parts += [Heading("Results"),
               Table(pd.DataFrame(acc_rows), caption=(
-                  f"Mean accuracy over the splits; intervals with Nadeau & Bengio's corrected "
+                  f"Mean {u.title} over the splits; intervals with Nadeau & Bengio's corrected "
                   f"variance (the splits share training data), n − 1 df.")),
               _items(test_rows, caption=f"The {name}")]
     if np.isfinite(res.replicability):
@@ -291,15 +399,38 @@ def compare_report(res):
         parts.append(Paragraph(f"Replicability: {res.replicability_method}."))
 
     # Effect size
-    parts += [Heading("Effect size")] + _effect_parts(res, d)
+    parts += [Heading("Effect size")] + _effect_parts(res, d, u)
 
     # Posterior
     if res.posterior is not None:
-        parts += [Heading("Posterior")] + _posterior_parts(res)
+        parts += [Heading("Posterior")] + _posterior_parts(res, u)
 
-    parts += [Heading("In words"), Paragraph(_compare_paragraph(res, d, data, name, cite))]
+    parts += [Heading("In words"),
+              Paragraph(_compare_paragraph(res, d, data, name, cite, u))]
     parts += reproducibility(prov)
     return Report(f"{a} vs {b} on {dname}", parts)
+
+
+def _design_text(res, d, u) -> str:
+    """The design in words, unstratified for a regression, "scores" for another metric."""
+    if d is None:
+        return res.design
+    if u.acc:
+        return design_words(d)
+    return design_words(d, stratified=u.m.task != "regression", scores="scores")
+
+
+def _learner_means(res, d, u) -> list:
+    """(learner, mean score, interval low, high) of A and B; the interval of the score
+    column (:func:`accuracy_interval`, cut to the metric's range) as the quantity named."""
+    sc, out = res.scores, []
+    cols = ("accuracy_a", "accuracy_b") if "accuracy_a" in sc else ("score_a", "score_b")
+    for lab, col, mean in zip((res.learner_a, res.learner_b), cols,
+                              (res.accuracy_a, res.accuracy_b)):
+        bounds = (0.0, 1.0) if u.acc else (u.m.low, u.m.high)
+        lo, hi = u.values(*accuracy_interval(sc[col], d, res.alpha, bounds))
+        out.append((lab, mean, lo, hi))
+    return out
 
 
 def _bayes_verdict(res) -> str:
@@ -309,14 +440,15 @@ def _bayes_verdict(res) -> str:
         f" (posterior probability ≥ {b.threshold:g})"
 
 
-def _effect_parts(res, d) -> list:
+def _effect_parts(res, d, u) -> list:
     from ..reports import Paragraph
     from ..stats import effect_size_magnitude
-    e = res.effect_size
+    e = res.effect_size if u.acc else u.m.sign * res.effect_size   # a loss's: of the losses
     mag = effect_size_magnitude(e)
+    of = "" if u.acc else f" of the {u.title}"
     text = (f"Paired d = m / s = {e:.2f} ({mag}; thresholds of {_COHEN}), where m is the "
             f"mean and s the standard deviation of the {len(res.scores)} per-split "
-            f"differences A − B ({res.learner_a} − {res.learner_b}). ")
+            f"differences{of} A − B ({res.learner_a} − {res.learner_b}). ")
     if d is not None and np.isfinite(e):
         rho = test_share(d)
         adj = e * np.sqrt(1 - rho)
@@ -331,12 +463,12 @@ def _effect_parts(res, d) -> list:
     return [Paragraph(text)]
 
 
-def _posterior_parts(res) -> list:
+def _posterior_parts(res, u) -> list:
     from ..reports import Figure, Paragraph
     b = res.posterior
     a, bb = res.learner_a, res.learner_b
     text = (f"Correlated Bayesian t test (Corani & Benavoli 2015) on the same per-split "
-            f"differences, ρ = {b.rho:.3g}, ROPE ±{points(100 * b.rope)}: P({a} better) = "
+            f"differences, ρ = {b.rho:.3g}, ROPE ±{u.rope(b.rope)}: P({a} better) = "
             f"{b.p_right:.3f}, P(practically equivalent) = {b.p_rope:.3f}, P({bb} better) = "
             f"{b.p_left:.3f}; decision at posterior probability {b.threshold:g}: "
             f"{_bayes_verdict(res)}. The result's verdict (`reject`, `better`) is this "
@@ -348,13 +480,15 @@ def _posterior_parts(res) -> list:
 
         def draw():
             return plot_posterior_difference(b, learners=(a, bb))
+        what = ("mean accuracy difference" if u.acc else
+                f"mean difference of the scores ({u.m.name}, greater is better)")
         parts.append(Figure(draw, "posterior", caption=(
-            f"Posterior density of the mean accuracy difference {a} − {bb}; the areas "
+            f"Posterior density of the {what} {a} − {bb}; the areas "
             "beyond and inside the ROPE are the posterior probabilities.")))
     return parts
 
 
-def _compare_paragraph(res, d, data, name, cite) -> str:
+def _compare_paragraph(res, d, data, name, cite, u) -> str:
     a, b = res.learner_a, res.learner_b
     alpha = res.alpha
     level = f"{100 * (1 - alpha):g}%"
@@ -367,37 +501,46 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
         where = f"{data['name']} ({', '.join(bits)})"
     else:
         where = data["name"] if data else "the data"
-    sc = res.scores
     acc = []
-    for lab, col, mean in ((a, "accuracy_a", res.accuracy_a), (b, "accuracy_b", res.accuracy_b)):
-        lo, hi = accuracy_interval(sc[col], d, alpha)
-        ci = f" ({level} CI {pct(lo)}–{pct(hi)}%)" if np.isfinite(lo) else ""
-        acc.append(f"{lab} {pct(mean)}%{ci}")
-    design = design_words(d) if d is not None else f"the design {res.design}"
+    pc = "%" if u.acc else ""
+    for lab, mean, lo, hi in _learner_means(res, d, u):
+        ci = f" ({level} CI {u.value(lo)}–{u.value(hi)}{pc})" if np.isfinite(lo) else ""
+        acc.append(f"{lab} {u.value(mean)}{pc}{ci}")
+    design = _design_text(res, d, u) if d is not None else f"the design {res.design}"
     lo, hi = res.confidence_interval
     est = res.estimate if np.isfinite(res.estimate) else res.difference
     first, second, sign = (a, b, 1.0) if est >= 0 else (b, a, -1.0)
     lo, hi = sorted((sign * lo, sign * hi))
-    ci = f" ({level} CI {100 * lo:.2f} to {100 * hi:.2f})" if np.isfinite(lo) else ""
+    if u.acc:
+        ci = f" ({level} CI {100 * lo:.2f} to {100 * hi:.2f})" if np.isfinite(lo) else ""
+        by = f"{100 * abs(est):.2f} percentage points"
+    else:                                  # the first's advantage, in the metric's units
+        ci = (f" ({level} CI {u.size(lo)} to {u.size(hi)})" if np.isfinite(lo) else "")
+        by = f"{u.size(abs(est))} {u.m.unit}".rstrip()
     if est != res.difference:
         what = (f"the test's estimate, {_ESTIMATE_TEXT.get(res.test, _FIRST_FOLD_TEXT)}, puts "
-                f"{first} ahead by {100 * abs(est):.2f} percentage points{ci}")
+                f"{first} ahead by {by}{ci}")
+    elif u.acc:
+        what = f"{first} was more accurate than {second} by {by}{ci}"
     else:
-        what = (f"{first} was more accurate than {second} by {100 * abs(est):.2f} percentage "
-                f"points{ci}")
+        what = (f"{first} was better than {second} in {u.title} "
+                f"({u.m.direction_text()}) by {by}{ci}")
     df_src = ("calibrated on null data (Bouckaert 2003)" if res.df_source.startswith("calibrated")
               else f", {res.df_source}")
     stat = "F" if res.test == "cv5x2_f" else ("z" if res.df == np.inf
                                               or res.test in _ESTIMATE_ROW else "t")
     sig = "significant" if (res.pvalue <= alpha) else "not significant"
-    text = (f"We compared {a} and {b} on {where} with {design}. The mean accuracies were "
+    means = "The mean accuracies were" if u.acc else f"The mean {u.title} was"
+    statistic = res.statistic if stat == "F" else u.m.sign * res.statistic
+    text = (f"We compared {a} and {b} on {where} with {design}. {means} "
             f"{acc[0]} and {acc[1]}; {what}. The difference is {sig} at α = {alpha:g} by the "
-            f"{name} ({cite}): {stat} = {res.statistic:.2f}, {p_eq(res.pvalue)}, with "
+            f"{name} ({cite}): {stat} = {statistic:.2f}, {p_eq(res.pvalue)}, with "
             f"df = {df_text(res.df)} {df_src}.".replace(" ,", ","))
     if res.pvalue <= alpha:
-        text += f" {first} is the more accurate learner on these data."
+        text += (f" {first} is the more accurate learner on these data." if u.acc else
+                 f" {first} is the better learner by {u.title} on these data.")
     else:
-        text += _not_significant_words(res)
+        text += _not_significant_words(res, u)
     from ..stats import effect_size_magnitude
     if np.isfinite(res.effect_size):
         text += (f" The paired effect size is d = {abs(res.effect_size):.2f} "
@@ -405,7 +548,7 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
     if res.posterior is not None:
         bp = res.posterior
         text += (f" The correlated Bayesian t test (Corani & Benavoli 2015; ROPE "
-                 f"±{points(100 * bp.rope)}) gives P({a} better) = {bp.p_right:.3f}, "
+                 f"±{u.rope(bp.rope)}) gives P({a} better) = {bp.p_right:.3f}, "
                  f"P(equivalent) = {bp.p_rope:.3f} and P({b} better) = {bp.p_left:.3f}: "
                  f"{_bayes_verdict(res)}.")
     if np.isfinite(res.replicability):
@@ -415,14 +558,17 @@ def _compare_paragraph(res, d, data, name, cite) -> str:
     return text
 
 
-def _not_significant_words(res) -> str:
+def _not_significant_words(res, u=None) -> str:
     """What "not significant" can say: the detectable difference, and that it is not
     evidence of equality (:attr:`CompareResult.detectable_difference`)."""
+    u = u or _Units(res.metric)
     dd = getattr(res, "detectable_difference", np.nan)
     text = ""
+    size = (f"{100 * dd:.2f} percentage points" if u.acc else
+            f"{u.size(dd)} {u.m.unit}".rstrip() + f" of {u.title}")
     if np.isfinite(dd):
         text = (f" With this design the {test_words(res.test)[0]} would detect a true "
-                f"difference of {100 * dd:.2f} percentage points with 80% power at "
+                f"difference of {size} with 80% power at "
                 f"α = {res.alpha:g} (shift estimate: every split's difference moved alike, "
                 "noncentral t at the test's standard error and df); smaller differences "
                 "could easily go unseen.")
@@ -430,7 +576,8 @@ def _not_significant_words(res) -> str:
             else " the correlated Bayesian t test's region of practical equivalence (ROPE; "
                  "Benavoli et al. 2017), e.g. compare with method='bayes' and a rope")
     return (text + " Failing to reject is not evidence that the learners are equally "
-            f"accurate; evidence of practical equivalence needs{rope}.")
+            f"{'accurate' if u.acc else 'good'}; evidence of practical equivalence "
+            f"needs{rope}.")
 
 
 # --- compare_all ---
